@@ -1,0 +1,134 @@
+//! Events: what happened in a transition, and who may know it.
+//!
+//! Games emit events while applying an action. Building them costs nothing when the sink is
+//! off (the closure is not called), so fast playouts never pay for them; the engine rebuilds
+//! a seat's perfect-recall history by replaying the action log with the sink on.
+
+use serde::ser::SerializeSeq;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::game::{Player, SPECTATOR};
+
+/// The seats an event is shown to: everyone, or a set of seats (bit i = seat i).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Audience(u32);
+
+impl Audience {
+    pub const ALL: Audience = Audience(u32::MAX);
+
+    /// Only `seat` sees it.
+    pub fn seat(seat: usize) -> Audience {
+        Audience(1 << seat)
+    }
+
+    /// Every seat except `seat` (the spectator does not see it either).
+    pub fn all_but(seat: usize, num_players: usize) -> Audience {
+        Audience(((1u32 << num_players) - 1) & !(1 << seat))
+    }
+
+    pub fn is_all(self) -> bool {
+        self.0 == u32::MAX
+    }
+
+    /// Whether `player` (a seat, or the spectator) sees the event.
+    pub fn includes(self, player: Player) -> bool {
+        if self.is_all() {
+            return true;
+        }
+        player != SPECTATOR && player >= 0 && player < 32 && self.0 & (1 << player) != 0
+    }
+}
+
+impl Serialize for Audience {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.is_all() {
+            return s.serialize_str("all");
+        }
+        let seats: Vec<u32> = (0..32).filter(|i| self.0 & (1 << i) != 0).collect();
+        let mut seq = s.serialize_seq(Some(seats.len()))?;
+        for i in seats {
+            seq.serialize_element(&i)?;
+        }
+        seq.end()
+    }
+}
+
+/// One event: the index of the action that caused it, its audience and its body
+/// (a JSON object with a `"kind"` field).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Event {
+    pub step: u32,
+    pub audience: Audience,
+    #[serde(flatten)]
+    pub body: Value,
+}
+
+/// An event sink that is either recording or off.
+#[derive(Debug, Default)]
+pub struct Events {
+    on: bool,
+    step: u32,
+    list: Vec<Event>,
+}
+
+impl Events {
+    /// A sink that drops everything (and never builds the events).
+    pub fn off() -> Self {
+        Events::default()
+    }
+
+    /// A recording sink.
+    pub fn recording() -> Self {
+        Events { on: true, ..Events::default() }
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.on
+    }
+
+    /// The action index the following events belong to.
+    pub fn set_step(&mut self, step: u32) {
+        self.step = step;
+    }
+
+    /// Records the event built by `body` if the sink is on.
+    pub fn emit(&mut self, audience: Audience, body: impl FnOnce() -> Value) {
+        if self.on {
+            let step = self.step;
+            self.list.push(Event { step, audience, body: body() });
+        }
+    }
+
+    pub fn into_vec(self) -> Vec<Event> {
+        self.list
+    }
+
+    pub fn as_slice(&self) -> &[Event] {
+        &self.list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn audience_membership() {
+        assert!(Audience::ALL.includes(SPECTATOR));
+        assert!(Audience::seat(2).includes(2));
+        assert!(!Audience::seat(2).includes(1));
+        assert!(!Audience::seat(0).includes(SPECTATOR));
+        let others = Audience::all_but(1, 3);
+        assert!(others.includes(0) && others.includes(2) && !others.includes(1));
+        assert_eq!(serde_json::to_value(Audience::seat(3)).unwrap(), serde_json::json!([3]));
+        assert_eq!(serde_json::to_value(Audience::ALL).unwrap(), serde_json::json!("all"));
+    }
+
+    #[test]
+    fn off_sink_never_builds() {
+        let mut ev = Events::off();
+        ev.emit(Audience::ALL, || panic!("built while off"));
+        assert!(ev.into_vec().is_empty());
+    }
+}

@@ -1,0 +1,186 @@
+//! The typed interface every game implements.
+//!
+//! A game is an immutable rules object (component data + config). Its `State` is a plain
+//! value: cloneable, comparable, hashable and serializable, with the RNG inside it. The
+//! implementor writes one in-place `apply` that is only ever called with a legal action; the
+//! provided [`Game::step`] checks legality first, and [`Game::child`] clones first, so a
+//! rejected action can never leave a half-applied state.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::{RuleError, SetupError};
+use crate::events::Events;
+
+/// A dense action id in `[0, num_distinct_actions)`. Chance outcomes use the same id space.
+pub type ActionId = u32;
+
+/// A seat number (`>= 0`) or one of the special values [`CHANCE`] and [`TERMINAL`].
+pub type Player = i32;
+
+/// `current_player` of a chance node (OpenSpiel's number).
+pub const CHANCE: Player = -1;
+/// `current_player` of a finished game (OpenSpiel's number).
+pub const TERMINAL: Player = -4;
+/// The observer id of the spectator view: public information only.
+pub const SPECTATOR: Player = -1;
+
+/// Static facts about a game under one configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameInfo {
+    pub id: String,
+    pub name: String,
+    pub min_players: u32,
+    pub max_players: u32,
+    /// Seats in this configuration.
+    pub num_players: u32,
+    /// Every action and chance outcome id is `< num_distinct_actions`.
+    pub num_distinct_actions: u32,
+    /// The largest number of outcomes at any chance node.
+    pub max_chance_outcomes: u32,
+    /// Shape of `observation_tensor` (a flat f32 vector of their product).
+    pub observation_shape: Vec<usize>,
+    /// An upper bound on the number of actions (player and chance) in one game.
+    pub max_game_length: u32,
+    /// Version of the rules implementation; saved states carry it.
+    pub rules_version: String,
+    /// The rulebook this implementation follows.
+    pub rulebook: String,
+    /// The normalized configuration.
+    pub config: Value,
+    /// Where the component data comes from: counts per provenance class, and notes.
+    pub provenance: Value,
+}
+
+impl GameInfo {
+    /// Length of the flat observation tensor.
+    pub fn observation_len(&self) -> usize {
+        self.observation_shape.iter().product()
+    }
+}
+
+/// The typed rules of one game.
+pub trait Game: Send + Sync + Sized + 'static {
+    type State: Clone
+        + PartialEq
+        + Eq
+        + Hash
+        + Debug
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync
+        + 'static;
+
+    /// Registry id, e.g. `"samurai"`.
+    const ID: &'static str;
+
+    /// Builds the rules object from the game-specific config keys (engine keys such as
+    /// `explicit_chance` are removed first). Unknown keys are an error.
+    fn setup(config: &Map<String, Value>) -> Result<Self, SetupError>;
+
+    /// Static facts (the engine adds the engine-level config keys).
+    fn info(&self) -> GameInfo;
+
+    fn num_players(&self) -> usize;
+
+    fn new_initial_state(&self, seed: u64) -> Self::State;
+
+    /// Seat to act, [`CHANCE`] or [`TERMINAL`].
+    fn current_player(&self, s: &Self::State) -> Player;
+
+    /// Appends the legal actions (or chance outcome ids) in ascending order, without duplicates.
+    fn legal_actions(&self, s: &Self::State, out: &mut Vec<ActionId>);
+
+    /// Whether `a` is among `legal_actions`. Implement it directly for speed.
+    fn is_legal(&self, s: &Self::State, a: ActionId) -> bool {
+        let mut v = Vec::new();
+        self.legal_actions(s, &mut v);
+        v.binary_search(&a).is_ok()
+    }
+
+    /// The outcomes of a chance node with their probabilities (summing to 1).
+    fn chance_outcomes(&self, s: &Self::State, out: &mut Vec<(ActionId, f64)>);
+
+    /// Draws a chance outcome from the state's own RNG (advancing it).
+    fn sample_chance(&self, s: &mut Self::State) -> ActionId;
+
+    /// Applies a legal action in place. Only called after `is_legal` returned true.
+    fn apply(&self, s: &mut Self::State, a: ActionId, ev: &mut Events);
+
+    /// Per-seat returns; all zero until the game is over.
+    fn returns(&self, s: &Self::State) -> Vec<f64>;
+
+    fn action_to_string(&self, s: &Self::State, a: ActionId) -> String;
+
+    /// The action as a JSON object for frontends (`{"id": .., "verb": .., ...}`).
+    fn action_to_json(&self, s: &Self::State, a: ActionId) -> Value;
+
+    /// What `player` may know (or the public view for [`SPECTATOR`]), including the pending
+    /// decision. Must not contain anything hidden from that player.
+    fn view(&self, s: &Self::State, player: Player) -> Value;
+
+    /// Writes the observation of `player` (or the spectator) into `out`, which has
+    /// `info().observation_len()` elements and is zeroed by the caller.
+    fn observation_tensor(&self, s: &Self::State, player: Player, out: &mut [f32]);
+
+    /// Consistency checks on a deserialized state (beyond replaying its history).
+    fn validate(&self, _s: &Self::State) -> Result<(), String> {
+        Ok(())
+    }
+
+    // ---- provided ----
+
+    fn num_distinct_actions(&self) -> u32 {
+        self.info().num_distinct_actions
+    }
+
+    fn is_terminal(&self, s: &Self::State) -> bool {
+        self.current_player(s) == TERMINAL
+    }
+
+    /// Checks `a` and applies it; on error `s` is untouched.
+    fn step(&self, s: &mut Self::State, a: ActionId, ev: &mut Events) -> Result<(), RuleError> {
+        self.check(s, a)?;
+        self.apply(s, a, ev);
+        Ok(())
+    }
+
+    /// Why `a` cannot be applied to `s`, if it cannot.
+    fn check(&self, s: &Self::State, a: ActionId) -> Result<(), RuleError> {
+        if self.is_terminal(s) {
+            return Err(RuleError::GameOver);
+        }
+        let n = self.num_distinct_actions();
+        if a >= n {
+            return Err(RuleError::ActionOutOfRange { action: a, num_actions: n });
+        }
+        if !self.is_legal(s, a) {
+            return Err(RuleError::IllegalAction { action: a });
+        }
+        Ok(())
+    }
+
+    /// The pure transition: the successor of `s` under `a`.
+    fn child(&self, s: &Self::State, a: ActionId) -> Result<Self::State, RuleError> {
+        self.check(s, a)?;
+        let mut next = s.clone();
+        self.apply(&mut next, a, &mut Events::off());
+        Ok(next)
+    }
+
+    /// Resolves chance nodes from the state's RNG until a player (or the end) is to act,
+    /// recording each outcome in `history`.
+    fn resolve_chance(&self, s: &mut Self::State, history: &mut Vec<ActionId>, ev: &mut Events) {
+        while self.current_player(s) == CHANCE {
+            let a = self.sample_chance(s);
+            ev.set_step(history.len() as u32);
+            self.apply(s, a, ev);
+            history.push(a);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! kassen-core: the rules of historical strategy board games as pure state transitions.
+//!
+//! Two layers:
+//! - [`game::Game`]: the typed trait each game implements (typed state, fast in-place step);
+//! - [`engine`]: the object-safe layer ([`engine::DynGame`], [`engine::DynState`]) and the one
+//!   registry table of games, used by the C ABI and the Python module.
+#![forbid(unsafe_code)]
+
+pub mod engine;
+pub mod error;
+pub mod events;
+pub mod game;
+pub mod games;
+pub mod rng;
+pub mod testing;
+
+pub use engine::{games, load_game, DynGame, DynState, GameHandle, StateHandle};
+pub use error::{Error, ErrorCode, LoadError, RuleError, SetupError};
+pub use events::{Audience, Event, Events};
+pub use game::{ActionId, Game, GameInfo, Player, CHANCE, SPECTATOR, TERMINAL};
+
+/// The crate version, which is the version of the whole workspace.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

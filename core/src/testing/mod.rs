@@ -1,0 +1,1 @@
+//! The shared conformance suite, usable by every game and by downstream users.

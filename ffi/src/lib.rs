@@ -1,0 +1,1 @@
+//! C ABI of kassen (see include/kassen.h).

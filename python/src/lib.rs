@@ -1,0 +1,1 @@
+//! Python module kassen._kassen.
