@@ -135,6 +135,10 @@ pub trait DynState: Send + Sync {
     fn to_json(&self) -> Value;
     /// A hash that is identical on every run, platform and surface.
     fn stable_hash(&self) -> u64;
+    /// A state that `player` cannot tell apart from this one, its hidden parts redrawn from
+    /// `seed` (a determinization, for search). It keeps this state's action log, which it no
+    /// longer matches: use it for search, not for saving.
+    fn determinize(&self, player: Player, seed: u64) -> Result<StateHandle, RuleError>;
     fn clone_box(&self) -> Box<dyn DynState>;
     fn dyn_eq(&self, other: &dyn DynState) -> bool;
     fn as_any(&self) -> &dyn Any;
@@ -521,6 +525,13 @@ impl<G: Game> DynState for Bound<G> {
         self.history.hash(&mut h);
         self.state.hash(&mut h);
         h.finish()
+    }
+
+    fn determinize(&self, player: Player, seed: u64) -> Result<StateHandle, RuleError> {
+        self.check_player(player)?;
+        let mut rng = crate::rng::Rng::from_seed(seed);
+        let state = self.game.rules.resample_hidden(&self.state, player, &mut rng);
+        Ok(StateHandle(Box::new(Bound { game: self.game.clone(), seed: self.seed, history: self.history.clone(), state })))
     }
 
     fn clone_box(&self) -> Box<dyn DynState> {

@@ -88,6 +88,9 @@ pub trait Game: Send + Sync + Sized + 'static {
 
     fn num_players(&self) -> usize;
 
+    /// Every action and chance outcome id is below this (must equal `info().num_distinct_actions`).
+    fn num_distinct_actions(&self) -> u32;
+
     fn new_initial_state(&self, seed: u64) -> Self::State;
 
     /// Seat to act, [`CHANCE`] or [`TERMINAL`].
@@ -141,10 +144,6 @@ pub trait Game: Send + Sync + Sized + 'static {
     }
 
     // ---- provided ----
-
-    fn num_distinct_actions(&self) -> u32 {
-        self.info().num_distinct_actions
-    }
 
     fn is_terminal(&self, s: &Self::State) -> bool {
         self.current_player(s) == TERMINAL

@@ -182,6 +182,10 @@ impl Game for Samurai {
         self.n
     }
 
+    fn num_distinct_actions(&self) -> u32 {
+        self.layout.num_actions()
+    }
+
     fn new_initial_state(&self, seed: u64) -> State {
         setup::initial_state(self, Rng::from_seed(seed))
     }
