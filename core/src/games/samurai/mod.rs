@@ -227,6 +227,7 @@ impl Game for Samurai {
         }
     }
 
+    /// INTERPRETATION (RULES_NOTES.md N10): each draw is uniform over the unordered stack.
     fn sample_chance(&self, s: &mut State) -> ActionId {
         let stack = s.stacks[s.seat as usize];
         let k = s.rng.below(stack.count_ones());

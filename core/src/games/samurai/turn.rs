@@ -23,7 +23,7 @@ use crate::game::ActionId;
 
 // --- what may be played ---
 
-/// The empty hexes a token may go on (5.3).
+/// The empty hexes a token may go on (5.3). INTERPRETATION (RULES_NOTES.md N13): no adjacency needed.
 fn targets<'a>(g: &'a Samurai, token: u8) -> &'a [u8] {
     if g.data().tokens[token as usize].on_sea() {
         &g.sea
@@ -47,8 +47,8 @@ fn swap_partner_ok(s: &State, s1: usize, f1: u8, s2: usize, f2: u8) -> bool {
     s1 != s2
         && f1 != f2
         && s.figures[s2] & (1 << f2) != 0
-        // INTERPRETATION (RULES_NOTES.md "figure exchange"): no settlement may end up with two
-        // figures of one type, which rules out Edo while it holds all three.
+        // INTERPRETATION (RULES_NOTES.md N3): no settlement may end up with two figures of one
+        // type, which rules out Edo while it holds all three.
         && s.figures[s1] & (1 << f2) == 0
         && s.figures[s2] & (1 << f1) == 0
 }
@@ -57,6 +57,8 @@ fn has_swap_partner(g: &Samurai, s: &State, s1: usize, f1: u8) -> bool {
     g.settlements.iter().any(|&s2| (0..3).any(|f2| swap_partner_ok(s, s1, f1, s2 as usize, f2)))
 }
 
+/// INTERPRETATION (RULES_NOTES.md N4): the exchange is the turn's normal token and needs an
+/// empty land hex for the picked-up token.
 fn may_exchange_token(g: &Samurai, s: &State) -> bool {
     let seat = s.seat as usize;
     s.hands[seat] & (1 << g.data().token_swap) != 0 && !s.turn.normal_used && any_empty(s, &g.land)
@@ -117,7 +119,8 @@ pub fn legal_plays(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
             }
         }
     }
-    // End the turn after playing; pass when nothing at all can be played.
+    // INTERPRETATION (RULES_NOTES.md N11, N9): end the turn after playing; pass when nothing
+    // at all can be played.
     if s.turn.played > 0 || out.len() == start {
         out.push(g.encode(Action::EndTurn));
     }
@@ -220,7 +223,7 @@ pub fn pick_up(g: &Samurai, s: &mut State, hex: u8, ev: &mut Events) {
 pub fn end_turn(g: &Samurai, s: &mut State, ev: &mut Events) {
     let seat = s.seat as usize;
     if s.turn.played == 0 {
-        // INTERPRETATION (RULES_NOTES.md "player cannot play"): pass; a full round of passes ends the game.
+        // INTERPRETATION (RULES_NOTES.md N9): pass; a full round of passes ends the game.
         s.passes += 1;
         ev.emit(Audience::ALL, || json!({"kind": "passed", "seat": seat}));
         if s.passes as usize >= g.n {
