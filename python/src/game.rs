@@ -6,6 +6,7 @@ use std::hash::{Hash, Hasher};
 
 use kassen_core::engine::{self, GameHandle};
 use kassen_core::{ErrorCode, LoadError};
+use pyo3::exceptions::PyAssertionError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use serde_json::Value;
@@ -76,6 +77,18 @@ impl Game {
             })
         })?;
         Ok(State::new(handle))
+    }
+
+    /// Runs the core's shared conformance suite on this game from `seeds` (complete games,
+    /// every legal action applied, illegal ones rejected, round trips, no hidden-information
+    /// leak). Returns the counts as a dict; raises `AssertionError` on a violation.
+    fn conformance<'py>(&self, py: Python<'py>, seeds: Vec<u64>) -> Result<Bound<'py, PyAny>> {
+        let inner = &self.inner;
+        let report = py.detach(|| guard(|| Ok(inner.conformance(&seeds))))?;
+        match report {
+            Ok(r) => Ok(value_to_py(py, &serde_json::to_value(&r).unwrap_or_default())?),
+            Err(msg) => Err(Error::Py(PyAssertionError::new_err(msg))),
+        }
     }
 
     fn __eq__(&self, other: PyRef<'_, Game>) -> bool {

@@ -142,6 +142,15 @@ impl State {
         Ok(State::new(guard(|| Ok(self.inner.child(a)?))?))
     }
 
+    /// A state `player` cannot tell apart from this one (same view and tensor), its hidden
+    /// parts redrawn from `seed`: a determinization for search (IS-MCTS, PIMC). It keeps this
+    /// state's action log, which it no longer matches: search from it, do not save it.
+    #[pyo3(signature = (player, seed=0))]
+    fn determinize(&self, player: i64, seed: u64) -> Result<State> {
+        let p = self.player(player)?;
+        Ok(State::new(guard(|| Ok(self.inner.determinize(p, seed)?))?))
+    }
+
     fn clone(&self) -> State {
         State::new(self.inner.clone())
     }
