@@ -5,7 +5,20 @@ from typing import Any, Optional, final
 import numpy as np
 import numpy.typing as npt
 
-__all__: list[str]
+__all__ = [
+    "CHANCE",
+    "Game",
+    "SPECTATOR",
+    "STATE_FORMAT",
+    "State",
+    "TERMINAL",
+    "__version__",
+    "_error_codes",
+    "_load_game_json",
+    "_state_from_json",
+    "games",
+    "load_game",
+]
 __version__: str
 CHANCE: int
 TERMINAL: int
