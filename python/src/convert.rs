@@ -114,3 +114,30 @@ pub fn player_id(p: i64, num_players: impl FnOnce() -> usize) -> Result<Player> 
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code<T>(r: Result<T>) -> Option<ErrorCode> {
+        match r {
+            Err(Error::Kassen(c, _)) => Some(c),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn action_ids_outside_u32_are_out_of_range() {
+        assert_eq!(action_id(0, || 10).ok(), Some(0));
+        assert_eq!(action_id(u32::MAX as i64, || 10).ok(), Some(u32::MAX));
+        assert_eq!(code(action_id(-1, || 10)), Some(ErrorCode::ActionOutOfRange));
+        assert_eq!(code(action_id(1 << 40, || 10)), Some(ErrorCode::ActionOutOfRange));
+    }
+
+    #[test]
+    fn player_ids_outside_i32_are_invalid_players() {
+        assert_eq!(player_id(-1, || 2).ok(), Some(-1));
+        assert_eq!(code(player_id(1 << 40, || 2)), Some(ErrorCode::InvalidPlayer));
+        assert_eq!(code(player_id(-(1 << 40), || 2)), Some(ErrorCode::InvalidPlayer));
+    }
+}

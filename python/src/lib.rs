@@ -22,6 +22,13 @@ fn _error_codes(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
+/// Test hook: panics inside the panic boundary, to show that a panic reaches Python as
+/// `kassen.exceptions.PanicError` (code 4), never as pyo3's `PanicException`.
+#[pyfunction]
+fn _test_panic(message: &str) -> errors::Result<()> {
+    errors::guard(|| panic!("{message}"))
+}
+
 #[pymodule]
 fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", kassen_core::VERSION)?;
@@ -29,6 +36,8 @@ fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TERMINAL", TERMINAL)?;
     m.add("SPECTATOR", SPECTATOR)?;
     m.add("STATE_FORMAT", kassen_core::engine::STATE_FORMAT)?;
+    // Whether this is a debug build (benchmarks warn about it).
+    m.add("_debug_build", cfg!(debug_assertions))?;
     m.add_class::<game::Game>()?;
     m.add_class::<state::State>()?;
     m.add_function(wrap_pyfunction!(game::games, m)?)?;
@@ -36,5 +45,6 @@ fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::_load_game_json, m)?)?;
     m.add_function(wrap_pyfunction!(state::_state_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(_error_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(_test_panic, m)?)?;
     Ok(())
 }

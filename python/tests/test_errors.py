@@ -187,3 +187,10 @@ def test_messages_are_lowercase_context():
         kassen.load_game("nope")
     except ex.KassenError as e:
         assert re.match(r"^[a-z]", str(e))
+
+
+def test_panics_become_panic_error():
+    with pytest.raises(ex.PanicError) as e:
+        _kassen._test_panic("boom")
+    assert e.value.code == 4 and "boom" in str(e.value)
+    assert isinstance(e.value, ex.KassenError) and not isinstance(e.value, ValueError)

@@ -13,9 +13,11 @@ __all__ = [
     "State",
     "TERMINAL",
     "__version__",
+    "_debug_build",
     "_error_codes",
     "_load_game_json",
     "_state_from_json",
+    "_test_panic",
     "games",
     "load_game",
 ]
@@ -24,6 +26,7 @@ CHANCE: int
 TERMINAL: int
 SPECTATOR: int
 STATE_FORMAT: str
+_debug_build: bool
 
 @final
 class Game:
@@ -84,3 +87,4 @@ def load_game(game_id: str, config: Optional[dict[str, Any]] = None, /, **kwargs
 def _load_game_json(game_id: str, config_json: str) -> Game: ...
 def _state_from_json(text: str) -> State: ...
 def _error_codes() -> dict[str, int]: ...
+def _test_panic(message: str) -> None: ...
