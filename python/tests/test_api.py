@@ -52,6 +52,7 @@ def test_load_game_config_forms():
     assert a.num_players() == 3
     assert kassen.load_game("samurai").num_players() == 2
     assert a != kassen.load_game("samurai", players=4)
+    assert a != "samurai" and not (a == 3)
 
 
 def test_game_facts(game):

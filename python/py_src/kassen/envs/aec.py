@@ -12,11 +12,11 @@ from kassen.envs import spaces
 from kassen.envs.single import _sample_chance
 
 try:  # only if installed
-    import pettingzoo as _pz
+    import pettingzoo as _pz  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     _Base: Any = _pz.AECEnv
 except ImportError:  # pragma: no cover - exercised in a subprocess test
-    _pz = None
+    _pz = None  # type: ignore[assignment]
     _Base = object
 
 __all__ = ["KassenAECEnv"]
@@ -80,7 +80,7 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
     Explicit chance nodes are resolved inside the env, from its RNG.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "kassen_aec_v0", "is_parallelizable": False}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "kassen_aec_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -97,7 +97,7 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
         self.render_mode = render_mode
         n = self.game.num_players()
         self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agents = []
+        self.agents: List[str] = []
         num_actions = self.game.num_distinct_actions()
         obs_space = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, self.game.observation_shape(), np.float32),
@@ -128,7 +128,7 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self._resolve_chance()
         self.agent_selection = self.possible_agents[max(self.state.current_player(), 0)]
 

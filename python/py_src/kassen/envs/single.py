@@ -15,7 +15,7 @@ try:  # only if installed
 
     _Base: Any = _gym.Env
 except ImportError:  # pragma: no cover - exercised in a subprocess test
-    _gym = None
+    _gym = None  # type: ignore[assignment]
     _Base = object
 
 #: A policy: (state, rng) -> action id. It is only called on a state where it is to act.
@@ -48,7 +48,7 @@ class KassenEnv(_Base):  # type: ignore[misc]
       chance nodes are drawn by their probabilities from the env's RNG.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,

@@ -10,7 +10,7 @@ import numpy as np
 try:  # only if installed
     import gymnasium as _gym
 except ImportError:  # pragma: no cover - exercised in a subprocess test
-    _gym = None
+    _gym = None  # type: ignore[assignment]
 
 HAVE_GYMNASIUM = _gym is not None
 
