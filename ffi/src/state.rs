@@ -37,7 +37,11 @@ impl kassen_state {
 /// `kassen_state_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
 /// failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_new(game: *const kassen_game, seed: u64, out: *mut *mut kassen_state) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_new(
+    game: *const kassen_game,
+    seed: u64,
+    out: *mut *mut kassen_state,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let game = unsafe { arg_ref(game, "game") }?;
@@ -67,7 +71,10 @@ pub unsafe extern "C" fn kassen_state_free(state: *mut kassen_state) {
 /// `kassen_state_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
 /// failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_clone(state: *const kassen_state, out: *mut *mut kassen_state) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_clone(
+    state: *const kassen_state,
+    out: *mut *mut kassen_state,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -83,7 +90,10 @@ pub unsafe extern "C" fn kassen_state_clone(state: *const kassen_state, out: *mu
 /// with `kassen_game_free` (the state is not affected). Returns
 /// `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_game(state: *const kassen_state, out: *mut *mut kassen_game) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_game(
+    state: *const kassen_state,
+    out: *mut *mut kassen_game,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -99,7 +109,10 @@ pub unsafe extern "C" fn kassen_state_game(state: *const kassen_state, out: *mut
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_current_player(state: *const kassen_state, out: *mut i32) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_current_player(
+    state: *const kassen_state,
+    out: *mut i32,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -114,7 +127,10 @@ pub unsafe extern "C" fn kassen_state_current_player(state: *const kassen_state,
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_is_terminal(state: *const kassen_state, out: *mut bool) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_is_terminal(
+    state: *const kassen_state,
+    out: *mut bool,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -175,7 +191,11 @@ pub unsafe extern "C" fn kassen_state_legal_actions_mask(
 /// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_GAME_OVER`,
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_apply(state: *const kassen_state, action: u32, out: *mut *mut kassen_state) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_apply(
+    state: *const kassen_state,
+    action: u32,
+    out: *mut *mut kassen_state,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -192,7 +212,10 @@ pub unsafe extern "C" fn kassen_state_apply(state: *const kassen_state, action: 
 /// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_GAME_OVER`,
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_apply_in_place(state: *mut kassen_state, action: u32) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_apply_in_place(
+    state: *mut kassen_state,
+    action: u32,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or a state it does not share during the call.
         let state = unsafe { arg_mut(state, "state") }?;
@@ -208,7 +231,11 @@ pub unsafe extern "C" fn kassen_state_apply_in_place(state: *mut kassen_state, a
 /// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_NOT_YOUR_TURN`, `KASSEN_STATUS_GAME_OVER`,
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_apply_as(state: *mut kassen_state, player: i32, action: u32) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_apply_as(
+    state: *mut kassen_state,
+    player: i32,
+    action: u32,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or a state it does not share during the call.
         let state = unsafe { arg_mut(state, "state") }?;
@@ -252,7 +279,12 @@ pub unsafe extern "C" fn kassen_state_chance_outcomes(
 ///
 /// Buffer rules and failures as for `kassen_state_legal_actions`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_returns(state: *const kassen_state, buf: *mut f64, cap: usize, out_len: *mut usize) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_returns(
+    state: *const kassen_state,
+    buf: *mut f64,
+    cap: usize,
+    out_len: *mut usize,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -266,7 +298,12 @@ pub unsafe extern "C" fn kassen_state_returns(state: *const kassen_state, buf: *
 ///
 /// Buffer rules and failures as for `kassen_state_legal_actions`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_history(state: *const kassen_state, buf: *mut u32, cap: usize, out_len: *mut usize) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_history(
+    state: *const kassen_state,
+    buf: *mut u32,
+    cap: usize,
+    out_len: *mut usize,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -280,7 +317,11 @@ pub unsafe extern "C" fn kassen_state_history(state: *const kassen_state, buf: *
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_action_to_string(state: *const kassen_state, action: u32, out: *mut kassen_buf) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_action_to_string(
+    state: *const kassen_state,
+    action: u32,
+    out: *mut kassen_buf,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -298,7 +339,11 @@ pub unsafe extern "C" fn kassen_state_action_to_string(state: *const kassen_stat
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_action_to_json(state: *const kassen_state, action: u32, out: *mut kassen_buf) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_action_to_json(
+    state: *const kassen_state,
+    action: u32,
+    out: *mut kassen_buf,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -317,7 +362,11 @@ pub unsafe extern "C" fn kassen_state_action_to_json(state: *const kassen_state,
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_INVALID_PLAYER`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_view_json(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_view_json(
+    state: *const kassen_state,
+    player: i32,
+    out: *mut kassen_buf,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -336,7 +385,11 @@ pub unsafe extern "C" fn kassen_state_view_json(state: *const kassen_state, play
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_INVALID_PLAYER`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_events_json(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_events_json(
+    state: *const kassen_state,
+    player: i32,
+    out: *mut kassen_buf,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -379,7 +432,10 @@ pub unsafe extern "C" fn kassen_state_observation_tensor(
 /// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
 /// failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_to_json(state: *const kassen_state, out: *mut kassen_buf) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_to_json(
+    state: *const kassen_state,
+    out: *mut kassen_buf,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -399,7 +455,10 @@ pub unsafe extern "C" fn kassen_state_to_json(state: *const kassen_state, out: *
 /// `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
 /// `KASSEN_STATUS_INVALID_STATE` or a setup status for an invalid saved config.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_from_json(json: *const c_char, out: *mut *mut kassen_state) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_from_json(
+    json: *const c_char,
+    out: *mut *mut kassen_state,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let text = unsafe { arg_str(json, "json") }?;
@@ -416,7 +475,10 @@ pub unsafe extern "C" fn kassen_state_from_json(json: *const c_char, out: *mut *
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_hash(state: *const kassen_state, out: *mut u64) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_hash(
+    state: *const kassen_state,
+    out: *mut u64,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -432,7 +494,11 @@ pub unsafe extern "C" fn kassen_state_hash(state: *const kassen_state, out: *mut
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_equal(a: *const kassen_state, b: *const kassen_state, out: *mut bool) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_equal(
+    a: *const kassen_state,
+    b: *const kassen_state,
+    out: *mut bool,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let a = unsafe { arg_ref(a, "a") }?;

@@ -69,32 +69,35 @@ pub enum kassen_status {
 }
 
 impl kassen_status {
-    /// Every status, in numeric order.
-    pub const ALL: [kassen_status; 23] = [
-        kassen_status::Ok,
-        kassen_status::NullPointer,
-        kassen_status::InvalidUtf8,
-        kassen_status::BufferTooSmall,
-        kassen_status::Panic,
-        kassen_status::InvalidArgument,
-        kassen_status::WrongGame,
-        kassen_status::UnknownGame,
-        kassen_status::InvalidConfig,
-        kassen_status::ConfigOutOfRange,
-        kassen_status::UnknownConfigKey,
-        kassen_status::IllegalAction,
-        kassen_status::ActionOutOfRange,
-        kassen_status::NotYourTurn,
-        kassen_status::GameOver,
-        kassen_status::NotChanceNode,
-        kassen_status::InvalidPlayer,
-        kassen_status::MalformedJson,
-        kassen_status::UnsupportedFormat,
-        kassen_status::LoadUnknownGame,
-        kassen_status::RulesVersionMismatch,
-        kassen_status::InvalidState,
-        kassen_status::InvalidData,
-    ];
+    /// Every status, in numeric order. (A function, not an associated const: cbindgen
+    /// would export the const to the header.)
+    pub fn all() -> [kassen_status; 23] {
+        [
+            kassen_status::Ok,
+            kassen_status::NullPointer,
+            kassen_status::InvalidUtf8,
+            kassen_status::BufferTooSmall,
+            kassen_status::Panic,
+            kassen_status::InvalidArgument,
+            kassen_status::WrongGame,
+            kassen_status::UnknownGame,
+            kassen_status::InvalidConfig,
+            kassen_status::ConfigOutOfRange,
+            kassen_status::UnknownConfigKey,
+            kassen_status::IllegalAction,
+            kassen_status::ActionOutOfRange,
+            kassen_status::NotYourTurn,
+            kassen_status::GameOver,
+            kassen_status::NotChanceNode,
+            kassen_status::InvalidPlayer,
+            kassen_status::MalformedJson,
+            kassen_status::UnsupportedFormat,
+            kassen_status::LoadUnknownGame,
+            kassen_status::RulesVersionMismatch,
+            kassen_status::InvalidState,
+            kassen_status::InvalidData,
+        ]
+    }
 
     /// The core code with the same number. Exhaustive: a new status must name its code.
     pub fn code(self) -> ErrorCode {
@@ -159,7 +162,10 @@ impl kassen_status {
 
     /// The status with this number, if there is one.
     pub fn from_i32(n: i32) -> Option<kassen_status> {
-        kassen_status::ALL.iter().copied().find(|s| *s as i32 == n)
+        kassen_status::all()
+            .iter()
+            .copied()
+            .find(|s| *s as i32 == n)
     }
 
     /// The C constant's name, NUL-terminated.
@@ -235,22 +241,24 @@ mod tests {
 
     #[test]
     fn every_status_maps_to_the_core_code_with_the_same_number() {
-        for s in kassen_status::ALL {
+        for s in kassen_status::all() {
             assert_eq!(s.code().as_i32(), s as i32, "{s:?}");
             assert_eq!(kassen_status::from_code(s.code()), s);
         }
         // One status per code, none extra, all distinct.
-        assert_eq!(kassen_status::ALL.len(), ErrorCode::ALL.len());
-        let mut nums: Vec<i32> = kassen_status::ALL.iter().map(|s| *s as i32).collect();
+        assert_eq!(kassen_status::all().len(), ErrorCode::ALL.len());
+        let mut nums: Vec<i32> = kassen_status::all().iter().map(|s| *s as i32).collect();
         nums.sort();
         nums.dedup();
-        assert_eq!(nums.len(), kassen_status::ALL.len());
+        assert_eq!(nums.len(), kassen_status::all().len());
     }
 
     #[test]
     fn names_match_the_c_constants() {
-        for s in kassen_status::ALL {
-            let c = unsafe { CStr::from_ptr(kassen_status_name(s as i32)) }.to_str().unwrap();
+        for s in kassen_status::all() {
+            let c = unsafe { CStr::from_ptr(kassen_status_name(s as i32)) }
+                .to_str()
+                .unwrap();
             assert_eq!(c, s.name());
             assert!(c.starts_with("KASSEN_STATUS_"));
             // Derived from the variant name the way cbindgen derives the C constant.
@@ -263,7 +271,9 @@ mod tests {
             }
             assert_eq!(c, format!("KASSEN_STATUS_{expected}"));
         }
-        let unknown = unsafe { CStr::from_ptr(kassen_status_name(-7)) }.to_str().unwrap();
+        let unknown = unsafe { CStr::from_ptr(kassen_status_name(-7)) }
+            .to_str()
+            .unwrap();
         assert_eq!(unknown, "KASSEN_STATUS_UNKNOWN");
         assert_eq!(kassen_status::from_i32(99), None);
     }
