@@ -18,6 +18,7 @@ use serde_json::{json, Map, Value};
 use crate::error::{LoadError, RuleError, SetupError};
 use crate::events::{Event, Events};
 use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, SPECTATOR, TERMINAL};
+use crate::games::samurai::Samurai;
 
 /// The saved-state format written by [`DynState::to_json`].
 pub const STATE_FORMAT: &str = "kassen.state/1";
@@ -35,7 +36,7 @@ fn create<G: Game>(cfg: &Map<String, Value>, explicit: bool, normalized: Value) 
     Ok(Instance::new_shared(rules, explicit, normalized))
 }
 
-static REGISTRY: &[Entry] = &[];
+static REGISTRY: &[Entry] = &[Entry { id: Samurai::ID, name: "Samurai", create: create::<Samurai> }];
 
 /// `(id, name)` of every registered game.
 pub fn games() -> Vec<(&'static str, &'static str)> {
@@ -99,6 +100,8 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn new_initial_state(&self, seed: u64) -> StateHandle;
     /// Loads a state saved by [`DynState::to_json`] for this very game and config.
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError>;
+    /// Runs the shared conformance suite (crate::testing) on this game from the given seeds.
+    fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String>;
 }
 
 /// Object-safe view of a state. Obtained from [`DynGame::new_initial_state`] or
@@ -132,6 +135,10 @@ pub trait DynState: Send + Sync {
     fn to_json(&self) -> Value;
     /// A hash that is identical on every run, platform and surface.
     fn stable_hash(&self) -> u64;
+    /// A state that `player` cannot tell apart from this one, its hidden parts redrawn from
+    /// `seed` (a determinization, for search). It keeps this state's action log, which it no
+    /// longer matches: use it for search, not for saving.
+    fn determinize(&self, player: Player, seed: u64) -> Result<StateHandle, RuleError>;
     fn clone_box(&self) -> Box<dyn DynState>;
     fn dyn_eq(&self, other: &dyn DynState) -> bool;
     fn as_any(&self) -> &dyn Any;
@@ -320,6 +327,15 @@ impl<G: Game> Bound<G> {
         Ok(())
     }
 
+    pub fn game_instance(&self) -> &Arc<Instance<G>> {
+        &self.game
+    }
+
+    /// Applies `a` (checked) recording events into `ev`.
+    pub fn step_recording(&mut self, a: ActionId, ev: &mut Events) -> Result<(), RuleError> {
+        self.step(a, ev)
+    }
+
     /// The typed state.
     pub fn state(&self) -> &G::State {
         &self.state
@@ -407,6 +423,10 @@ impl<G: Game> DynGame for Instance<G> {
             }
         }
         Ok(StateHandle(Box::new(bound)))
+    }
+
+    fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String> {
+        crate::testing::check(&self.arc(), seeds)
     }
 }
 
@@ -505,6 +525,13 @@ impl<G: Game> DynState for Bound<G> {
         self.history.hash(&mut h);
         self.state.hash(&mut h);
         h.finish()
+    }
+
+    fn determinize(&self, player: Player, seed: u64) -> Result<StateHandle, RuleError> {
+        self.check_player(player)?;
+        let mut rng = crate::rng::Rng::from_seed(seed);
+        let state = self.game.rules.resample_hidden(&self.state, player, &mut rng);
+        Ok(StateHandle(Box::new(Bound { game: self.game.clone(), seed: self.seed, history: self.history.clone(), state })))
     }
 
     fn clone_box(&self) -> Box<dyn DynState> {

@@ -88,6 +88,9 @@ pub trait Game: Send + Sync + Sized + 'static {
 
     fn num_players(&self) -> usize;
 
+    /// Every action and chance outcome id is below this (must equal `info().num_distinct_actions`).
+    fn num_distinct_actions(&self) -> u32;
+
     fn new_initial_state(&self, seed: u64) -> Self::State;
 
     /// Seat to act, [`CHANCE`] or [`TERMINAL`].
@@ -128,16 +131,19 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// `info().observation_len()` elements and is zeroed by the caller.
     fn observation_tensor(&self, s: &Self::State, player: Player, out: &mut [f32]);
 
+    /// A state that `observer` cannot tell apart from `s` (same view, same tensor), with the
+    /// hidden parts drawn anew from `rng`: a determinization for search, and the basis of the
+    /// conformance suite's leak test. Games without hidden information return a clone.
+    fn resample_hidden(&self, s: &Self::State, _observer: Player, _rng: &mut crate::rng::Rng) -> Self::State {
+        s.clone()
+    }
+
     /// Consistency checks on a deserialized state (beyond replaying its history).
     fn validate(&self, _s: &Self::State) -> Result<(), String> {
         Ok(())
     }
 
     // ---- provided ----
-
-    fn num_distinct_actions(&self) -> u32 {
-        self.info().num_distinct_actions
-    }
 
     fn is_terminal(&self, s: &Self::State) -> bool {
         self.current_player(s) == TERMINAL

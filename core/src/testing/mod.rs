@@ -1,1 +1,197 @@
-//! The shared conformance suite, usable by every game and by downstream users.
+//! The shared conformance suite, run on every registered game (core/tests/conformance.rs)
+//! and usable by downstream users on their own games through [`check`] or
+//! [`crate::DynGame::conformance`].
+//!
+//! From each seed it plays a random game through the erased interface and checks, at every
+//! state: no dead ends; legal actions sorted, unique and in range, agreeing with `is_legal`
+//! over the whole id range (every 5th state) and with the mask; every legal action applies;
+//! illegal ids are rejected with the state unchanged; views and tensors have the declared
+//! shape, are finite and deterministic; no hidden-information leak (a state the observer
+//! cannot tell apart, from `Game::resample_hidden`, gives the same view and tensor); JSON
+//! round-trips. At the end: the game ended within `max_game_length`, returns are finite, the
+//! same seed and actions reproduce the same state, and every event a seat gets is addressed
+//! to it.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::engine::{Instance, StateHandle};
+use crate::game::{ActionId, Game, CHANCE, SPECTATOR, TERMINAL};
+use crate::rng::Rng;
+use crate::DynGame;
+
+/// What the suite exercised.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Report {
+    pub games: u32,
+    pub states: u32,
+    pub legal_actions_applied: u32,
+    pub illegal_actions_rejected: u32,
+    pub views_compared: u32,
+    /// Resampled states that differed from the original (hidden information was exercised).
+    pub hidden_variants: u32,
+    pub longest_game: u32,
+}
+
+fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Result<(), String> {
+    if cond {
+        Ok(())
+    } else {
+        Err(msg())
+    }
+}
+
+/// Plays one random game from `seed`, choosing uniformly among legal actions with a separate
+/// RNG; returns the final state and the actions chosen by the caller (chance outcomes that the
+/// engine resolved itself are not in the list).
+pub fn random_playout(game: &dyn DynGame, seed: u64) -> (StateHandle, Vec<ActionId>) {
+    let mut rng = Rng::from_seed(seed ^ 0x5eed_1e55);
+    let mut s = game.new_initial_state(seed);
+    let mut chosen = Vec::new();
+    let mut legal = Vec::new();
+    while !s.is_terminal() {
+        legal.clear();
+        s.legal_actions_into(&mut legal);
+        let a = legal[rng.below(legal.len() as u32) as usize];
+        s.apply_in_place(a).expect("a legal action applies");
+        chosen.push(a);
+    }
+    (s, chosen)
+}
+
+/// Runs every check from every seed.
+pub fn check<G: Game>(game: &Arc<Instance<G>>, seeds: &[u64]) -> Result<Report, String> {
+    let mut report = Report::default();
+    for &seed in seeds {
+        check_one(game, seed, &mut report).map_err(|e| format!("{} seed {seed}: {e}", G::ID))?;
+    }
+    Ok(report)
+}
+
+fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -> Result<(), String> {
+    let info = game.info().clone();
+    let n = info.num_distinct_actions;
+    let players = game.num_players() as i32;
+    let mut rng = Rng::from_seed(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 1);
+    let mut s = game.new_initial_state(seed);
+    let mut chosen = Vec::new();
+    let mut legal = Vec::new();
+    let mut step = 0u32;
+    loop {
+        report.states += 1;
+        let cp = s.current_player();
+        ensure(s.is_terminal() == (cp == TERMINAL), || "is_terminal disagrees with current_player".into())?;
+        ensure(cp == TERMINAL || cp == CHANCE || (0..players).contains(&cp), || format!("current_player {cp} out of range"))?;
+        ensure(game.explicit_chance() || cp != CHANCE, || "a chance node was left unresolved without explicit_chance".into())?;
+        legal.clear();
+        s.legal_actions_into(&mut legal);
+        if cp == TERMINAL {
+            ensure(legal.is_empty(), || "a finished game has legal actions".into())?;
+        } else {
+            ensure(!legal.is_empty(), || format!("dead end at step {step}: no legal action"))?;
+        }
+        ensure(legal.windows(2).all(|w| w[0] < w[1]), || "legal actions not sorted and unique".into())?;
+        ensure(legal.iter().all(|&a| a < n), || "legal action out of range".into())?;
+        let mask = s.legal_actions_mask();
+        ensure(mask.iter().filter(|&&m| m).count() == legal.len() && legal.iter().all(|&a| mask[a as usize]), || "mask disagrees".into())?;
+        if step % 5 == 0 {
+            for a in 0..n {
+                ensure(s.is_legal(a) == legal.binary_search(&a).is_ok(), || format!("is_legal({a}) disagrees with legal_actions at step {step}"))?;
+            }
+        }
+        if cp == CHANCE {
+            let outcomes = s.chance_outcomes();
+            let total: f64 = outcomes.iter().map(|o| o.1).sum();
+            ensure((total - 1.0).abs() < 1e-9, || format!("chance probabilities sum to {total}"))?;
+            let ids: Vec<ActionId> = outcomes.iter().map(|o| o.0).collect();
+            ensure(ids == legal, || "chance outcomes differ from the legal actions of a chance node".into())?;
+        }
+        check_illegal(&s, &legal, n, &mut rng, report)?;
+        check_legal_apply(&s, &legal, &mut rng, report)?;
+        check_views(game, &s, players, &mut rng, report)?;
+        if step % 10 == 0 {
+            let back = StateHandle::from_value(&s.to_json()).map_err(|e| format!("to_json/from_json failed: {e}"))?;
+            ensure(back == s && back.to_json() == s.to_json(), || "json round trip changed the state".into())?;
+        }
+        if cp == TERMINAL {
+            break;
+        }
+        let a = legal[rng.below(legal.len() as u32) as usize];
+        s.apply_in_place(a).map_err(|e| format!("legal action {a} rejected: {e}"))?;
+        chosen.push(a);
+        step += 1;
+        ensure((s.history().len() as u32) <= info.max_game_length, || "game longer than max_game_length".into())?;
+    }
+    let returns = s.returns();
+    ensure(returns.len() == players as usize && returns.iter().all(|r| r.is_finite()), || "bad returns".into())?;
+    // Determinism: the same seed and actions reproduce the same state.
+    let mut again = game.new_initial_state(seed);
+    for &a in &chosen {
+        again.apply_in_place(a).map_err(|e| format!("replay rejected {a}: {e}"))?;
+    }
+    ensure(again == s && again.stable_hash() == s.stable_hash() && again.to_json() == s.to_json(), || "replay differs".into())?;
+    // Events: each seat's list only holds events addressed to it.
+    for p in SPECTATOR..players {
+        let events = s.events(p).map_err(|e| e.to_string())?;
+        ensure(events.iter().all(|e| e.audience.includes(p) && e.body.get("kind").is_some()), || format!("seat {p} got an event not addressed to it"))?;
+    }
+    report.games += 1;
+    report.longest_game = report.longest_game.max(s.history().len() as u32);
+    Ok(())
+}
+
+fn check_illegal(s: &StateHandle, legal: &[ActionId], n: u32, rng: &mut Rng, report: &mut Report) -> Result<(), String> {
+    let before = s.to_json();
+    let mut probes = vec![n, n + 17, u32::MAX];
+    for _ in 0..4 {
+        let a = rng.below(n);
+        if legal.binary_search(&a).is_err() {
+            probes.push(a);
+        }
+    }
+    for a in probes {
+        let mut t = s.clone();
+        ensure(t.apply_in_place(a).is_err(), || format!("illegal action {a} was accepted"))?;
+        ensure(t == *s && t.to_json() == before, || format!("rejected action {a} changed the state"))?;
+        report.illegal_actions_rejected += 1;
+    }
+    Ok(())
+}
+
+fn check_legal_apply(s: &StateHandle, legal: &[ActionId], rng: &mut Rng, report: &mut Report) -> Result<(), String> {
+    let sample: Vec<ActionId> = if legal.len() <= 24 {
+        legal.to_vec()
+    } else {
+        (0..24).map(|_| legal[rng.below(legal.len() as u32) as usize]).collect()
+    };
+    for a in sample {
+        let c = s.child(a).map_err(|e| format!("legal action {a} rejected: {e}"))?;
+        ensure(c.history().len() > s.history().len(), || "apply did not record the action".into())?;
+        report.legal_actions_applied += 1;
+    }
+    Ok(())
+}
+
+fn check_views<G: Game>(game: &Arc<Instance<G>>, s: &StateHandle, players: i32, rng: &mut Rng, report: &mut Report) -> Result<(), String> {
+    let len = game.info().observation_len();
+    let typed = s.as_any().downcast_ref::<crate::engine::Bound<G>>().ok_or("state of another game")?.state();
+    let rules = game.rules();
+    for p in SPECTATOR..players {
+        let v = s.view(p).map_err(|e| e.to_string())?;
+        ensure(v == s.view(p).map_err(|e| e.to_string())?, || "view is not deterministic".into())?;
+        let t = s.observation_tensor(p).map_err(|e| e.to_string())?;
+        ensure(t.len() == len && t.iter().all(|x| x.is_finite()), || "tensor has the wrong length or a non-finite value".into())?;
+        // No leak: a state that p cannot tell apart gives p the same view and tensor.
+        let other = rules.resample_hidden(typed, p, rng);
+        if other != *typed {
+            report.hidden_variants += 1;
+        }
+        ensure(rules.view(&other, p) == v, || format!("view of seat {p} changes with information hidden from it"))?;
+        let mut t2 = vec![0.0; len];
+        rules.observation_tensor(&other, p, &mut t2);
+        ensure(t2 == t, || format!("tensor of seat {p} changes with information hidden from it"))?;
+        report.views_compared += 1;
+    }
+    ensure(s.view(players).is_err() && s.view(-2).is_err(), || "a view of a seat that does not exist was given".into())
+}

@@ -1,0 +1,371 @@
+//! Component data: the hex board and the 20 tokens, loaded once into typed tables.
+//!
+//! The embedded file `data/samurai.json` is transcribed from shared/reference/samurai.json
+//! with the provenance of every item. A replacement file with the same schema can be passed
+//! as the config key `"data"`; it is validated here (ids, symmetric adjacency that matches the
+//! hex coordinates, figure counts that fill the board exactly) before any game uses it.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::SetupError;
+
+/// The embedded component data.
+pub const EMBEDDED: &str = include_str!("data/samurai.json");
+
+pub const FIGURE_TYPES: [&str; 3] = ["helmet", "buddha", "rice"];
+pub const NO_HEX: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HexKind {
+    Sea,
+    Land,
+    Village,
+    City,
+    Edo,
+}
+
+impl HexKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            HexKind::Sea => "sea",
+            HexKind::Land => "land",
+            HexKind::Village => "village",
+            HexKind::City => "city",
+            HexKind::Edo => "edo",
+        }
+    }
+
+    pub fn is_settlement(self) -> bool {
+        matches!(self, HexKind::Village | HexKind::City | HexKind::Edo)
+    }
+
+    /// How many figures the settlement holds (rulebook 4.4: city 2, village 1; Edo 3).
+    pub fn slots(self) -> u8 {
+        match self {
+            HexKind::Village => 1,
+            HexKind::City => 2,
+            HexKind::Edo => 3,
+            _ => 0,
+        }
+    }
+}
+
+/// What a token is (rulebook 2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// Helmet, Buddha or Rice token: influences its own figure type.
+    Figure(u8),
+    Samurai,
+    Ronin,
+    Ship,
+    FigureSwap,
+    TokenSwap,
+}
+
+#[derive(Clone, Debug)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub name: String,
+    pub strength: u8,
+    /// Printed with a Japanese character: any number per turn (rulebook 2.4).
+    pub quick: bool,
+    /// Bit f set: influences figure type f.
+    pub influences: u8,
+}
+
+impl Token {
+    pub fn on_sea(&self) -> bool {
+        self.kind == TokenKind::Ship
+    }
+
+    /// Placed on the board by an ordinary placement (the exchanges are played differently).
+    pub fn is_placed(&self) -> bool {
+        !matches!(self.kind, TokenKind::FigureSwap | TokenKind::TokenSwap)
+    }
+
+    /// May be picked up by a token exchange: a placed token without a Japanese character.
+    pub fn exchangeable(&self) -> bool {
+        matches!(self.kind, TokenKind::Figure(_) | TokenKind::Samurai)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Hex {
+    pub id: u8,
+    pub col: i32,
+    pub row: i32,
+    pub kind: HexKind,
+    pub island: Option<String>,
+    /// Bit n set: used in an n-player game.
+    pub players: u8,
+    pub neighbors: Vec<u8>,
+    /// Settlement indices adjacent to this hex.
+    pub settlements: Vec<u8>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Settlement {
+    pub hex: u8,
+    pub kind: HexKind,
+    pub players: u8,
+    pub land: Vec<u8>,
+    pub sea: Vec<u8>,
+}
+
+/// The loaded, validated component data.
+#[derive(Clone, Debug)]
+pub struct Data {
+    pub hexes: Vec<Hex>,
+    pub settlements: Vec<Settlement>,
+    /// Settlement index of a hex, or `NO_HEX`.
+    pub settlement_at: Vec<u8>,
+    pub tokens: Vec<Token>,
+    /// Figures of each type for 2, 3, 4 players (index n - 2).
+    pub figures_per_type: [u8; 3],
+    pub figure_swap: u8,
+    pub token_swap: u8,
+    /// Provenance summary for the game info.
+    pub provenance: Value,
+}
+
+// --- the file schema ---
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileHex {
+    id: u32,
+    col: i32,
+    row: i32,
+    kind: String,
+    island: Option<String>,
+    players: Vec<u32>,
+    neighbors: Vec<u32>,
+    provenance: String,
+}
+
+#[derive(Deserialize)]
+struct FileBoard {
+    provenance: String,
+    hexes: Vec<FileHex>,
+}
+
+#[derive(Deserialize)]
+struct FileToken {
+    index: u32,
+    #[serde(rename = "type")]
+    kind: String,
+    strength: u32,
+    quick: bool,
+    influences: Vec<String>,
+    provenance: String,
+}
+
+#[derive(Deserialize)]
+struct FileFigures {
+    types: Vec<String>,
+    per_type: std::collections::BTreeMap<String, u32>,
+    provenance: String,
+}
+
+#[derive(Deserialize)]
+struct File {
+    schema: String,
+    board: FileBoard,
+    tokens: Vec<FileToken>,
+    figures: FileFigures,
+}
+
+const PROVENANCE_CLASSES: [&str; 7] = ["read", "original", "rulebook", "inferred", "placeholder", "reconstructed", "derived"];
+
+fn bad(msg: impl Into<String>) -> SetupError {
+    SetupError::InvalidData(msg.into())
+}
+
+fn check_provenance(p: &str, what: &str) -> Result<(), SetupError> {
+    if PROVENANCE_CLASSES.contains(&p) {
+        Ok(())
+    } else {
+        Err(bad(format!("{what}: unknown provenance {p:?}")))
+    }
+}
+
+fn figure_index(name: &str) -> Option<u8> {
+    FIGURE_TYPES.iter().position(|&t| t == name).map(|i| i as u8)
+}
+
+/// Axial coordinates of an odd-q offset hex.
+fn axial(col: i32, row: i32) -> (i32, i32) {
+    (col, row - (col - (col & 1)) / 2)
+}
+
+impl Data {
+    pub fn embedded() -> Data {
+        Data::from_value(&serde_json::from_str(EMBEDDED).expect("embedded data is json")).expect("embedded data is valid")
+    }
+
+    pub fn from_value(v: &Value) -> Result<Data, SetupError> {
+        let file: File = serde_json::from_value(v.clone()).map_err(|e| bad(format!("does not match the schema: {e}")))?;
+        if file.schema != "kassen.samurai.data/1" {
+            return Err(bad(format!("unknown schema {:?}", file.schema)));
+        }
+        check_provenance(&file.board.provenance, "board")?;
+        check_provenance(&file.figures.provenance, "figures")?;
+        if file.figures.types != FIGURE_TYPES {
+            return Err(bad("figures.types must be [\"helmet\", \"buddha\", \"rice\"]"));
+        }
+
+        // --- hexes ---
+        let n = file.board.hexes.len();
+        if n == 0 || n > 250 {
+            return Err(bad(format!("{n} hexes (1 to 250 supported)")));
+        }
+        let mut hexes = Vec::with_capacity(n);
+        for (i, h) in file.board.hexes.iter().enumerate() {
+            if h.id as usize != i {
+                return Err(bad(format!("hex at position {i} has id {}; ids must be 0..n in order", h.id)));
+            }
+            check_provenance(&h.provenance, &format!("hex {i}"))?;
+            let kind = match h.kind.as_str() {
+                "sea" => HexKind::Sea,
+                "land" => HexKind::Land,
+                "village" => HexKind::Village,
+                "city" => HexKind::City,
+                "edo" => HexKind::Edo,
+                k => return Err(bad(format!("hex {i}: unknown kind {k:?}"))),
+            };
+            let mut players = 0u8;
+            for &p in &h.players {
+                if !(2..=4).contains(&p) {
+                    return Err(bad(format!("hex {i}: player count {p} out of 2..4")));
+                }
+                players |= 1 << p;
+            }
+            let mut neighbors = Vec::new();
+            for &nb in &h.neighbors {
+                if nb as usize >= n || nb as usize == i {
+                    return Err(bad(format!("hex {i}: bad neighbour {nb}")));
+                }
+                neighbors.push(nb as u8);
+            }
+            neighbors.sort_unstable();
+            neighbors.dedup();
+            hexes.push(Hex { id: i as u8, col: h.col, row: h.row, kind, island: h.island.clone(), players, neighbors, settlements: Vec::new() });
+        }
+        // Adjacency must be symmetric and agree with the coordinates.
+        let pos: std::collections::HashMap<(i32, i32), u8> = hexes.iter().map(|h| (axial(h.col, h.row), h.id)).collect();
+        if pos.len() != n {
+            return Err(bad("two hexes share coordinates"));
+        }
+        for h in &hexes {
+            let (q, r) = axial(h.col, h.row);
+            let mut expected: Vec<u8> = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+                .iter()
+                .filter_map(|(dq, dr)| pos.get(&(q + dq, r + dr)).copied())
+                .collect();
+            expected.sort_unstable();
+            if expected != h.neighbors {
+                return Err(bad(format!("hex {}: neighbours {:?} do not match the coordinates ({:?})", h.id, h.neighbors, expected)));
+            }
+        }
+        // --- settlements ---
+        let mut settlements = Vec::new();
+        let mut settlement_at = vec![NO_HEX; n];
+        for h in &hexes {
+            if h.kind.is_settlement() {
+                if settlements.len() >= 64 {
+                    return Err(bad("more than 64 settlements"));
+                }
+                settlement_at[h.id as usize] = settlements.len() as u8;
+                let land = h.neighbors.iter().copied().filter(|&x| hexes[x as usize].kind == HexKind::Land).collect::<Vec<_>>();
+                let sea = h.neighbors.iter().copied().filter(|&x| hexes[x as usize].kind == HexKind::Sea).collect::<Vec<_>>();
+                if land.is_empty() {
+                    return Err(bad(format!("settlement at hex {} has no land neighbour", h.id)));
+                }
+                settlements.push(Settlement { hex: h.id, kind: h.kind, players: h.players, land, sea });
+            }
+        }
+        for (si, s) in settlements.iter().enumerate() {
+            for &x in s.land.iter().chain(&s.sea) {
+                hexes[x as usize].settlements.push(si as u8);
+                if hexes[x as usize].players & s.players != s.players {
+                    return Err(bad(format!("settlement at hex {} has a neighbour missing from one of its player counts", s.hex)));
+                }
+            }
+        }
+        if hexes.iter().filter(|h| h.kind == HexKind::Edo).count() != 1 {
+            return Err(bad("the board needs exactly one Edo"));
+        }
+
+        // --- tokens ---
+        if file.tokens.len() > 32 || file.tokens.is_empty() {
+            return Err(bad("1 to 32 tokens per player are supported"));
+        }
+        let mut tokens = Vec::new();
+        for (i, t) in file.tokens.iter().enumerate() {
+            if t.index as usize != i {
+                return Err(bad(format!("token at position {i} has index {}", t.index)));
+            }
+            check_provenance(&t.provenance, &format!("token {i}"))?;
+            let kind = match t.kind.as_str() {
+                "samurai" => TokenKind::Samurai,
+                "ronin" => TokenKind::Ronin,
+                "ship" => TokenKind::Ship,
+                "figure_swap" => TokenKind::FigureSwap,
+                "token_swap" => TokenKind::TokenSwap,
+                k => TokenKind::Figure(figure_index(k).ok_or_else(|| bad(format!("token {i}: unknown type {k:?}")))?),
+            };
+            let mut influences = 0u8;
+            for f in &t.influences {
+                influences |= 1 << figure_index(f).ok_or_else(|| bad(format!("token {i}: unknown figure {f:?}")))?;
+            }
+            if t.strength > 20 {
+                return Err(bad(format!("token {i}: strength {} too large", t.strength)));
+            }
+            tokens.push(Token { kind, name: format!("{}-{}", t.kind, t.strength), strength: t.strength as u8, quick: t.quick, influences });
+        }
+        let only = |k: TokenKind| -> Result<u8, SetupError> {
+            let v: Vec<usize> = tokens.iter().enumerate().filter(|(_, t)| t.kind == k).map(|(i, _)| i).collect();
+            if v.len() == 1 {
+                Ok(v[0] as u8)
+            } else {
+                Err(bad(format!("exactly one {k:?} token is required")))
+            }
+        };
+        let figure_swap = only(TokenKind::FigureSwap)?;
+        let token_swap = only(TokenKind::TokenSwap)?;
+        tokens[figure_swap as usize].name = "figure-exchange".into();
+        tokens[token_swap as usize].name = "token-exchange".into();
+        if tokens[token_swap as usize].quick {
+            return Err(bad("the token exchange is the turn's normal token, it cannot be quick"));
+        }
+
+        // --- figures: the supply must fill every settlement of each player count ---
+        let mut figures_per_type = [0u8; 3];
+        for p in 2..=4u8 {
+            let per = *file.figures.per_type.get(&p.to_string()).ok_or_else(|| bad(format!("figures.per_type lacks {p}")))?;
+            let slots: u32 = settlements.iter().filter(|s| s.players & (1 << p) != 0).map(|s| s.kind.slots() as u32).sum();
+            if per * 3 != slots {
+                return Err(bad(format!("{p} players: {per} figures per type do not fill {slots} settlement slots")));
+            }
+            figures_per_type[(p - 2) as usize] = per as u8;
+        }
+
+        let mut counts = std::collections::BTreeMap::<String, u32>::new();
+        for h in &file.board.hexes {
+            *counts.entry(h.provenance.clone()).or_default() += 1;
+        }
+        let mut token_counts = std::collections::BTreeMap::<String, u32>::new();
+        for t in &file.tokens {
+            *token_counts.entry(t.provenance.clone()).or_default() += 1;
+        }
+        let provenance = serde_json::json!({
+            "hexes": counts,
+            "tokens": token_counts,
+            "figures": file.figures.provenance,
+            "reconstructed": [],
+            "note": v.get("board").and_then(|b| b.get("note")).cloned().unwrap_or(Value::Null),
+        });
+        Ok(Data { hexes, settlements, settlement_at, tokens, figures_per_type, figure_swap, token_swap, provenance })
+    }
+}

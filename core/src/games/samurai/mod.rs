@@ -1,0 +1,302 @@
+//! # Samurai (Reiner Knizia, Hans im Glück 1998), 2-4 players
+//!
+//! Rulebook: shared/rules/samurai.ko.txt (Korean summary of the original rules; section
+//! numbers below are its own). Component data and rules notes: shared/reference/samurai.json,
+//! transcribed into `data/samurai.json`. Interpretations: `RULES_NOTES.md` beside this file.
+//!
+//! Config: `{"players": 2 | 3 | 4}` (default 2), optional `"data"`: a replacement component
+//! data object with the schema of `data/samurai.json`.
+//!
+//! | rulebook section | file |
+//! |---|---|
+//! | 1-2 components, tokens | `data.rs`, `data/samurai.json` |
+//! | 3 capturing figures | `capture.rs` |
+//! | 4 setup (tokens kept, figures placed) | `setup.rs` |
+//! | 5 a turn (tokens, exchanges, refill) | `turn.rs` |
+//! | 6 game end, 7 scoring | `scoring.rs` |
+//! | hidden information | `view.rs`, `tensor.rs` |
+//!
+//! Decision points (each one action): keep a token (x5 per seat) → place a figure (rotation)
+//! → per turn: place a token / choose a figure for the figure exchange (first, then second) /
+//! pick up a token for the token exchange (then place it again) → end the turn → chance:
+//! draw tokens from the own stack until 5 are behind the screen.
+
+mod action;
+mod capture;
+pub mod data;
+mod hidden;
+mod scoring;
+mod setup;
+mod state;
+mod tensor;
+mod turn;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+pub use action::{Action, Layout};
+pub use data::{Data, HexKind, TokenKind, FIGURE_TYPES};
+pub use scoring::{score, Score};
+pub use state::{EndReason, Pending, Phase, State, Turn, EMPTY};
+
+use crate::error::SetupError;
+use crate::events::Events;
+use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, TERMINAL};
+use crate::rng::Rng;
+
+/// Hand size behind the screen (rulebook 4.2, 5.5).
+pub const HAND: u32 = 5;
+
+/// The Samurai rules for one player count and one component data set.
+#[derive(Debug, Clone)]
+pub struct Samurai {
+    n: usize,
+    data: Arc<Data>,
+    layout: Layout,
+    /// Hexes of this player count's board, ascending.
+    land: Vec<u8>,
+    sea: Vec<u8>,
+    /// Settlement indices in play, ascending by hex.
+    settlements: Vec<u8>,
+    cities: Vec<u8>,
+    villages: Vec<u8>,
+    in_play: Vec<bool>,
+    per_type: u8,
+    all_tokens: u32,
+}
+
+impl Samurai {
+    pub fn new(players: usize, data: Arc<Data>) -> Result<Samurai, SetupError> {
+        if !(2..=4).contains(&players) {
+            return Err(SetupError::OutOfRange(format!("players must be 2, 3 or 4, got {players}")));
+        }
+        let bit = 1u8 << players;
+        let in_play: Vec<bool> = data.hexes.iter().map(|h| h.players & bit != 0).collect();
+        let of_kind = |k: HexKind| data.hexes.iter().filter(|h| h.kind == k && in_play[h.id as usize]).map(|h| h.id).collect::<Vec<u8>>();
+        let land = of_kind(HexKind::Land);
+        let sea = of_kind(HexKind::Sea);
+        let settlements_of = |pred: &dyn Fn(HexKind) -> bool| {
+            (0..data.settlements.len() as u8)
+                .filter(|&s| {
+                    let st = &data.settlements[s as usize];
+                    pred(st.kind) && st.players & bit != 0
+                })
+                .collect::<Vec<u8>>()
+        };
+        let settlements = settlements_of(&|_| true);
+        let cities = settlements_of(&|k| k == HexKind::City);
+        let villages = settlements_of(&|k| k == HexKind::Village);
+        if !settlements.iter().any(|&s| data.settlements[s as usize].kind == HexKind::Edo) {
+            return Err(SetupError::InvalidData(format!("Edo is not on the {players}-player board")));
+        }
+        let layout = Layout { tokens: data.tokens.len() as u32, hexes: data.hexes.len() as u32 };
+        let per_type = data.figures_per_type[players - 2];
+        let all_tokens = if data.tokens.len() == 32 { u32::MAX } else { (1u32 << data.tokens.len()) - 1 };
+        Ok(Samurai { n: players, data, layout, land, sea, settlements, cities, villages, in_play, per_type, all_tokens })
+    }
+
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    pub fn encode(&self, a: Action) -> ActionId {
+        self.layout.encode(a)
+    }
+
+    pub fn decode(&self, id: ActionId) -> Option<Action> {
+        self.layout.decode(id)
+    }
+
+    /// The settlement index standing on `hex`, if it is one of this board's.
+    fn settlement_at(&self, hex: u8) -> Option<usize> {
+        let s = *self.data.settlement_at.get(hex as usize)?;
+        (s != data::NO_HEX && self.in_play[hex as usize]).then_some(s as usize)
+    }
+
+    fn hex_in_play(&self, hex: u8) -> bool {
+        self.in_play.get(hex as usize).copied().unwrap_or(false)
+    }
+
+    fn next_seat(&self, seat: u8) -> u8 {
+        ((seat as usize + 1) % self.n) as u8
+    }
+}
+
+impl Game for Samurai {
+    type State = State;
+    const ID: &'static str = "samurai";
+
+    fn setup(config: &Map<String, Value>) -> Result<Self, SetupError> {
+        let mut players = 2usize;
+        let mut data = None;
+        for (k, v) in config {
+            match k.as_str() {
+                "players" => {
+                    players = v
+                        .as_u64()
+                        .ok_or_else(|| SetupError::InvalidConfig(format!("players must be an integer, got {v}")))?
+                        .min(1000) as usize
+                }
+                "data" => data = Some(Data::from_value(v)?),
+                other => return Err(SetupError::UnknownKey(other.to_string())),
+            }
+        }
+        let data = match data {
+            Some(d) => Arc::new(d),
+            None => embedded_data(),
+        };
+        Samurai::new(players, data)
+    }
+
+    fn info(&self) -> GameInfo {
+        let per_player = 5 + 20 + 2 + 1 + self.data.tokens.len() as u32 + 15;
+        let passes = self.n as u32 * (self.data.tokens.len() as u32 * self.n as u32 + 1);
+        let figures = 3 * self.per_type as u32;
+        GameInfo {
+            id: Self::ID.into(),
+            name: "Samurai".into(),
+            min_players: 2,
+            max_players: 4,
+            num_players: self.n as u32,
+            num_distinct_actions: self.layout.num_actions(),
+            max_chance_outcomes: self.data.tokens.len() as u32,
+            observation_shape: vec![tensor::len(self)],
+            max_game_length: self.n as u32 * per_player + figures + passes,
+            rules_version: "samurai/1".into(),
+            rulebook: "shared/rules/samurai.ko.txt (Korean summary of the Hans im Glück 1998 rules)".into(),
+            config: json!({"players": self.n}),
+            provenance: self.data.provenance.clone(),
+        }
+    }
+
+    fn num_players(&self) -> usize {
+        self.n
+    }
+
+    fn num_distinct_actions(&self) -> u32 {
+        self.layout.num_actions()
+    }
+
+    fn new_initial_state(&self, seed: u64) -> State {
+        setup::initial_state(self, Rng::from_seed(seed))
+    }
+
+    fn current_player(&self, s: &State) -> Player {
+        match s.phase {
+            Phase::Over => TERMINAL,
+            Phase::Refill => CHANCE,
+            _ => s.seat as Player,
+        }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<ActionId>) {
+        match s.phase {
+            Phase::ChooseTokens => setup::legal_keeps(self, s, out),
+            Phase::PlaceFigures => setup::legal_figure_placements(self, s, out),
+            Phase::Play => turn::legal_plays(self, s, out),
+            Phase::Refill => turn::legal_draws(self, s, out),
+            Phase::Over => {}
+        }
+    }
+
+    fn is_legal(&self, s: &State, a: ActionId) -> bool {
+        let Some(action) = self.decode(a) else { return false };
+        match s.phase {
+            Phase::ChooseTokens => setup::is_legal_keep(self, s, action),
+            Phase::PlaceFigures => setup::is_legal_figure_placement(self, s, action),
+            Phase::Play => turn::is_legal_play(self, s, action),
+            Phase::Refill => matches!(action, Action::Draw { token } if s.stacks[s.seat as usize] & (1 << token) != 0),
+            Phase::Over => false,
+        }
+    }
+
+    fn chance_outcomes(&self, s: &State, out: &mut Vec<(ActionId, f64)>) {
+        let stack = s.stacks[s.seat as usize];
+        let p = 1.0 / stack.count_ones() as f64;
+        for t in bits(stack) {
+            out.push((self.encode(Action::Draw { token: t }), p));
+        }
+    }
+
+    fn sample_chance(&self, s: &mut State) -> ActionId {
+        let stack = s.stacks[s.seat as usize];
+        let k = s.rng.below(stack.count_ones());
+        let t = bits(stack).nth(k as usize).expect("k < popcount");
+        self.encode(Action::Draw { token: t })
+    }
+
+    fn apply(&self, s: &mut State, a: ActionId, ev: &mut Events) {
+        let action = self.decode(a).expect("legal actions decode");
+        match action {
+            Action::Keep { token } => setup::keep(self, s, token, ev),
+            Action::PlaceFigure { figure, hex } => setup::place_figure(self, s, figure, hex, ev),
+            Action::PlaceToken { token, hex } => turn::place_token(self, s, token, hex, ev),
+            Action::SwapFigure { figure, hex } => turn::swap_figure(self, s, figure, hex, ev),
+            Action::PickUp { hex } => turn::pick_up(self, s, hex, ev),
+            Action::EndTurn => turn::end_turn(self, s, ev),
+            Action::Draw { token } => turn::draw(self, s, token, ev),
+        }
+    }
+
+    fn returns(&self, s: &State) -> Vec<f64> {
+        if s.phase != Phase::Over {
+            return vec![0.0; self.n];
+        }
+        score(&s.captured[..self.n]).returns()
+    }
+
+    fn action_to_string(&self, _s: &State, a: ActionId) -> String {
+        view::action_string(self, a)
+    }
+
+    fn action_to_json(&self, _s: &State, a: ActionId) -> Value {
+        view::action_json(self, a)
+    }
+
+    fn view(&self, s: &State, player: Player) -> Value {
+        view::view(self, s, player)
+    }
+
+    fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
+        tensor::write(self, s, player, out)
+    }
+
+    fn resample_hidden(&self, s: &State, observer: Player, rng: &mut Rng) -> State {
+        hidden::resample(self, s, observer, rng)
+    }
+
+    fn validate(&self, s: &State) -> Result<(), String> {
+        if s.cells.len() != self.data.hexes.len() || s.figures.len() != self.data.settlements.len() {
+            return Err("board size does not match the component data".into());
+        }
+        Ok(())
+    }
+}
+
+/// The embedded data, parsed once per process.
+fn embedded_data() -> Arc<Data> {
+    static DATA: std::sync::OnceLock<Arc<Data>> = std::sync::OnceLock::new();
+    DATA.get_or_init(|| Arc::new(Data::embedded())).clone()
+}
+
+/// The set bits of a mask, ascending.
+pub(crate) fn bits(mut m: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let b = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(b)
+        }
+    })
+}

@@ -1,0 +1,128 @@
+//! The observation tensor: a flat f32 vector built from the same redacted information as
+//! the view. Seats are relative to the observer (the observer is seat 0; the spectator sees
+//! absolute seats). Layout, in order:
+//!
+//! - per hex (`HEX_FEATURES` each): in play, sea, land, settlement, token owner (4, relative),
+//!   token influence on helmet/buddha/rice (strength / 4), token is quick, figures present (3),
+//!   resolved, chosen as the first figure of a pending figure exchange;
+//! - the observer's hand (one flag per token) and stack (one flag per token);
+//! - per relative seat (4): used tokens (one flag per token), hand size / 5, stack size / 15,
+//!   captured per type / 13 (only where the observer may see it), captured count / 13;
+//! - set aside, on board, supply per type (/ 13); phase (5); current player (4, relative);
+//!   tokens played this turn / 5, normal token used, pending figure exchange, pending token
+//!   exchange, the token to replace (one flag per token); consecutive passes / 4.
+
+use super::state::{cell_owner, cell_token, Pending, Phase, State, EMPTY};
+use super::view::{sees_captured, used_tokens};
+use super::Samurai;
+use crate::game::{Player, SPECTATOR};
+
+pub const HEX_FEATURES: usize = 17;
+
+pub fn len(g: &Samurai) -> usize {
+    let t = g.data().tokens.len();
+    g.data().hexes.len() * HEX_FEATURES + 2 * t + 4 * (t + 6) + 9 + 5 + 4 + 4 + t + 1
+}
+
+fn rel(g: &Samurai, observer: Player, seat: usize) -> usize {
+    if observer == SPECTATOR {
+        seat
+    } else {
+        (seat + g.n - observer as usize) % g.n
+    }
+}
+
+pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
+    let d = g.data();
+    let nt = d.tokens.len();
+    let pending_first = match s.turn.pending {
+        Pending::SwapFigure { settlement, .. } => Some(d.settlements[settlement as usize].hex as usize),
+        _ => None,
+    };
+    for (h, hex) in d.hexes.iter().enumerate() {
+        let o = &mut out[h * HEX_FEATURES..(h + 1) * HEX_FEATURES];
+        if !g.in_play[h] {
+            continue;
+        }
+        o[0] = 1.0;
+        o[1] = (hex.kind == super::HexKind::Sea) as u8 as f32;
+        o[2] = (hex.kind == super::HexKind::Land) as u8 as f32;
+        o[3] = hex.kind.is_settlement() as u8 as f32;
+        let c = s.cells[h];
+        if c != EMPTY {
+            o[4 + rel(g, observer, cell_owner(c))] = 1.0;
+            let t = &d.tokens[cell_token(c) as usize];
+            for f in 0..3 {
+                if t.influences & (1 << f) != 0 {
+                    o[8 + f] = t.strength as f32 / 4.0;
+                }
+            }
+            o[11] = t.quick as u8 as f32;
+        }
+        let st = d.settlement_at[h];
+        if st != super::data::NO_HEX {
+            for f in 0..3 {
+                o[12 + f] = (s.figures[st as usize] & (1 << f) != 0) as u8 as f32;
+            }
+            o[15] = s.is_resolved(st as usize) as u8 as f32;
+        }
+        o[16] = (pending_first == Some(h)) as u8 as f32;
+    }
+    let mut i = d.hexes.len() * HEX_FEATURES;
+    let flags = |out: &mut [f32], i: &mut usize, mask: u32| {
+        for t in 0..nt {
+            out[*i + t] = (mask & (1 << t) != 0) as u8 as f32;
+        }
+        *i += nt;
+    };
+    let (hand, stack) = if observer >= 0 { (s.hands[observer as usize], s.stacks[observer as usize]) } else { (0, 0) };
+    flags(out, &mut i, hand);
+    flags(out, &mut i, stack);
+    for r in 0..4 {
+        let seat = (0..g.n).find(|&p| rel(g, observer, p) == r);
+        if let Some(p) = seat {
+            flags(out, &mut i, used_tokens(g, s, p));
+            out[i] = s.hand_size(p) as f32 / 5.0;
+            out[i + 1] = s.stacks[p].count_ones() as f32 / 15.0;
+            if sees_captured(g, s, observer, p) {
+                for f in 0..3 {
+                    out[i + 2 + f] = s.captured[p][f] as f32 / 13.0;
+                }
+            }
+            out[i + 5] = s.captured[p].iter().sum::<u8>() as f32 / 13.0;
+        } else {
+            i += nt;
+        }
+        i += 6;
+    }
+    for v in [s.set_aside, s.on_board, s.supply] {
+        for f in 0..3 {
+            out[i + f] = v[f] as f32 / 13.0;
+        }
+        i += 3;
+    }
+    let phase = match s.phase {
+        Phase::ChooseTokens => 0,
+        Phase::PlaceFigures => 1,
+        Phase::Play => 2,
+        Phase::Refill => 3,
+        Phase::Over => 4,
+    };
+    out[i + phase] = 1.0;
+    i += 5;
+    if matches!(s.phase, Phase::ChooseTokens | Phase::PlaceFigures | Phase::Play) {
+        out[i + rel(g, observer, s.seat as usize)] = 1.0;
+    }
+    i += 4;
+    out[i] = s.turn.played as f32 / 5.0;
+    out[i + 1] = s.turn.normal_used as u8 as f32;
+    out[i + 2] = matches!(s.turn.pending, Pending::SwapFigure { .. }) as u8 as f32;
+    out[i + 3] = matches!(s.turn.pending, Pending::ReplaceToken { .. }) as u8 as f32;
+    i += 4;
+    if let Pending::ReplaceToken { token } = s.turn.pending {
+        out[i + token as usize] = 1.0;
+    }
+    i += nt;
+    out[i] = s.passes as f32 / 4.0;
+    debug_assert_eq!(i + 1, out.len());
+}
