@@ -37,11 +37,45 @@ pub fn load(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
 }
 
-/// The text a golden file holds (pretty JSON, final newline).
+/// The text a golden file holds: JSON with the outer three levels indented and everything
+/// deeper (views, state snapshots, id lists) on one line, so diffs stay readable and files
+/// small. Any JSON parser reads it.
 pub fn render(g: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(g).expect("golden serializes");
+    let mut s = String::new();
+    render_into(g, 0, &mut s);
     s.push('\n');
     s
+}
+
+fn render_into(v: &Value, depth: usize, out: &mut String) {
+    const EXPAND_DEPTH: usize = 3;
+    let pad = |d: usize| "  ".repeat(d);
+    let scalar_array = matches!(v, Value::Array(a) if a.iter().all(|x| !x.is_array() && !x.is_object()));
+    match v {
+        Value::Object(m) if depth < EXPAND_DEPTH && !m.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, x)) in m.iter().enumerate() {
+                out.push_str(&pad(depth + 1));
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                render_into(x, depth + 1, out);
+                out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(depth));
+            out.push('}');
+        }
+        Value::Array(a) if depth < EXPAND_DEPTH && !a.is_empty() && !scalar_array => {
+            out.push_str("[\n");
+            for (i, x) in a.iter().enumerate() {
+                out.push_str(&pad(depth + 1));
+                render_into(x, depth + 1, out);
+                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(depth));
+            out.push(']');
+        }
+        _ => out.push_str(&v.to_string()),
+    }
 }
 
 /// `(min_players, max_players)` of a registered game (from its default config).

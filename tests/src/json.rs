@@ -31,6 +31,9 @@ pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
         (Value::Object(x), Value::Object(y)) if x.len() == y.len() && x.keys().all(|k| y.contains_key(k)) => {
             x.iter().find_map(|(k, v)| first_difference(v, &y[k], &format!("{path}.{k}")))
         }
+        (Value::Array(x), Value::Array(y)) if x.len() != y.len() => {
+            Some(format!("{path}: array of {} elements != array of {} elements", x.len(), y.len()))
+        }
         _ if json_eq(a, b) => None,
         _ => {
             let short = |v: &Value| {
