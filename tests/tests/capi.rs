@@ -4,7 +4,7 @@ use std::ffi::CStr;
 
 use kassen::*;
 use kassen_core::engine::load_game;
-use kassen_tests::capi::{game_ids, CGame, CState};
+use kassen_tests::capi::{game_ids, CGame};
 
 fn last_error() -> String {
     unsafe { CStr::from_ptr(kassen_last_error_message()) }
