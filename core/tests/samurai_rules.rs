@@ -111,7 +111,11 @@ impl Table {
     fn fill_land_except(&mut self, keep_empty: &[u8], seat: usize, token: u8) {
         for h in 0..self.s.cells.len() {
             let hex = &self.g.data().hexes[h];
-            if hex.kind == HexKind::Land && hex.players & (1 << self.g.num_players()) != 0 && !keep_empty.contains(&(h as u8)) && self.s.cells[h] == EMPTY {
+            if hex.kind == HexKind::Land
+                && hex.players & (1 << self.g.num_players()) != 0
+                && !keep_empty.contains(&(h as u8))
+                && self.s.cells[h] == EMPTY
+            {
                 self.s.cells[h] = cell(seat, token);
             }
         }
@@ -212,7 +216,15 @@ fn r4_5_cities_are_filled_first_then_villages_in_rotation() {
     }
     assert_eq!(t.s.phase, Phase::PlaceFigures);
     assert_eq!(t.g.current_player(&t.s), 0, "the start player places first");
-    let targets = |t: &Table| t.legal().iter().map(|a| match a { Action::PlaceFigure { hex, .. } => *hex, _ => panic!() }).collect::<std::collections::BTreeSet<_>>();
+    let targets = |t: &Table| {
+        t.legal()
+            .iter()
+            .map(|a| match a {
+                Action::PlaceFigure { hex, .. } => *hex,
+                _ => panic!(),
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+    };
     assert_eq!(targets(&t).into_iter().collect::<Vec<_>>(), vec![CITY_55, 105]);
     assert!(!t.is_legal(Action::PlaceFigure { figure: HELMET, hex: VILLAGE_45 }));
     t.act(Action::PlaceFigure { figure: HELMET, hex: CITY_55 });
@@ -617,20 +629,20 @@ fn events_of_other_seats_do_not_depend_on_a_seats_secret_choices_and_draws() {
 
 // === Perft: counts of legal sequences ===
 
-fn perft(g: &kassen_core::GameHandle, s: &kassen_core::StateHandle, depth: u32) -> u64 {
+fn perft(s: &kassen_core::StateHandle, depth: u32) -> u64 {
     if depth == 0 || s.is_terminal() {
         return 1;
     }
-    s.legal_actions().iter().map(|&a| perft(g, &s.child(a).unwrap(), depth - 1)).sum()
+    s.legal_actions().iter().map(|&a| perft(&s.child(a).unwrap(), depth - 1)).sum()
 }
 
 #[test]
 fn perft_setup_counts_are_the_token_choices() {
     let g = kassen_core::load_game("samurai", Some(&serde_json::json!({"players": 2, "explicit_chance": true}))).unwrap();
     let s = g.new_initial_state(0);
-    assert_eq!(perft(&g, &s, 1), 20);
-    assert_eq!(perft(&g, &s, 2), 20 * 19);
-    assert_eq!(perft(&g, &s, 3), 20 * 19 * 18);
+    assert_eq!(perft(&s, 1), 20);
+    assert_eq!(perft(&s, 2), 20 * 19);
+    assert_eq!(perft(&s, 3), 20 * 19 * 18);
 }
 
 #[test]
@@ -645,7 +657,7 @@ fn perft_counts_from_fixed_seeds_in_play() {
             let l = s.legal_actions();
             s.apply_in_place(l[rng.below(l.len() as u32) as usize]).unwrap();
         }
-        found.push((perft(&g, &s, 1), perft(&g, &s, 2)));
+        found.push((perft(&s, 1), perft(&s, 2)));
     }
     assert_eq!(found, PERFT_EXPECTED, "counts changed: a rules change must update them knowingly");
 }
