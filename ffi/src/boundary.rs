@@ -18,17 +18,11 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(status: kassen_status, message: impl Into<String>) -> Self {
-        Failure {
-            status,
-            message: message.into(),
-        }
+        Failure { status, message: message.into() }
     }
 
     pub fn null(name: &str) -> Self {
-        Failure::new(
-            kassen_status::NullPointer,
-            format!("argument `{name}` is NULL"),
-        )
+        Failure::new(kassen_status::NullPointer, format!("argument `{name}` is NULL"))
     }
 }
 
@@ -183,10 +177,7 @@ impl<T> Out<T> {
             return Err(Failure::null(name));
         }
         if !p.is_aligned() {
-            return Err(Failure::new(
-                kassen_status::InvalidArgument,
-                format!("argument `{name}` is misaligned"),
-            ));
+            return Err(Failure::new(kassen_status::InvalidArgument, format!("argument `{name}` is misaligned")));
         }
         Ok(Out(p))
     }
@@ -214,10 +205,7 @@ pub unsafe fn arg_str<'a>(p: *const c_char, name: &str) -> Result<&'a str, Failu
     c.to_str().map_err(|e| {
         Failure::new(
             kassen_status::InvalidUtf8,
-            format!(
-                "argument `{name}` is not valid UTF-8 (invalid byte at offset {})",
-                e.valid_up_to()
-            ),
+            format!("argument `{name}` is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()),
         )
     })
 }
@@ -230,32 +218,20 @@ pub unsafe fn arg_str<'a>(p: *const c_char, name: &str) -> Result<&'a str, Failu
 ///
 /// # Safety
 /// `buf` is NULL or valid for `cap` writes of `T`; `out_len` is NULL or valid for a write.
-pub unsafe fn write_slice<T: Copy>(
-    src: &[T],
-    buf: *mut T,
-    cap: usize,
-    out_len: *mut usize,
-    buf_name: &str,
-) -> FfiResult {
+pub unsafe fn write_slice<T: Copy>(src: &[T], buf: *mut T, cap: usize, out_len: *mut usize, buf_name: &str) -> FfiResult {
     let out_len = Out::new(out_len, "out_len")?;
     if buf.is_null() && cap > 0 {
         return Err(Failure::null(buf_name));
     }
     if !buf.is_null() && !buf.is_aligned() {
-        return Err(Failure::new(
-            kassen_status::InvalidArgument,
-            format!("argument `{buf_name}` is misaligned"),
-        ));
+        return Err(Failure::new(kassen_status::InvalidArgument, format!("argument `{buf_name}` is misaligned")));
     }
     if src.len() > cap {
         // SAFETY: checked by `Out::new`; writable by the caller's promise.
         unsafe { out_len.write(src.len()) };
         return Err(Failure::new(
             kassen_status::BufferTooSmall,
-            format!(
-                "buffer `{buf_name}` holds {cap} elements, {} are needed",
-                src.len()
-            ),
+            format!("buffer `{buf_name}` holds {cap} elements, {} are needed", src.len()),
         ));
     }
     if !src.is_empty() {
@@ -273,10 +249,7 @@ mod tests {
     use super::*;
 
     fn last() -> String {
-        unsafe { CStr::from_ptr(last_error_ptr()) }
-            .to_str()
-            .unwrap()
-            .to_string()
+        unsafe { CStr::from_ptr(last_error_ptr()) }.to_str().unwrap().to_string()
     }
 
     #[test]
@@ -311,18 +284,14 @@ mod tests {
         let s = run_status(|| unsafe { write_slice(&src, buf.as_mut_ptr(), 2, &mut len, "buf") });
         assert_eq!((s, len, buf), (kassen_status::BufferTooSmall, 3, [0, 0]));
         let mut len = 0usize;
-        let s =
-            run_status(|| unsafe { write_slice(&src, std::ptr::null_mut(), 0, &mut len, "buf") });
+        let s = run_status(|| unsafe { write_slice(&src, std::ptr::null_mut(), 0, &mut len, "buf") });
         assert_eq!((s, len), (kassen_status::BufferTooSmall, 3));
         let mut big = [0u32; 4];
         let s = run_status(|| unsafe { write_slice(&src, big.as_mut_ptr(), 4, &mut len, "buf") });
         assert_eq!((s, len, big), (kassen_status::Ok, 3, [1, 2, 3, 0]));
-        let s =
-            run_status(|| unsafe { write_slice(&src, std::ptr::null_mut(), 4, &mut len, "buf") });
+        let s = run_status(|| unsafe { write_slice(&src, std::ptr::null_mut(), 4, &mut len, "buf") });
         assert_eq!(s, kassen_status::NullPointer);
-        let s = run_status(|| unsafe {
-            write_slice(&src, big.as_mut_ptr(), 4, std::ptr::null_mut(), "buf")
-        });
+        let s = run_status(|| unsafe { write_slice(&src, big.as_mut_ptr(), 4, std::ptr::null_mut(), "buf") });
         assert_eq!(s, kassen_status::NullPointer);
     }
 }

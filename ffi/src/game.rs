@@ -54,11 +54,7 @@ pub unsafe extern "C" fn kassen_games_json(out: *mut kassen_buf) -> kassen_statu
 /// `KASSEN_STATUS_UNKNOWN_GAME`, `KASSEN_STATUS_INVALID_CONFIG` (including malformed JSON),
 /// `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` or `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_game_new(
-    id: *const c_char,
-    config_json: *const c_char,
-    out: *mut *mut kassen_game,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_game_new(id: *const c_char, config_json: *const c_char, out: *mut *mut kassen_game) -> kassen_status {
     ffi_boundary! {
         // SAFETY (all three): the caller passes NULL or valid pointers.
         let id = unsafe { arg_str(id, "id") }?;
@@ -93,10 +89,7 @@ pub unsafe extern "C" fn kassen_game_free(game: *mut kassen_game) {
 /// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
 /// failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_game_info_json(
-    game: *const kassen_game,
-    out: *mut kassen_buf,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_game_info_json(game: *const kassen_game, out: *mut kassen_buf) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or a live game.
         let game = unsafe { arg_ref(game, "game") }?;
@@ -111,10 +104,7 @@ pub unsafe extern "C" fn kassen_game_info_json(
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_game_num_players(
-    game: *const kassen_game,
-    out: *mut u32,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_game_num_players(game: *const kassen_game, out: *mut u32) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let game = unsafe { arg_ref(game, "game") }?;
@@ -130,10 +120,7 @@ pub unsafe extern "C" fn kassen_game_num_players(
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_game_num_distinct_actions(
-    game: *const kassen_game,
-    out: *mut u32,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_game_num_distinct_actions(game: *const kassen_game, out: *mut u32) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let game = unsafe { arg_ref(game, "game") }?;
@@ -149,10 +136,7 @@ pub unsafe extern "C" fn kassen_game_num_distinct_actions(
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_game_observation_len(
-    game: *const kassen_game,
-    out: *mut usize,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_game_observation_len(game: *const kassen_game, out: *mut usize) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let game = unsafe { arg_ref(game, "game") }?;

@@ -37,11 +37,7 @@ impl kassen_state {
 /// `kassen_state_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
 /// failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_new(
-    game: *const kassen_game,
-    seed: u64,
-    out: *mut *mut kassen_state,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_new(game: *const kassen_game, seed: u64, out: *mut *mut kassen_state) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let game = unsafe { arg_ref(game, "game") }?;
@@ -71,10 +67,7 @@ pub unsafe extern "C" fn kassen_state_free(state: *mut kassen_state) {
 /// `kassen_state_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
 /// failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_clone(
-    state: *const kassen_state,
-    out: *mut *mut kassen_state,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_clone(state: *const kassen_state, out: *mut *mut kassen_state) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -90,10 +83,7 @@ pub unsafe extern "C" fn kassen_state_clone(
 /// with `kassen_game_free` (the state is not affected). Returns
 /// `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_game(
-    state: *const kassen_state,
-    out: *mut *mut kassen_game,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_game(state: *const kassen_state, out: *mut *mut kassen_game) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -109,10 +99,7 @@ pub unsafe extern "C" fn kassen_state_game(
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_current_player(
-    state: *const kassen_state,
-    out: *mut i32,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_current_player(state: *const kassen_state, out: *mut i32) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -127,10 +114,7 @@ pub unsafe extern "C" fn kassen_state_current_player(
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_is_terminal(
-    state: *const kassen_state,
-    out: *mut bool,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_is_terminal(state: *const kassen_state, out: *mut bool) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -191,11 +175,7 @@ pub unsafe extern "C" fn kassen_state_legal_actions_mask(
 /// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_GAME_OVER`,
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_apply(
-    state: *const kassen_state,
-    action: u32,
-    out: *mut *mut kassen_state,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_apply(state: *const kassen_state, action: u32, out: *mut *mut kassen_state) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -212,10 +192,7 @@ pub unsafe extern "C" fn kassen_state_apply(
 /// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_GAME_OVER`,
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_apply_in_place(
-    state: *mut kassen_state,
-    action: u32,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_apply_in_place(state: *mut kassen_state, action: u32) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or a state it does not share during the call.
         let state = unsafe { arg_mut(state, "state") }?;
@@ -231,11 +208,7 @@ pub unsafe extern "C" fn kassen_state_apply_in_place(
 /// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_NOT_YOUR_TURN`, `KASSEN_STATUS_GAME_OVER`,
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_apply_as(
-    state: *mut kassen_state,
-    player: i32,
-    action: u32,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_apply_as(state: *mut kassen_state, player: i32, action: u32) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or a state it does not share during the call.
         let state = unsafe { arg_mut(state, "state") }?;
@@ -279,12 +252,7 @@ pub unsafe extern "C" fn kassen_state_chance_outcomes(
 ///
 /// Buffer rules and failures as for `kassen_state_legal_actions`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_returns(
-    state: *const kassen_state,
-    buf: *mut f64,
-    cap: usize,
-    out_len: *mut usize,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_returns(state: *const kassen_state, buf: *mut f64, cap: usize, out_len: *mut usize) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -298,12 +266,7 @@ pub unsafe extern "C" fn kassen_state_returns(
 ///
 /// Buffer rules and failures as for `kassen_state_legal_actions`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_history(
-    state: *const kassen_state,
-    buf: *mut u32,
-    cap: usize,
-    out_len: *mut usize,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_history(state: *const kassen_state, buf: *mut u32, cap: usize, out_len: *mut usize) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -317,11 +280,7 @@ pub unsafe extern "C" fn kassen_state_history(
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_action_to_string(
-    state: *const kassen_state,
-    action: u32,
-    out: *mut kassen_buf,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_action_to_string(state: *const kassen_state, action: u32, out: *mut kassen_buf) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -339,11 +298,7 @@ pub unsafe extern "C" fn kassen_state_action_to_string(
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_action_to_json(
-    state: *const kassen_state,
-    action: u32,
-    out: *mut kassen_buf,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_action_to_json(state: *const kassen_state, action: u32, out: *mut kassen_buf) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -362,11 +317,7 @@ pub unsafe extern "C" fn kassen_state_action_to_json(
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_INVALID_PLAYER`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_view_json(
-    state: *const kassen_state,
-    player: i32,
-    out: *mut kassen_buf,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_view_json(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -385,11 +336,7 @@ pub unsafe extern "C" fn kassen_state_view_json(
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_INVALID_PLAYER`.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_events_json(
-    state: *const kassen_state,
-    player: i32,
-    out: *mut kassen_buf,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_events_json(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -432,10 +379,7 @@ pub unsafe extern "C" fn kassen_state_observation_tensor(
 /// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
 /// failure `*out` is not written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_to_json(
-    state: *const kassen_state,
-    out: *mut kassen_buf,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_to_json(state: *const kassen_state, out: *mut kassen_buf) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -455,10 +399,7 @@ pub unsafe extern "C" fn kassen_state_to_json(
 /// `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
 /// `KASSEN_STATUS_INVALID_STATE` or a setup status for an invalid saved config.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_from_json(
-    json: *const c_char,
-    out: *mut *mut kassen_state,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_from_json(json: *const c_char, out: *mut *mut kassen_state) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let text = unsafe { arg_str(json, "json") }?;
@@ -475,10 +416,7 @@ pub unsafe extern "C" fn kassen_state_from_json(
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_hash(
-    state: *const kassen_state,
-    out: *mut u64,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_hash(state: *const kassen_state, out: *mut u64) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
@@ -494,11 +432,7 @@ pub unsafe extern "C" fn kassen_state_hash(
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_equal(
-    a: *const kassen_state,
-    b: *const kassen_state,
-    out: *mut bool,
-) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_equal(a: *const kassen_state, b: *const kassen_state, out: *mut bool) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let a = unsafe { arg_ref(a, "a") }?;

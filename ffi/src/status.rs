@@ -162,10 +162,7 @@ impl kassen_status {
 
     /// The status with this number, if there is one.
     pub fn from_i32(n: i32) -> Option<kassen_status> {
-        kassen_status::all()
-            .iter()
-            .copied()
-            .find(|s| *s as i32 == n)
+        kassen_status::all().iter().copied().find(|s| *s as i32 == n)
     }
 
     /// The C constant's name, NUL-terminated.
@@ -256,9 +253,7 @@ mod tests {
     #[test]
     fn names_match_the_c_constants() {
         for s in kassen_status::all() {
-            let c = unsafe { CStr::from_ptr(kassen_status_name(s as i32)) }
-                .to_str()
-                .unwrap();
+            let c = unsafe { CStr::from_ptr(kassen_status_name(s as i32)) }.to_str().unwrap();
             assert_eq!(c, s.name());
             assert!(c.starts_with("KASSEN_STATUS_"));
             // Derived from the variant name the way cbindgen derives the C constant.
@@ -271,9 +266,7 @@ mod tests {
             }
             assert_eq!(c, format!("KASSEN_STATUS_{expected}"));
         }
-        let unknown = unsafe { CStr::from_ptr(kassen_status_name(-7)) }
-            .to_str()
-            .unwrap();
+        let unknown = unsafe { CStr::from_ptr(kassen_status_name(-7)) }.to_str().unwrap();
         assert_eq!(unknown, "KASSEN_STATUS_UNKNOWN");
         assert_eq!(kassen_status::from_i32(99), None);
     }

@@ -28,25 +28,12 @@ mod tests {
 
     #[test]
     fn macros_match_cargo() {
-        assert_eq!(
-            KASSEN_VERSION_MAJOR.to_string(),
-            env!("CARGO_PKG_VERSION_MAJOR")
-        );
-        assert_eq!(
-            KASSEN_VERSION_MINOR.to_string(),
-            env!("CARGO_PKG_VERSION_MINOR")
-        );
-        assert_eq!(
-            KASSEN_VERSION_PATCH.to_string(),
-            env!("CARGO_PKG_VERSION_PATCH")
-        );
-        let s = unsafe { CStr::from_ptr(kassen_version()) }
-            .to_str()
-            .unwrap();
+        assert_eq!(KASSEN_VERSION_MAJOR.to_string(), env!("CARGO_PKG_VERSION_MAJOR"));
+        assert_eq!(KASSEN_VERSION_MINOR.to_string(), env!("CARGO_PKG_VERSION_MINOR"));
+        assert_eq!(KASSEN_VERSION_PATCH.to_string(), env!("CARGO_PKG_VERSION_PATCH"));
+        let s = unsafe { CStr::from_ptr(kassen_version()) }.to_str().unwrap();
         assert_eq!(s, env!("CARGO_PKG_VERSION"));
         assert_eq!(s, kassen_core::VERSION);
-        assert!(s.starts_with(&format!(
-            "{KASSEN_VERSION_MAJOR}.{KASSEN_VERSION_MINOR}.{KASSEN_VERSION_PATCH}"
-        )));
+        assert!(s.starts_with(&format!("{KASSEN_VERSION_MAJOR}.{KASSEN_VERSION_MINOR}.{KASSEN_VERSION_PATCH}")));
     }
 }

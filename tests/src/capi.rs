@@ -20,9 +20,7 @@ fn check(status: kassen_status) -> CResult<()> {
     if status == kassen_status::Ok {
         Ok(())
     } else {
-        let message = unsafe { CStr::from_ptr(kassen_last_error_message()) }
-            .to_string_lossy()
-            .into_owned();
+        let message = unsafe { CStr::from_ptr(kassen_last_error_message()) }.to_string_lossy().into_owned();
         Err(CError { status, message })
     }
 }
@@ -36,40 +34,28 @@ fn take(mut b: kassen_buf) -> String {
         String::from_utf8(bytes.to_vec()).expect("kassen_buf holds UTF-8")
     };
     unsafe { kassen_buf_free(&mut b) };
-    assert!(
-        b.data.is_null() && b.len == 0,
-        "kassen_buf_free resets the buffer"
-    );
+    assert!(b.data.is_null() && b.len == 0, "kassen_buf_free resets the buffer");
     s
 }
 
 fn empty_buf() -> kassen_buf {
-    kassen_buf {
-        data: ptr::null(),
-        len: 0,
-    }
+    kassen_buf { data: ptr::null(), len: 0 }
 }
 
 fn json_of(f: impl FnOnce(*mut kassen_buf) -> kassen_status) -> CResult<Value> {
     let mut b = empty_buf();
     check(f(&mut b))?;
     let text = take(b);
-    Ok(serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("the C ABI returned malformed JSON ({e}): {text}")))
+    Ok(serde_json::from_str(&text).unwrap_or_else(|e| panic!("the C ABI returned malformed JSON ({e}): {text}")))
 }
 
 /// Reads a caller-buffer output: asks for the size with a NULL buffer first (checking the
 /// BUFFER_TOO_SMALL protocol), then fills an exact buffer.
-fn vec_of<T: Copy + Default>(
-    f: impl Fn(*mut T, usize, *mut usize) -> kassen_status,
-) -> CResult<Vec<T>> {
+fn vec_of<T: Copy + Default>(f: impl Fn(*mut T, usize, *mut usize) -> kassen_status) -> CResult<Vec<T>> {
     let mut need = usize::MAX;
     let s = f(ptr::null_mut(), 0, &mut need);
     if s == kassen_status::Ok {
-        assert_eq!(
-            need, 0,
-            "OK with a zero-capacity buffer means an empty result"
-        );
+        assert_eq!(need, 0, "OK with a zero-capacity buffer means an empty result");
         return Ok(Vec::new());
     }
     if s != kassen_status::BufferTooSmall {
@@ -85,11 +71,7 @@ fn vec_of<T: Copy + Default>(
 /// The ids of the registered games, from `kassen_games_json`.
 pub fn game_ids() -> Vec<String> {
     let v = json_of(|b| unsafe { kassen_games_json(b) }).expect("kassen_games_json");
-    v.as_array()
-        .expect("an array")
-        .iter()
-        .map(|g| g["id"].as_str().expect("id").to_string())
-        .collect()
+    v.as_array().expect("an array").iter().map(|g| g["id"].as_str().expect("id").to_string()).collect()
 }
 
 /// An owned `kassen_game`.
@@ -100,13 +82,7 @@ impl CGame {
         let id = CString::new(id).unwrap();
         let config = config.map(|c| CString::new(c).unwrap());
         let mut out = ptr::null_mut();
-        check(unsafe {
-            kassen_game_new(
-                id.as_ptr(),
-                config.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
-                &mut out,
-            )
-        })?;
+        check(unsafe { kassen_game_new(id.as_ptr(), config.as_ref().map_or(ptr::null(), |c| c.as_ptr()), &mut out) })?;
         assert!(!out.is_null());
         Ok(CGame(out))
     }
@@ -162,8 +138,7 @@ impl CState {
     }
 
     pub fn legal_actions(&self) -> Vec<u32> {
-        vec_of(|b, c, l| unsafe { kassen_state_legal_actions(self.0, b, c, l) })
-            .expect("legal_actions")
+        vec_of(|b, c, l| unsafe { kassen_state_legal_actions(self.0, b, c, l) }).expect("legal_actions")
     }
 
     pub fn legal_actions_mask(&self) -> Vec<u8> {

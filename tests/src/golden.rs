@@ -26,20 +26,14 @@ pub fn file_name(game: &str, players: u32, seed: u64) -> String {
 /// Every golden file, sorted by name.
 pub fn files() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir())
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "json"))
-                .collect()
-        })
+        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect())
         .unwrap_or_default();
     v.sort();
     v
 }
 
 pub fn load(path: &Path) -> Value {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
 }
 
@@ -56,8 +50,7 @@ pub fn render(g: &Value) -> String {
 fn render_into(v: &Value, depth: usize, out: &mut String) {
     const EXPAND_DEPTH: usize = 3;
     let pad = |d: usize| "  ".repeat(d);
-    let scalar_array =
-        matches!(v, Value::Array(a) if a.iter().all(|x| !x.is_array() && !x.is_object()));
+    let scalar_array = matches!(v, Value::Array(a) if a.iter().all(|x| !x.is_array() && !x.is_object()));
     match v {
         Value::Object(m) if depth < EXPAND_DEPTH && !m.is_empty() => {
             out.push_str("{\n");
@@ -87,10 +80,7 @@ fn render_into(v: &Value, depth: usize, out: &mut String) {
 
 /// `(min_players, max_players)` of a registered game (from its default config).
 pub fn player_range(game: &str) -> (u32, u32) {
-    let info = load_game(game, None)
-        .unwrap_or_else(|e| panic!("{game}: {e}"))
-        .info()
-        .clone();
+    let info = load_game(game, None).unwrap_or_else(|e| panic!("{game}: {e}")).info().clone();
     (info.min_players, info.max_players)
 }
 
@@ -114,11 +104,7 @@ pub fn generate(game: &str, config: &Value, seed: u64) -> Value {
         assert!(p >= 0, "{game}: current player {p} with automatic chance");
         legal.clear();
         state.legal_actions_into(&mut legal);
-        assert!(
-            !legal.is_empty(),
-            "{game} seed {seed}: no legal action at step {}",
-            player_actions.len()
-        );
+        assert!(!legal.is_empty(), "{game} seed {seed}: no legal action at step {}", player_actions.len());
         if player_actions.len() % CHECKPOINT_EVERY == 0 {
             checkpoints.push(json!({
                 "step": player_actions.len(),
@@ -128,14 +114,9 @@ pub fn generate(game: &str, config: &Value, seed: u64) -> Value {
             }));
         }
         let a = legal[policy.below(legal.len() as u32) as usize];
-        state
-            .apply_as(p, a)
-            .unwrap_or_else(|e| panic!("{game}: legal action {a} rejected: {e}"));
+        state.apply_as(p, a).unwrap_or_else(|e| panic!("{game}: legal action {a} rejected: {e}"));
         player_actions.push(a);
-        assert!(
-            state.history().len() <= info.max_game_length as usize,
-            "{game} seed {seed}: longer than max_game_length"
-        );
+        assert!(state.history().len() <= info.max_game_length as usize, "{game} seed {seed}: longer than max_game_length");
     }
     json!({
         "game": game,
@@ -187,11 +168,7 @@ impl Surface for CoreSurface {
         "core"
     }
     fn start(game: &str, config: &Value, seed: u64) -> Self {
-        CoreSurface(
-            load_game(game, Some(config))
-                .expect("load_game")
-                .new_initial_state(seed),
-        )
+        CoreSurface(load_game(game, Some(config)).expect("load_game").new_initial_state(seed))
     }
     fn current_player(&self) -> i32 {
         self.0.current_player()
@@ -206,9 +183,7 @@ impl Surface for CoreSurface {
         self.0.view(player).expect("view")
     }
     fn apply_as(&mut self, player: i32, action: u32) {
-        self.0
-            .apply_as(player, action)
-            .unwrap_or_else(|e| panic!("core rejected action {action}: {e}"))
+        self.0.apply_as(player, action).unwrap_or_else(|e| panic!("core rejected action {action}: {e}"))
     }
     fn history(&self) -> Vec<u32> {
         self.0.history().to_vec()
@@ -253,22 +228,15 @@ impl Surface for CSurface {
         let v = self.0.legal_actions();
         // The mask agrees with the list.
         let mask = self.0.legal_actions_mask();
-        let from_mask: Vec<u32> = (0..mask.len() as u32)
-            .filter(|&a| mask[a as usize] == 1)
-            .collect();
-        assert_eq!(
-            v, from_mask,
-            "legal_actions_mask disagrees with legal_actions"
-        );
+        let from_mask: Vec<u32> = (0..mask.len() as u32).filter(|&a| mask[a as usize] == 1).collect();
+        assert_eq!(v, from_mask, "legal_actions_mask disagrees with legal_actions");
         v
     }
     fn view(&self, player: i32) -> Value {
         self.0.view(player).expect("kassen_state_view_json")
     }
     fn apply_as(&mut self, player: i32, action: u32) {
-        self.0
-            .apply_as(player, action)
-            .unwrap_or_else(|e| panic!("C ABI rejected action {action}: {e:?}"))
+        self.0.apply_as(player, action).unwrap_or_else(|e| panic!("C ABI rejected action {action}: {e:?}"))
     }
     fn history(&self) -> Vec<u32> {
         self.0.history()
@@ -302,35 +270,22 @@ pub fn replay<S: Surface>(g: &Value) -> Result<(), String> {
     let game = g["game"].as_str().ok_or("missing game")?;
     let seed = g["seed"].as_u64().ok_or("missing seed")?;
     let config = &g["config"];
-    let actions: Vec<u32> =
-        serde_json::from_value(g["player_actions"].clone()).map_err(|e| e.to_string())?;
+    let actions: Vec<u32> = serde_json::from_value(g["player_actions"].clone()).map_err(|e| e.to_string())?;
     let checkpoints = g["checkpoints"].as_array().ok_or("missing checkpoints")?;
     let mut next_cp = checkpoints.iter().peekable();
     let mut s = S::start(game, config, seed);
     for (i, &a) in actions.iter().enumerate() {
         let p = s.current_player();
         if p < 0 {
-            return Err(format!(
-                "step {i}: current player {p}, the golden game goes on"
-            ));
+            return Err(format!("step {i}: current player {p}, the golden game goes on"));
         }
         if let Some(cp) = next_cp.next_if(|cp| cp["step"].as_u64() == Some(i as u64)) {
-            expect_same(
-                &format!("step {i}: current_player"),
-                &cp["current_player"],
-                &json!(p),
-            )?;
-            expect_same(
-                &format!("step {i}: legal_actions"),
-                &cp["legal_actions"],
-                &json!(s.legal_actions()),
-            )?;
+            expect_same(&format!("step {i}: current_player"), &cp["current_player"], &json!(p))?;
+            expect_same(&format!("step {i}: legal_actions"), &cp["legal_actions"], &json!(s.legal_actions()))?;
             expect_same(&format!("step {i}: view"), &cp["view"], &s.view(p))?;
             let again = s.round_trip();
             if !again.same(&s) || again.hash() != s.hash() {
-                return Err(format!(
-                    "step {i}: to_json/from_json round trip changes the state"
-                ));
+                return Err(format!("step {i}: to_json/from_json round trip changes the state"));
             }
         }
         s.apply_as(p, a);
@@ -340,18 +295,13 @@ pub fn replay<S: Surface>(g: &Value) -> Result<(), String> {
     }
     let expected_cps = actions.len().div_ceil(CHECKPOINT_EVERY);
     if checkpoints.len() != expected_cps {
-        return Err(format!(
-            "{} checkpoints, expected {expected_cps}",
-            checkpoints.len()
-        ));
+        return Err(format!("{} checkpoints, expected {expected_cps}", checkpoints.len()));
     }
     if !s.is_terminal() {
         return Err("the game is not over after the golden actions".into());
     }
     expect_same("history", &g["history"], &json!(s.history()))?;
-    let num_players = g["final"]["views"]
-        .as_object()
-        .map_or(0, |m| m.len() as u32 - 1);
+    let num_players = g["final"]["views"].as_object().map_or(0, |m| m.len() as u32 - 1);
     expect_same("final", &g["final"], &final_of(&s, num_players))?;
     let again = s.round_trip();
     if !again.same(&s) {

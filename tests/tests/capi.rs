@@ -7,18 +7,13 @@ use kassen_core::engine::load_game;
 use kassen_tests::capi::{game_ids, CGame};
 
 fn last_error() -> String {
-    unsafe { CStr::from_ptr(kassen_last_error_message()) }
-        .to_string_lossy()
-        .into_owned()
+    unsafe { CStr::from_ptr(kassen_last_error_message()) }.to_string_lossy().into_owned()
 }
 
 #[test]
 fn games_json_lists_the_registry() {
     let ids = game_ids();
-    let core: Vec<String> = kassen_core::engine::games()
-        .iter()
-        .map(|(id, _)| id.to_string())
-        .collect();
+    let core: Vec<String> = kassen_core::engine::games().iter().map(|(id, _)| id.to_string()).collect();
     assert_eq!(ids, core);
 }
 
@@ -34,36 +29,18 @@ fn explicit_chance_games_expose_chance_nodes() {
             let legal = s.legal_actions();
             if p == -1 {
                 chance_nodes += 1;
-                let (mut ids, mut probs, mut len) =
-                    (vec![0u32; legal.len()], vec![0f64; legal.len()], 0usize);
-                let st = unsafe {
-                    kassen_state_chance_outcomes(
-                        s.raw(),
-                        ids.as_mut_ptr(),
-                        probs.as_mut_ptr(),
-                        ids.len(),
-                        &mut len,
-                    )
-                };
+                let (mut ids, mut probs, mut len) = (vec![0u32; legal.len()], vec![0f64; legal.len()], 0usize);
+                let st = unsafe { kassen_state_chance_outcomes(s.raw(), ids.as_mut_ptr(), probs.as_mut_ptr(), ids.len(), &mut len) };
                 assert_eq!(st, kassen_status::Ok, "{}", last_error());
-                assert_eq!(
-                    ids, legal,
-                    "chance outcome ids are the legal actions of a chance node"
-                );
+                assert_eq!(ids, legal, "chance outcome ids are the legal actions of a chance node");
                 assert!((probs.iter().sum::<f64>() - 1.0).abs() < 1e-9);
                 // A seat cannot act for chance.
-                assert_eq!(
-                    s.apply_as(0, ids[0]).unwrap_err().status,
-                    kassen_status::NotYourTurn
-                );
+                assert_eq!(s.apply_as(0, ids[0]).unwrap_err().status, kassen_status::NotYourTurn);
             }
             let a = legal[policy.below(legal.len() as u32) as usize];
             s.apply_as(p, a).unwrap();
         }
-        assert!(
-            chance_nodes > 0,
-            "{id}: no chance node with explicit chance"
-        );
+        assert!(chance_nodes > 0, "{id}: no chance node with explicit chance");
     }
 }
 
@@ -82,23 +59,11 @@ fn c_and_core_agree_on_everything_a_frontend_reads() {
             assert_eq!(c.legal_actions(), legal);
             let a = legal[step % legal.len()];
             if step % 7 == 0 {
-                assert_eq!(
-                    c.action_to_string(a).unwrap(),
-                    core.action_to_string(a).unwrap()
-                );
-                assert_eq!(
-                    c.action_to_json(a).unwrap(),
-                    core.action_to_json(a).unwrap()
-                );
+                assert_eq!(c.action_to_string(a).unwrap(), core.action_to_string(a).unwrap());
+                assert_eq!(c.action_to_json(a).unwrap(), core.action_to_json(a).unwrap());
                 for q in -1..core_game.num_players() as i32 {
-                    assert_eq!(
-                        c.observation(q).unwrap(),
-                        core.observation_tensor(q).unwrap()
-                    );
-                    assert_eq!(
-                        c.events(q).unwrap(),
-                        serde_json::to_value(core.events(q).unwrap()).unwrap()
-                    );
+                    assert_eq!(c.observation(q).unwrap(), core.observation_tensor(q).unwrap());
+                    assert_eq!(c.events(q).unwrap(), serde_json::to_value(core.events(q).unwrap()).unwrap());
                 }
             }
             core.apply_as(p, a).unwrap();
@@ -143,10 +108,7 @@ fn the_last_error_is_per_thread_and_cleared_by_success() {
     assert!(last_error().contains("no-such-game"));
     let other = std::thread::spawn(last_error).join().unwrap();
     assert_eq!(other, "", "another thread does not see this thread's error");
-    let mut b = kassen_buf {
-        data: std::ptr::null(),
-        len: 0,
-    };
+    let mut b = kassen_buf { data: std::ptr::null(), len: 0 };
     assert_eq!(unsafe { kassen_games_json(&mut b) }, kassen_status::Ok);
     unsafe { kassen_buf_free(&mut b) };
     assert_eq!(last_error(), "");
@@ -160,15 +122,9 @@ fn states_outlive_their_game_handle() {
             g.new_state(1)
         };
         let mut game = std::ptr::null_mut();
-        assert_eq!(
-            unsafe { kassen_state_game(s.raw(), &mut game) },
-            kassen_status::Ok
-        );
+        assert_eq!(unsafe { kassen_state_game(s.raw(), &mut game) }, kassen_status::Ok);
         let mut n = 0;
-        assert_eq!(
-            unsafe { kassen_game_num_players(game, &mut n) },
-            kassen_status::Ok
-        );
+        assert_eq!(unsafe { kassen_game_num_players(game, &mut n) }, kassen_status::Ok);
         assert!(n >= 1);
         unsafe { kassen_game_free(game) };
         assert!(!s.legal_actions().is_empty());

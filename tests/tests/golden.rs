@@ -22,8 +22,7 @@ fn golden_generator_matches_the_files() {
                 let path = golden::dir().join(golden::file_name(id, players, seed));
                 let text = golden::render(&g);
                 if bless() {
-                    std::fs::write(&path, text)
-                        .unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+                    std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
                 } else if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
                     stale.push(path.display().to_string());
                 }
@@ -39,28 +38,19 @@ fn golden_generator_matches_the_files() {
 
 #[test]
 fn golden_files_cover_every_game_and_player_count() {
-    let names: Vec<String> = golden::files()
-        .iter()
-        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-        .collect();
+    let names: Vec<String> = golden::files().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
     for (id, _) in games() {
         let (lo, hi) = golden::player_range(id);
         for players in lo..=hi {
             let prefix = format!("{id}_p{players}_seed");
             let n = names.iter().filter(|n| n.starts_with(&prefix)).count();
-            assert!(
-                n >= 3,
-                "{id} with {players} players has {n} golden games, at least 3 are needed"
-            );
+            assert!(n >= 3, "{id} with {players} players has {n} golden games, at least 3 are needed");
         }
     }
     for name in &names {
         let g = golden::load(&golden::dir().join(name));
-        let expected = golden::file_name(
-            g["game"].as_str().unwrap(),
-            g["config"]["players"].as_u64().unwrap() as u32,
-            g["seed"].as_u64().unwrap(),
-        );
+        let expected =
+            golden::file_name(g["game"].as_str().unwrap(), g["config"]["players"].as_u64().unwrap() as u32, g["seed"].as_u64().unwrap());
         assert_eq!(name, &expected, "file name does not match its content");
     }
 }

@@ -4,16 +4,12 @@
 use std::path::PathBuf;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("tests/ has a parent").to_path_buf()
 }
 
 fn generate() -> String {
     let ffi = root().join("ffi");
-    let config =
-        cbindgen::Config::from_file(ffi.join("cbindgen.toml")).expect("ffi/cbindgen.toml parses");
+    let config = cbindgen::Config::from_file(ffi.join("cbindgen.toml")).expect("ffi/cbindgen.toml parses");
     // Parse the sources directly (following `mod` items): no `cargo metadata`, no network.
     let bindings = cbindgen::Builder::new()
         .with_config(config)
@@ -36,10 +32,7 @@ fn header_is_current() {
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     if committed != fresh {
-        let first = committed
-            .lines()
-            .zip(fresh.lines())
-            .position(|(a, b)| a != b);
+        let first = committed.lines().zip(fresh.lines()).position(|(a, b)| a != b);
         panic!(
             "include/kassen.h is out of date (first differing line: {:?}); run `make header` \
              (KASSEN_BLESS=1 cargo test -p kassen-tests header) and commit it",
@@ -56,10 +49,7 @@ fn header_has_the_version_macros_of_cargo() {
         ("KASSEN_VERSION_MINOR", env!("CARGO_PKG_VERSION_MINOR")),
         ("KASSEN_VERSION_PATCH", env!("CARGO_PKG_VERSION_PATCH")),
     ] {
-        assert!(
-            h.contains(&format!("#define {name} {value}\n")),
-            "{name} is not {value} in the header"
-        );
+        assert!(h.contains(&format!("#define {name} {value}\n")), "{name} is not {value} in the header");
     }
 }
 
@@ -67,10 +57,6 @@ fn header_has_the_version_macros_of_cargo() {
 fn header_names_every_status() {
     let h = generate();
     for s in kassen::kassen_status::all() {
-        assert!(
-            h.contains(&format!("{} = {},", s.name(), s as i32)),
-            "{} missing from the header",
-            s.name()
-        );
+        assert!(h.contains(&format!("{} = {},", s.name(), s as i32)), "{} missing from the header", s.name());
     }
 }
