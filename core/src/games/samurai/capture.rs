@@ -66,7 +66,10 @@ fn resolve(g: &Samurai, s: &mut State, settlement: usize, ev: &mut Events) {
             s.captured[winner][f as usize] += 1;
             if g.n == 2 {
                 // 3.3*: with two players captured figures stand in front of the screen.
-                ev.emit(Audience::ALL, || json!({"kind": "figure_captured", "seat": winner, "hex": hex, "figure": name, "influence": &infl[..g.n]}));
+                ev.emit(
+                    Audience::ALL,
+                    || json!({"kind": "figure_captured", "seat": winner, "hex": hex, "figure": name, "influence": &infl[..g.n]}),
+                );
             } else {
                 // 3.3, INTERPRETATION (RULES_NOTES.md N6): behind the screen; the others see
                 // that a figure was taken, not which.

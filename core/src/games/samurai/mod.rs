@@ -141,10 +141,8 @@ impl Game for Samurai {
         for (k, v) in config {
             match k.as_str() {
                 "players" => {
-                    players = v
-                        .as_u64()
-                        .ok_or_else(|| SetupError::InvalidConfig(format!("players must be an integer, got {v}")))?
-                        .min(1000) as usize
+                    players = v.as_u64().ok_or_else(|| SetupError::InvalidConfig(format!("players must be an integer, got {v}")))?.min(1000)
+                        as usize
                 }
                 "data" => data = Some(Data::from_value(v)?),
                 other => return Err(SetupError::UnknownKey(other.to_string())),

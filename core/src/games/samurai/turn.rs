@@ -24,7 +24,7 @@ use crate::game::ActionId;
 // --- what may be played ---
 
 /// The empty hexes a token may go on (5.3). INTERPRETATION (RULES_NOTES.md N13): no adjacency needed.
-fn targets<'a>(g: &'a Samurai, token: u8) -> &'a [u8] {
+fn targets(g: &Samurai, token: u8) -> &[u8] {
     if g.data().tokens[token as usize].on_sea() {
         &g.sea
     } else {
@@ -74,7 +74,9 @@ fn can_play(g: &Samurai, s: &State) -> bool {
     let hand = s.hands[s.seat as usize];
     bits(hand).any(|t| placeable(g, s, t) && any_empty(s, targets(g, t)))
         || (hand & (1 << g.data().figure_swap) != 0
-            && g.settlements.iter().any(|&s1| (0..3).any(|f| s.figures[s1 as usize] & (1 << f) != 0 && has_swap_partner(g, s, s1 as usize, f))))
+            && g.settlements
+                .iter()
+                .any(|&s1| (0..3).any(|f| s.figures[s1 as usize] & (1 << f) != 0 && has_swap_partner(g, s, s1 as usize, f))))
         || (may_exchange_token(g, s) && g.land.iter().any(|&h| own_exchangeable_at(g, s, h)))
 }
 
@@ -177,7 +179,10 @@ pub fn place_token(g: &Samurai, s: &mut State, token: u8, hex: u8, ev: &mut Even
         }
     }
     s.cells[hex as usize] = cell(seat, token);
-    ev.emit(Audience::ALL, || json!({"kind": "token_placed", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name, "hex": hex}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "token_placed", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name, "hex": hex}),
+    );
     capture::after_placement(g, s, hex, ev);
 }
 
@@ -190,7 +195,10 @@ pub fn swap_figure(g: &Samurai, s: &mut State, figure: u8, hex: u8, ev: &mut Eve
             s.hands[seat] &= !(1 << g.data().figure_swap);
             s.turn.played += 1;
             s.turn.pending = Pending::SwapFigure { settlement: st, figure };
-            ev.emit(Audience::ALL, || json!({"kind": "figure_exchange_played", "seat": seat, "first": {"hex": hex, "figure": FIGURE_TYPES[figure as usize]}}));
+            ev.emit(
+                Audience::ALL,
+                || json!({"kind": "figure_exchange_played", "seat": seat, "first": {"hex": hex, "figure": FIGURE_TYPES[figure as usize]}}),
+            );
         }
         Pending::SwapFigure { settlement: s1, figure: f1 } => {
             let (s1, s2, f2) = (s1 as usize, st as usize, figure);
@@ -217,7 +225,10 @@ pub fn pick_up(g: &Samurai, s: &mut State, hex: u8, ev: &mut Events) {
     // The exchange token fills the vacated hex at once, so nothing becomes un-surrounded.
     s.cells[hex as usize] = cell(seat, exchange);
     s.turn.pending = Pending::ReplaceToken { token };
-    ev.emit(Audience::ALL, || json!({"kind": "token_exchanged", "seat": seat, "hex": hex, "picked_up": token, "name": g.data().tokens[token as usize].name}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "token_exchanged", "seat": seat, "hex": hex, "picked_up": token, "name": g.data().tokens[token as usize].name}),
+    );
 }
 
 pub fn end_turn(g: &Samurai, s: &mut State, ev: &mut Events) {
@@ -248,7 +259,10 @@ pub fn draw(g: &Samurai, s: &mut State, token: u8, ev: &mut Events) {
     let seat = s.seat as usize;
     s.stacks[seat] &= !(1 << token);
     s.hands[seat] |= 1 << token;
-    ev.emit(Audience::seat(seat), || json!({"kind": "token_drawn", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name}));
+    ev.emit(
+        Audience::seat(seat),
+        || json!({"kind": "token_drawn", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name}),
+    );
     let left = s.stacks[seat].count_ones();
     ev.emit(Audience::ALL, || json!({"kind": "drew", "seat": seat, "stack_left": left}));
     refill_or_pass_on(g, s, ev);
