@@ -59,9 +59,7 @@ pub fn py_to_value(obj: &Bound<'_, PyAny>) -> Result<Value> {
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
         let x = f.value();
-        return Number::from_f64(x)
-            .map(Value::Number)
-            .ok_or_else(|| Error::invalid_argument(format!("{x} is not representable in json")));
+        return Number::from_f64(x).map(Value::Number).ok_or_else(|| Error::invalid_argument(format!("{x} is not representable in json")));
     }
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Value::String(s.to_str()?.to_owned()));
@@ -69,9 +67,8 @@ pub fn py_to_value(obj: &Bound<'_, PyAny>) -> Result<Value> {
     if let Ok(d) = obj.cast::<PyDict>() {
         let mut map = Map::new();
         for (k, v) in d.iter() {
-            let key = k
-                .cast::<PyString>()
-                .map_err(|_| Error::invalid_argument(format!("config keys must be strings, got {}", type_name(&k))))?;
+            let key =
+                k.cast::<PyString>().map_err(|_| Error::invalid_argument(format!("config keys must be strings, got {}", type_name(&k))))?;
             map.insert(key.to_str()?.to_owned(), py_to_value(&v)?);
         }
         return Ok(Value::Object(map));
@@ -107,12 +104,8 @@ pub fn action_id(a: i64, num_actions: impl FnOnce() -> u32) -> Result<ActionId> 
 /// A player id given as a Python int.
 #[inline]
 pub fn player_id(p: i64, num_players: impl FnOnce() -> usize) -> Result<Player> {
-    Player::try_from(p).map_err(|_| {
-        Error::new(
-            ErrorCode::InvalidPlayer,
-            format!("player {p} does not exist in this game ({} seats)", num_players()),
-        )
-    })
+    Player::try_from(p)
+        .map_err(|_| Error::new(ErrorCode::InvalidPlayer, format!("player {p} does not exist in this game ({} seats)", num_players())))
 }
 
 #[cfg(test)]

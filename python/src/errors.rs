@@ -69,9 +69,8 @@ impl From<Error> for PyErr {
 /// Builds the `kassen.exceptions` instance for `code` (falls back to `ValueError` if the
 /// Python package is missing, e.g. when the native module is imported on its own).
 fn to_exception(py: Python<'_>, code: ErrorCode, msg: String) -> PyErr {
-    let factory = ERROR_FROM_CODE.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py.import("kassen.exceptions")?.getattr("_error_from_code")?.unbind())
-    });
+    let factory = ERROR_FROM_CODE
+        .get_or_try_init(py, || -> PyResult<Py<PyAny>> { Ok(py.import("kassen.exceptions")?.getattr("_error_from_code")?.unbind()) });
     match factory {
         Ok(f) => match f.bind(py).call1((code.as_i32(), msg.as_str())) {
             Ok(exc) => PyErr::from_value(exc),

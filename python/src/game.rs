@@ -125,12 +125,7 @@ pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 /// Creates a game: `load_game("samurai", players=3)` or `load_game("samurai", {"players": 3})`.
 #[pyfunction]
 #[pyo3(signature = (game_id, config=None, /, **kwargs))]
-pub fn load_game(
-    py: Python<'_>,
-    game_id: &str,
-    config: Option<&Bound<'_, PyDict>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
-) -> Result<Game> {
+pub fn load_game(py: Python<'_>, game_id: &str, config: Option<&Bound<'_, PyDict>>, kwargs: Option<&Bound<'_, PyDict>>) -> Result<Game> {
     let mut map = serde_json::Map::new();
     for d in [config, kwargs].into_iter().flatten() {
         match py_to_value(d.as_any())? {

@@ -183,7 +183,9 @@ impl State {
     /// What `player` may know (`SPECTATOR` = -1: public information only), as a dict.
     fn view<'py>(&self, py: Python<'py>, player: i64) -> Result<Bound<'py, PyAny>> {
         let p = self.player(player)?;
-        let v = guard(|| Ok(self.inner.view(p)?))?;
+        let inner = &self.inner;
+        // Building a view takes tens of microseconds: worth letting other threads run.
+        let v = py.detach(|| guard(|| Ok(inner.view(p)?)))?;
         Ok(value_to_py(py, &v)?)
     }
 
@@ -208,11 +210,10 @@ impl State {
         {
             let mut rw = arr.try_readwrite().map_err(|e| Error::invalid_argument(format!("out is not writable: {e}")))?;
             let slice = rw.as_slice_mut().map_err(|_| Error::invalid_argument("out must be C-contiguous"))?;
-            guard(|| Ok(self.inner.observation_tensor_into(p, slice)?))
-                .map_err(|e| match e {
-                    Error::Kassen(ErrorCode::BufferTooSmall, m) => Error::invalid_argument(format!("out has the wrong size: {m}")),
-                    e => e,
-                })?;
+            guard(|| Ok(self.inner.observation_tensor_into(p, slice)?)).map_err(|e| match e {
+                Error::Kassen(ErrorCode::BufferTooSmall, m) => Error::invalid_argument(format!("out has the wrong size: {m}")),
+                e => e,
+            })?;
         }
         Ok(arr)
     }
