@@ -550,8 +550,9 @@ impl<G: Game> DynState for Bound<G> {
         self
     }
 
+    /// Public facts only: the seed is left out because it determines every hidden draw.
     fn debug_summary(&self) -> String {
-        format!("State({}, seed {}, {} actions, current player {})", G::ID, self.seed, self.history.len(), self.current_player())
+        format!("State({}, {} actions, current player {})", G::ID, self.history.len(), self.current_player())
     }
 }
 

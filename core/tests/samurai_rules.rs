@@ -665,3 +665,12 @@ fn perft_counts_from_fixed_seeds_in_play() {
 // 4 players: four normal land tokens x 56 empty land hexes (the token exchange has nothing to
 // pick up), after which only "end turn" is left.
 const PERFT_EXPECTED: [(u64, u64); 3] = [(148, 14492), (193, 16705), (224, 224)];
+
+#[test]
+fn debug_output_of_a_state_handle_holds_no_secrets() {
+    let g = kassen_core::load_game("samurai", None).unwrap();
+    let s = g.new_initial_state(123456789);
+    let text = format!("{s:?}");
+    assert!(!text.contains("123456789"), "the seed determines every hidden draw: {text}");
+    assert!(!text.contains("hand"), "{text}");
+}

@@ -13,7 +13,7 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 PY="$VENV/bin/python"
-"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy
+"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo
 
 WHEELS="$ROOT/target/wheels/python-debug"
 rm -rf "$WHEELS"
