@@ -13,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=$ROOT/bench-results
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 VENV=${KASSEN_VENV:-.venv}
 CC=${CC:-cc}
 mkdir -p "$OUT"
@@ -22,16 +23,16 @@ echo "== Rust: cargo bench -p kassen-core --bench playouts"
 KASSEN_BENCH_OUT="$OUT/rust.json" cargo bench -p kassen-core --bench playouts
 
 echo
-echo "== C: the C ABI (include/kassen.h, target/release/libkassen.a)"
+echo "== C: the C ABI (include/kassen.h, the release libkassen.a)"
 if [ -f include/kassen.h ] && [ -f ffi/Cargo.toml ]; then
     cargo build --release -p kassen-ffi
     case "$(uname -s)" in
         Darwin) LIBS="-lSystem" ;;
         *) LIBS="-lpthread -ldl -lm" ;;
     esac
-    "$CC" -O2 -std=c11 -Wall -Wextra -pedantic -Iinclude bench/c/bench.c target/release/libkassen.a $LIBS \
-        -o target/release/kassen-bench-c
-    target/release/kassen-bench-c >"$OUT/c.json"
+    "$CC" -O2 -std=c11 -Wall -Wextra -pedantic -Iinclude bench/c/bench.c "$TARGET/release/libkassen.a" $LIBS \
+        -o "$TARGET/release/kassen-bench-c"
+    "$TARGET/release/kassen-bench-c" >"$OUT/c.json"
 else
     echo "SKIPPED: include/kassen.h is not on this branch yet (it comes with the ffi crate)"
 fi
@@ -45,7 +46,7 @@ elif [ ! -f python/bench/bench_python.py ]; then
 elif [ ! -x "$VENV/bin/maturin" ]; then
     echo "SKIPPED: maturin is not installed in $VENV (needed for the release wheel)"
 else
-    WHEELS=$ROOT/target/wheels/bench
+    WHEELS=$TARGET/wheels/bench
     rm -rf "$WHEELS"
     "$VENV/bin/maturin" build --release -m python/Cargo.toml --out "$WHEELS"
     "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$WHEELS"/*.whl
