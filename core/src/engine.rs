@@ -25,10 +25,13 @@ pub const STATE_FORMAT: &str = "kassen.state/1";
 
 // === The registry: one row per game ===
 
+/// Builds a configured game from the game-specific config, `explicit_chance`, and the normalized config.
+type Constructor = fn(&Map<String, Value>, bool, Value) -> Result<GameHandle, SetupError>;
+
 struct Entry {
     id: &'static str,
     name: &'static str,
-    create: fn(&Map<String, Value>, bool, Value) -> Result<GameHandle, SetupError>,
+    create: Constructor,
 }
 
 fn create<G: Game>(cfg: &Map<String, Value>, explicit: bool, normalized: Value) -> Result<GameHandle, SetupError> {
@@ -408,10 +411,7 @@ impl<G: Game> DynGame for Instance<G> {
             return Err(LoadError::RulesVersion { found: header.rules_version, expected: self.info.rules_version.clone() });
         }
         if header.config != self.info.config {
-            return Err(LoadError::InvalidState(format!(
-                "saved state has config {}, this game has {}",
-                header.config, self.info.config
-            )));
+            return Err(LoadError::InvalidState(format!("saved state has config {}, this game has {}", header.config, self.info.config)));
         }
         let bound = Bound::replay(self.arc(), header.seed, &header.history, &mut Events::off()).map_err(LoadError::InvalidState)?;
         if let Some(snapshot) = v.get("state") {
@@ -492,8 +492,7 @@ impl<G: Game> DynState for Bound<G> {
     fn events(&self, player: Player) -> Result<Vec<Event>, RuleError> {
         self.check_player(player)?;
         let mut ev = Events::recording();
-        Bound::replay(self.game.clone(), self.seed, &self.history, &mut ev)
-            .expect("a state's own action log always replays");
+        Bound::replay(self.game.clone(), self.seed, &self.history, &mut ev).expect("a state's own action log always replays");
         Ok(ev.into_vec().into_iter().filter(|e| e.audience.includes(player)).collect())
     }
 
@@ -541,10 +540,7 @@ impl<G: Game> DynState for Bound<G> {
     fn dyn_eq(&self, other: &dyn DynState) -> bool {
         match other.as_any().downcast_ref::<Bound<G>>() {
             Some(o) => {
-                self.game.info.config == o.game.info.config
-                    && self.seed == o.seed
-                    && self.history == o.history
-                    && self.state == o.state
+                self.game.info.config == o.game.info.config && self.seed == o.seed && self.history == o.history && self.state == o.state
             }
             None => false,
         }
@@ -555,13 +551,7 @@ impl<G: Game> DynState for Bound<G> {
     }
 
     fn debug_summary(&self) -> String {
-        format!(
-            "State({}, seed {}, {} actions, current player {})",
-            G::ID,
-            self.seed,
-            self.history.len(),
-            self.current_player()
-        )
+        format!("State({}, seed {}, {} actions, current player {})", G::ID, self.seed, self.history.len(), self.current_player())
     }
 }
 
@@ -583,9 +573,13 @@ impl SavedHeader {
             return Err(LoadError::UnsupportedFormat { found: format.to_string(), expected: STATE_FORMAT.to_string() });
         }
         let text = |k: &str| {
-            obj.get(k).and_then(Value::as_str).map(str::to_string).ok_or_else(|| LoadError::InvalidState(format!("missing string field {k:?}")))
+            obj.get(k)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| LoadError::InvalidState(format!("missing string field {k:?}")))
         };
-        let seed = obj.get("seed").and_then(Value::as_u64).ok_or_else(|| LoadError::InvalidState("missing integer field \"seed\"".into()))?;
+        let seed =
+            obj.get("seed").and_then(Value::as_u64).ok_or_else(|| LoadError::InvalidState("missing integer field \"seed\"".into()))?;
         let history = obj
             .get("history")
             .and_then(Value::as_array)

@@ -36,7 +36,7 @@ impl Audience {
         if self.is_all() {
             return true;
         }
-        player != SPECTATOR && player >= 0 && player < 32 && self.0 & (1 << player) != 0
+        player != SPECTATOR && (0..32).contains(&player) && self.0 & (1 << player) != 0
     }
 }
 

@@ -65,16 +65,7 @@ impl GameInfo {
 
 /// The typed rules of one game.
 pub trait Game: Send + Sync + Sized + 'static {
-    type State: Clone
-        + PartialEq
-        + Eq
-        + Hash
-        + Debug
-        + Serialize
-        + DeserializeOwned
-        + Send
-        + Sync
-        + 'static;
+    type State: Clone + PartialEq + Eq + Hash + Debug + Serialize + DeserializeOwned + Send + Sync + 'static;
 
     /// Registry id, e.g. `"samurai"`.
     const ID: &'static str;

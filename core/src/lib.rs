@@ -20,5 +20,10 @@ pub use error::{Error, ErrorCode, LoadError, RuleError, SetupError};
 pub use events::{Audience, Event, Events};
 pub use game::{ActionId, Game, GameInfo, Player, CHANCE, SPECTATOR, TERMINAL};
 
+/// The README's Rust example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;
+
 /// The crate version, which is the version of the whole workspace.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

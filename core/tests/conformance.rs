@@ -5,7 +5,9 @@ use serde_json::json;
 
 fn configs(id: &str) -> Vec<serde_json::Value> {
     match id {
-        "samurai" => vec![json!({"players": 2}), json!({"players": 3}), json!({"players": 4}), json!({"players": 3, "explicit_chance": true})],
+        "samurai" => {
+            vec![json!({"players": 2}), json!({"players": 3}), json!({"players": 4}), json!({"players": 3, "explicit_chance": true})]
+        }
         _ => vec![json!({})],
     }
 }

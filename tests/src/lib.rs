@@ -1,1 +1,18 @@
-//! Shared helpers of the cross-surface tests.
+//! Shared helpers of the cross-surface tests: the golden playthrough format, its generator,
+//! and one replay routine run against two surfaces (the core API and the C ABI).
+//!
+//! Golden file format (`tests/golden/<game>_p<N>_seed<S>.json`, also replayed by pytest):
+//! ```json
+//! {"game": id, "config": {...}, "seed": u64,
+//!  "player_actions": [ids applied by players; chance resolved automatically],
+//!  "history": [full action log incl. chance outcomes],
+//!  "final": {"returns": [...], "current_player": -4, "hash": "<u64 as decimal string>",
+//!            "views": {"-1": view, "0": view, ...}, "state_json": <to_json value>},
+//!  "checkpoints": [{"step": i, "current_player": p, "legal_actions": [...],
+//!                   "view": view of p} every 25 player actions (step = index into
+//!                   player_actions of the action about to be chosen)]}
+//! ```
+
+pub mod capi;
+pub mod golden;
+pub mod json;

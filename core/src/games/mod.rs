@@ -1,4 +1,3 @@
 //! One folder per game.
 
-
 pub mod samurai;

@@ -97,7 +97,9 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
         ensure(mask.iter().filter(|&&m| m).count() == legal.len() && legal.iter().all(|&a| mask[a as usize]), || "mask disagrees".into())?;
         if step % 5 == 0 {
             for a in 0..n {
-                ensure(s.is_legal(a) == legal.binary_search(&a).is_ok(), || format!("is_legal({a}) disagrees with legal_actions at step {step}"))?;
+                ensure(s.is_legal(a) == legal.binary_search(&a).is_ok(), || {
+                    format!("is_legal({a}) disagrees with legal_actions at step {step}")
+                })?;
             }
         }
         if cp == CHANCE {
@@ -134,7 +136,9 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
     // Events: each seat's list only holds events addressed to it.
     for p in SPECTATOR..players {
         let events = s.events(p).map_err(|e| e.to_string())?;
-        ensure(events.iter().all(|e| e.audience.includes(p) && e.body.get("kind").is_some()), || format!("seat {p} got an event not addressed to it"))?;
+        ensure(events.iter().all(|e| e.audience.includes(p) && e.body.get("kind").is_some()), || {
+            format!("seat {p} got an event not addressed to it")
+        })?;
     }
     report.games += 1;
     report.longest_game = report.longest_game.max(s.history().len() as u32);
@@ -160,11 +164,8 @@ fn check_illegal(s: &StateHandle, legal: &[ActionId], n: u32, rng: &mut Rng, rep
 }
 
 fn check_legal_apply(s: &StateHandle, legal: &[ActionId], rng: &mut Rng, report: &mut Report) -> Result<(), String> {
-    let sample: Vec<ActionId> = if legal.len() <= 24 {
-        legal.to_vec()
-    } else {
-        (0..24).map(|_| legal[rng.below(legal.len() as u32) as usize]).collect()
-    };
+    let sample: Vec<ActionId> =
+        if legal.len() <= 24 { legal.to_vec() } else { (0..24).map(|_| legal[rng.below(legal.len() as u32) as usize]).collect() };
     for a in sample {
         let c = s.child(a).map_err(|e| format!("legal action {a} rejected: {e}"))?;
         ensure(c.history().len() > s.history().len(), || "apply did not record the action".into())?;

@@ -25,6 +25,7 @@ pub fn after_placement(g: &Samurai, s: &mut State, hex: u8, ev: &mut Events) {
             any = true;
         }
     }
+    // INTERPRETATION (RULES_NOTES.md N7): resolve every completed settlement, then check the end once.
     if any {
         scoring::check_end(g, s, ev);
     }
@@ -59,14 +60,19 @@ fn resolve(g: &Samurai, s: &mut State, settlement: usize, ev: &mut Events) {
         let leaders: Vec<usize> = (0..g.n).filter(|&p| infl[p] == best).collect();
         let name = FIGURE_TYPES[f as usize];
         s.on_board[f as usize] -= 1;
+        // INTERPRETATION (RULES_NOTES.md N5): everyone at 0 is a tie too.
         if leaders.len() == 1 {
             let winner = leaders[0];
             s.captured[winner][f as usize] += 1;
             if g.n == 2 {
                 // 3.3*: with two players captured figures stand in front of the screen.
-                ev.emit(Audience::ALL, || json!({"kind": "figure_captured", "seat": winner, "hex": hex, "figure": name, "influence": &infl[..g.n]}));
+                ev.emit(
+                    Audience::ALL,
+                    || json!({"kind": "figure_captured", "seat": winner, "hex": hex, "figure": name, "influence": &infl[..g.n]}),
+                );
             } else {
-                // 3.3: behind the screen; the others see that a figure was taken, not which.
+                // 3.3, INTERPRETATION (RULES_NOTES.md N6): behind the screen; the others see
+                // that a figure was taken, not which.
                 ev.emit(Audience::ALL, || json!({"kind": "figure_captured", "seat": winner, "hex": hex}));
                 ev.emit(Audience::seat(winner), || json!({"kind": "figure_captured_private", "seat": winner, "hex": hex, "figure": name}));
             }

@@ -250,7 +250,16 @@ impl Data {
             }
             neighbors.sort_unstable();
             neighbors.dedup();
-            hexes.push(Hex { id: i as u8, col: h.col, row: h.row, kind, island: h.island.clone(), players, neighbors, settlements: Vec::new() });
+            hexes.push(Hex {
+                id: i as u8,
+                col: h.col,
+                row: h.row,
+                kind,
+                island: h.island.clone(),
+                players,
+                neighbors,
+                settlements: Vec::new(),
+            });
         }
         // Adjacency must be symmetric and agree with the coordinates.
         let pos: std::collections::HashMap<(i32, i32), u8> = hexes.iter().map(|h| (axial(h.col, h.row), h.id)).collect();

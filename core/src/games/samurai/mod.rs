@@ -141,10 +141,8 @@ impl Game for Samurai {
         for (k, v) in config {
             match k.as_str() {
                 "players" => {
-                    players = v
-                        .as_u64()
-                        .ok_or_else(|| SetupError::InvalidConfig(format!("players must be an integer, got {v}")))?
-                        .min(1000) as usize
+                    players = v.as_u64().ok_or_else(|| SetupError::InvalidConfig(format!("players must be an integer, got {v}")))?.min(1000)
+                        as usize
                 }
                 "data" => data = Some(Data::from_value(v)?),
                 other => return Err(SetupError::UnknownKey(other.to_string())),
@@ -227,6 +225,7 @@ impl Game for Samurai {
         }
     }
 
+    /// INTERPRETATION (RULES_NOTES.md N10): each draw is uniform over the unordered stack.
     fn sample_chance(&self, s: &mut State) -> ActionId {
         let stack = s.stacks[s.seat as usize];
         let k = s.rng.below(stack.count_ones());

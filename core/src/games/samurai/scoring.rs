@@ -15,7 +15,8 @@ use super::state::{EndReason, Phase, State};
 use super::{Samurai, FIGURE_TYPES};
 use crate::events::{Audience, Events};
 
-/// Set-aside figures that end the game (6.2).
+/// Set-aside figures that end the game (6.2). INTERPRETATION (RULES_NOTES.md N8): 4 for every
+/// player count.
 pub const SET_ASIDE_LIMIT: u8 = 4;
 
 pub fn check_end(g: &Samurai, s: &mut State, ev: &mut Events) {
@@ -89,6 +90,7 @@ pub fn score(captured: &[[u8; 3]]) -> Score {
         return Score { figures, majorities, decided_by: "two_or_more_majorities", candidates: vec![], winners: vec![p] };
     }
     // 7.5: nobody holds any majority: most figures in total.
+    // INTERPRETATION (RULES_NOTES.md N12): a tie for that shares the win.
     if majorities.iter().all(Option::is_none) {
         let best = (0..n).map(total).max().unwrap_or(0);
         let winners = (0..n).filter(|&p| total(p) == best).collect();

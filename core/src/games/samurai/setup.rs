@@ -50,6 +50,7 @@ pub fn initial_state(g: &Samurai, rng: Rng) -> State {
 }
 
 // --- 4.2 keep 5 tokens ---
+// INTERPRETATION (RULES_NOTES.md N2): one token at a time, seat 0 (the youngest) first.
 
 pub fn legal_keeps(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
     for t in bits(g.all_tokens & !s.hands[s.seat as usize]) {
@@ -83,7 +84,8 @@ pub fn keep(g: &Samurai, s: &mut State, token: u8, ev: &mut Events) {
 
 // --- 4.5-4.7 place the figures ---
 
-/// Settlements that may receive a figure now: cities with room while any has room, else empty villages.
+/// Settlements that may receive a figure now: cities with room while any has room, else empty
+/// villages. INTERPRETATION (RULES_NOTES.md N1): cities first, the rotation never restarts.
 fn open_settlements<'a>(g: &'a Samurai, s: &'a State) -> (bool, &'a [u8]) {
     let city_open = g.cities.iter().any(|&c| (s.figures[c as usize].count_ones() as u8) < 2);
     if city_open {

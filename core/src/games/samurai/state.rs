@@ -38,9 +38,14 @@ pub enum Phase {
 pub enum Pending {
     None,
     /// The figure exchange was played and its first figure chosen.
-    SwapFigure { settlement: u8, figure: u8 },
+    SwapFigure {
+        settlement: u8,
+        figure: u8,
+    },
     /// The token exchange picked up `token`; it must be placed again at once.
-    ReplaceToken { token: u8 },
+    ReplaceToken {
+        token: u8,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -23,8 +23,8 @@ use crate::game::ActionId;
 
 // --- what may be played ---
 
-/// The empty hexes a token may go on (5.3).
-fn targets<'a>(g: &'a Samurai, token: u8) -> &'a [u8] {
+/// The empty hexes a token may go on (5.3). INTERPRETATION (RULES_NOTES.md N13): no adjacency needed.
+fn targets(g: &Samurai, token: u8) -> &[u8] {
     if g.data().tokens[token as usize].on_sea() {
         &g.sea
     } else {
@@ -47,8 +47,8 @@ fn swap_partner_ok(s: &State, s1: usize, f1: u8, s2: usize, f2: u8) -> bool {
     s1 != s2
         && f1 != f2
         && s.figures[s2] & (1 << f2) != 0
-        // INTERPRETATION (RULES_NOTES.md "figure exchange"): no settlement may end up with two
-        // figures of one type, which rules out Edo while it holds all three.
+        // INTERPRETATION (RULES_NOTES.md N3): no settlement may end up with two figures of one
+        // type, which rules out Edo while it holds all three.
         && s.figures[s1] & (1 << f2) == 0
         && s.figures[s2] & (1 << f1) == 0
 }
@@ -57,6 +57,8 @@ fn has_swap_partner(g: &Samurai, s: &State, s1: usize, f1: u8) -> bool {
     g.settlements.iter().any(|&s2| (0..3).any(|f2| swap_partner_ok(s, s1, f1, s2 as usize, f2)))
 }
 
+/// INTERPRETATION (RULES_NOTES.md N4): the exchange is the turn's normal token and needs an
+/// empty land hex for the picked-up token.
 fn may_exchange_token(g: &Samurai, s: &State) -> bool {
     let seat = s.seat as usize;
     s.hands[seat] & (1 << g.data().token_swap) != 0 && !s.turn.normal_used && any_empty(s, &g.land)
@@ -72,7 +74,9 @@ fn can_play(g: &Samurai, s: &State) -> bool {
     let hand = s.hands[s.seat as usize];
     bits(hand).any(|t| placeable(g, s, t) && any_empty(s, targets(g, t)))
         || (hand & (1 << g.data().figure_swap) != 0
-            && g.settlements.iter().any(|&s1| (0..3).any(|f| s.figures[s1 as usize] & (1 << f) != 0 && has_swap_partner(g, s, s1 as usize, f))))
+            && g.settlements
+                .iter()
+                .any(|&s1| (0..3).any(|f| s.figures[s1 as usize] & (1 << f) != 0 && has_swap_partner(g, s, s1 as usize, f))))
         || (may_exchange_token(g, s) && g.land.iter().any(|&h| own_exchangeable_at(g, s, h)))
 }
 
@@ -117,7 +121,8 @@ pub fn legal_plays(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
             }
         }
     }
-    // End the turn after playing; pass when nothing at all can be played.
+    // INTERPRETATION (RULES_NOTES.md N11, N9): end the turn after playing; pass when nothing
+    // at all can be played.
     if s.turn.played > 0 || out.len() == start {
         out.push(g.encode(Action::EndTurn));
     }
@@ -174,7 +179,10 @@ pub fn place_token(g: &Samurai, s: &mut State, token: u8, hex: u8, ev: &mut Even
         }
     }
     s.cells[hex as usize] = cell(seat, token);
-    ev.emit(Audience::ALL, || json!({"kind": "token_placed", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name, "hex": hex}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "token_placed", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name, "hex": hex}),
+    );
     capture::after_placement(g, s, hex, ev);
 }
 
@@ -187,7 +195,10 @@ pub fn swap_figure(g: &Samurai, s: &mut State, figure: u8, hex: u8, ev: &mut Eve
             s.hands[seat] &= !(1 << g.data().figure_swap);
             s.turn.played += 1;
             s.turn.pending = Pending::SwapFigure { settlement: st, figure };
-            ev.emit(Audience::ALL, || json!({"kind": "figure_exchange_played", "seat": seat, "first": {"hex": hex, "figure": FIGURE_TYPES[figure as usize]}}));
+            ev.emit(
+                Audience::ALL,
+                || json!({"kind": "figure_exchange_played", "seat": seat, "first": {"hex": hex, "figure": FIGURE_TYPES[figure as usize]}}),
+            );
         }
         Pending::SwapFigure { settlement: s1, figure: f1 } => {
             let (s1, s2, f2) = (s1 as usize, st as usize, figure);
@@ -214,13 +225,16 @@ pub fn pick_up(g: &Samurai, s: &mut State, hex: u8, ev: &mut Events) {
     // The exchange token fills the vacated hex at once, so nothing becomes un-surrounded.
     s.cells[hex as usize] = cell(seat, exchange);
     s.turn.pending = Pending::ReplaceToken { token };
-    ev.emit(Audience::ALL, || json!({"kind": "token_exchanged", "seat": seat, "hex": hex, "picked_up": token, "name": g.data().tokens[token as usize].name}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "token_exchanged", "seat": seat, "hex": hex, "picked_up": token, "name": g.data().tokens[token as usize].name}),
+    );
 }
 
 pub fn end_turn(g: &Samurai, s: &mut State, ev: &mut Events) {
     let seat = s.seat as usize;
     if s.turn.played == 0 {
-        // INTERPRETATION (RULES_NOTES.md "player cannot play"): pass; a full round of passes ends the game.
+        // INTERPRETATION (RULES_NOTES.md N9): pass; a full round of passes ends the game.
         s.passes += 1;
         ev.emit(Audience::ALL, || json!({"kind": "passed", "seat": seat}));
         if s.passes as usize >= g.n {
@@ -245,7 +259,10 @@ pub fn draw(g: &Samurai, s: &mut State, token: u8, ev: &mut Events) {
     let seat = s.seat as usize;
     s.stacks[seat] &= !(1 << token);
     s.hands[seat] |= 1 << token;
-    ev.emit(Audience::seat(seat), || json!({"kind": "token_drawn", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name}));
+    ev.emit(
+        Audience::seat(seat),
+        || json!({"kind": "token_drawn", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name}),
+    );
     let left = s.stacks[seat].count_ones();
     ev.emit(Audience::ALL, || json!({"kind": "drew", "seat": seat, "stack_left": left}));
     refill_or_pass_on(g, s, ev);

@@ -53,7 +53,9 @@ fn decision(g: &Samurai, s: &State) -> Value {
         (Phase::ChooseTokens, _) => ("keep_token", json!({"kept": s.hand_size(s.seat as usize), "of": super::HAND})),
         (Phase::PlaceFigures, _) => ("place_figure", json!({})),
         (Phase::Play, Pending::None) => ("play_token_or_end_turn", json!({})),
-        (Phase::Play, Pending::ReplaceToken { token }) => ("replace_picked_up_token", json!({"token": token, "name": d.tokens[token as usize].name})),
+        (Phase::Play, Pending::ReplaceToken { token }) => {
+            ("replace_picked_up_token", json!({"token": token, "name": d.tokens[token as usize].name}))
+        }
         (Phase::Play, Pending::SwapFigure { settlement, figure }) => (
             "choose_second_figure",
             json!({"first": {"hex": d.settlements[settlement as usize].hex, "figure": FIGURE_TYPES[figure as usize]}}),
@@ -152,9 +154,13 @@ pub fn action_json(g: &Samurai, a: ActionId) -> Value {
     };
     let mut v = match g.decode(a) {
         Some(Action::Keep { token }) => json!({"verb": "keep", "token": token}),
-        Some(Action::PlaceFigure { figure, hex: h }) => json!({"verb": "place_figure", "figure": FIGURE_TYPES[figure as usize], "hex": hex(h)}),
+        Some(Action::PlaceFigure { figure, hex: h }) => {
+            json!({"verb": "place_figure", "figure": FIGURE_TYPES[figure as usize], "hex": hex(h)})
+        }
         Some(Action::PlaceToken { token, hex: h }) => json!({"verb": "place_token", "token": token, "hex": hex(h)}),
-        Some(Action::SwapFigure { figure, hex: h }) => json!({"verb": "choose_exchange_figure", "figure": FIGURE_TYPES[figure as usize], "hex": hex(h)}),
+        Some(Action::SwapFigure { figure, hex: h }) => {
+            json!({"verb": "choose_exchange_figure", "figure": FIGURE_TYPES[figure as usize], "hex": hex(h)})
+        }
         Some(Action::PickUp { hex: h }) => json!({"verb": "token_exchange_pick_up", "hex": hex(h)}),
         Some(Action::EndTurn) => json!({"verb": "end_turn"}),
         Some(Action::Draw { token }) => json!({"verb": "draw", "token": token}),

@@ -1,0 +1,42 @@
+# kassen — `make help` lists the targets. The README points at two: `make demo` and `make test`.
+SHELL := /bin/bash
+CARGO ?= cargo
+export CARGO_TARGET_DIR ?= $(CURDIR)/target
+
+.PHONY: help demo test test-rust test-c test-python bench header golden lint clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
+
+demo: ## build everything (release) and play every game end to end between the built-in bots
+	$(CARGO) build --release --workspace --exclude kassen-python
+	$(CARGO) run --release -q -p kassen-core --example demo
+
+test: test-rust test-c test-python ## run every test (debug builds): Rust, C ABI, Python
+	@echo "make test: all suites passed"
+
+test-rust: ## Rust unit, rule, conformance, golden and header-drift tests
+	$(CARGO) test --workspace --exclude kassen-python
+
+test-c: ## C tests against include/kassen.h with ASan/UBSan
+	$(CARGO) build -p kassen-ffi
+	bash tests/c/run.sh $(CARGO_TARGET_DIR)/debug
+
+test-python: ## build the wheel (debug) into .venv and run pytest against it
+	bash python/tests/run.sh
+
+bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
+	bash bench/run.sh
+
+header: ## regenerate include/kassen.h with the pinned cbindgen
+	KASSEN_BLESS=1 $(CARGO) test -p kassen-tests header
+
+golden: ## rewrite the golden playthroughs (review the diff!)
+	KASSEN_BLESS=1 $(CARGO) test -p kassen-tests golden
+
+lint: ## rustfmt and clippy
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+clean: ## remove build outputs and the venv
+	rm -rf target .venv bench-results

@@ -1,0 +1,147 @@
+//! `kassen_game`: a game under one configuration.
+
+use std::ffi::c_char;
+
+use kassen_core::engine::{self, GameHandle};
+use serde_json::json;
+
+use crate::boundary::{arg_ref, arg_str, ffi_boundary, Out};
+use crate::buf::{give, kassen_buf, out_buf};
+use crate::status::kassen_status;
+
+/// A game under one configuration (the immutable rules object). Opaque.
+///
+/// Created by `kassen_game_new` (or `kassen_state_game`), released by `kassen_game_free`.
+/// A game is immutable and may be used from several threads at once. States keep their
+/// game alive on their own: a game may be freed while states created from it live on.
+#[allow(non_camel_case_types)]
+pub struct kassen_game {
+    pub(crate) inner: GameHandle,
+}
+
+impl kassen_game {
+    pub(crate) fn boxed(inner: GameHandle) -> *mut kassen_game {
+        Box::into_raw(Box::new(kassen_game { inner }))
+    }
+}
+
+/// Lists the registered games as a JSON array `[{"id": "...", "name": "..."}, ...]`.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if `out` is NULL; on failure
+/// `*out` is not written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_games_json(out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        let out = out_buf(out)?;
+        let list: Vec<_> = engine::games().into_iter().map(|(id, name)| json!({"id": id, "name": name})).collect();
+        // SAFETY: `out` is checked.
+        unsafe { give(out, serde_json::Value::Array(list).to_string()) };
+        Ok(())
+    }
+}
+
+/// Creates the game `id` under the configuration `config_json`.
+///
+/// `id` is a NUL-terminated UTF-8 game id (see `kassen_games_json`). `config_json` is a
+/// NUL-terminated UTF-8 JSON object of game options, or NULL (or `""`) for the defaults;
+/// every game also accepts `"explicit_chance": true`, which makes chance nodes visible
+/// (`current_player` returns -1 and the caller applies chance outcomes).
+///
+/// On success, `*out` receives a new game that the caller owns and must release with
+/// `kassen_game_free`. On failure `*out` is not written and the status says why:
+/// `KASSEN_STATUS_NULL_POINTER` (`id` or `out` is NULL), `KASSEN_STATUS_INVALID_UTF8`,
+/// `KASSEN_STATUS_UNKNOWN_GAME`, `KASSEN_STATUS_INVALID_CONFIG` (including malformed JSON),
+/// `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` or `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_new(id: *const c_char, config_json: *const c_char, out: *mut *mut kassen_game) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY (all three): the caller passes NULL or valid pointers.
+        let id = unsafe { arg_str(id, "id") }?;
+        let config = if config_json.is_null() { None } else { Some(unsafe { arg_str(config_json, "config_json") }?) };
+        let out = Out::new(out, "out")?;
+        let game = engine::load_game_str(id, config)?;
+        unsafe { out.write(kassen_game::boxed(game)) };
+        Ok(())
+    }
+}
+
+/// Releases a game created by `kassen_game_new` or `kassen_state_game`.
+///
+/// `game == NULL` is a no-op. States created from the game stay valid. The game must not
+/// be used after this call. This function cannot fail.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_free(game: *mut kassen_game) {
+    ffi_boundary! { or ();
+        if !game.is_null() {
+            // SAFETY: a non-NULL `game` was created by `kassen_game::boxed` and is released
+            // once (the caller's promise).
+            drop(unsafe { Box::from_raw(game) });
+        }
+    }
+}
+
+/// Describes the game as a JSON object: id, name, player counts, `num_distinct_actions`,
+/// `max_chance_outcomes`, `observation_shape`, `max_game_length`, rules version, rulebook,
+/// the normalized config and the provenance of the component data.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
+/// failure `*out` is not written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_info_json(game: *const kassen_game, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or a live game.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let out = out_buf(out)?;
+        unsafe { give(out, game.inner.info_json().to_string()) };
+        Ok(())
+    }
+}
+
+/// Writes the number of seats of this configuration to `*out`.
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_num_players(game: *const kassen_game, out: *mut u32) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(game.inner.info().num_players) };
+        Ok(())
+    }
+}
+
+/// Writes the number of distinct action ids to `*out`: every action and chance outcome id
+/// is below it, and it is the length of a legal-actions mask.
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_num_distinct_actions(game: *const kassen_game, out: *mut u32) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(game.inner.info().num_distinct_actions) };
+        Ok(())
+    }
+}
+
+/// Writes the number of floats of an observation tensor to `*out` (the product of
+/// `observation_shape` in the info JSON).
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_observation_len(game: *const kassen_game, out: *mut usize) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(game.inner.info().observation_len()) };
+        Ok(())
+    }
+}

@@ -1,0 +1,444 @@
+//! `kassen_state`: one position of a game, with its RNG and action log.
+
+use std::ffi::c_char;
+
+use kassen_core::engine::StateHandle;
+
+use crate::boundary::{arg_mut, arg_ref, arg_str, ffi_boundary, write_slice, Out};
+use crate::buf::{give, kassen_buf, out_buf};
+use crate::game::kassen_game;
+use crate::status::kassen_status;
+
+/// One state of a game: the position, its random number generator and its action log.
+/// Opaque.
+///
+/// Created by `kassen_state_new`, `kassen_state_clone`, `kassen_state_apply` or
+/// `kassen_state_from_json`, released by `kassen_state_free`. A state keeps its game alive.
+/// Functions taking `const kassen_state *` may run concurrently on one state; a function
+/// taking `kassen_state *` needs exclusive access to it.
+#[allow(non_camel_case_types)]
+pub struct kassen_state {
+    pub(crate) inner: StateHandle,
+}
+
+impl kassen_state {
+    fn boxed(inner: StateHandle) -> *mut kassen_state {
+        Box::into_raw(Box::new(kassen_state { inner }))
+    }
+}
+
+/// Creates the initial state of `game`, its random number generator seeded by `seed`.
+/// (seed, config, action ids) determine a game exactly, on every platform.
+///
+/// Unless the game was created with `"explicit_chance": true`, opening chance nodes are
+/// already resolved from the seed.
+///
+/// On success, `*out` receives a new state that the caller owns and must release with
+/// `kassen_state_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
+/// failure `*out` is not written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_new(game: *const kassen_game, seed: u64, out: *mut *mut kassen_state) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let out = Out::new(out, "out")?;
+        let state = game.inner.new_initial_state(seed);
+        unsafe { out.write(kassen_state::boxed(state)) };
+        Ok(())
+    }
+}
+
+/// Releases a state. `state == NULL` is a no-op. The state must not be used after this
+/// call. This function cannot fail.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_free(state: *mut kassen_state) {
+    ffi_boundary! { or ();
+        if !state.is_null() {
+            // SAFETY: a non-NULL `state` was created by `kassen_state::boxed` and is
+            // released once (the caller's promise).
+            drop(unsafe { Box::from_raw(state) });
+        }
+    }
+}
+
+/// Copies a state (position, RNG and action log); the copy evolves independently.
+///
+/// On success, `*out` receives a new state that the caller owns and must release with
+/// `kassen_state_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
+/// failure `*out` is not written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_clone(state: *const kassen_state, out: *mut *mut kassen_state) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(kassen_state::boxed(state.inner.clone())) };
+        Ok(())
+    }
+}
+
+/// Gives the game of a state (useful after `kassen_state_from_json`).
+///
+/// On success, `*out` receives a new game handle that the caller owns and must release
+/// with `kassen_game_free` (the state is not affected). Returns
+/// `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_game(state: *const kassen_state, out: *mut *mut kassen_game) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(kassen_game::boxed(state.inner.game())) };
+        Ok(())
+    }
+}
+
+/// Writes the player to act to `*out`: a seat (>= 0), -1 at a chance node (only with
+/// `"explicit_chance": true`) or -4 when the game is over.
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_current_player(state: *const kassen_state, out: *mut i32) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(state.inner.current_player()) };
+        Ok(())
+    }
+}
+
+/// Writes whether the game is over to `*out`.
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_is_terminal(state: *const kassen_state, out: *mut bool) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(state.inner.is_terminal()) };
+        Ok(())
+    }
+}
+
+/// Copies the legal action ids (the outcome ids at a chance node), ascending and without
+/// duplicates, into the caller's array `buf` of `cap` elements, and their number into
+/// `*out_len`. Empty when the game is over.
+///
+/// If they do not fit, nothing is copied, the required number is written to `*out_len`
+/// and `KASSEN_STATUS_BUFFER_TOO_SMALL` is returned; `buf` may be NULL when `cap` is 0 to
+/// ask for the number. Returns `KASSEN_STATUS_NULL_POINTER` if `state` or `out_len` is
+/// NULL, or `buf` is NULL while `cap > 0`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_legal_actions(
+    state: *const kassen_state,
+    buf: *mut u32,
+    cap: usize,
+    out_len: *mut usize,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let actions = state.inner.legal_actions();
+        unsafe { write_slice(&actions, buf, cap, out_len, "buf") }
+    }
+}
+
+/// Copies one flag per action id (1 = legal, 0 = not) into the caller's array `buf` of
+/// `cap` bytes, and the number of flags (`kassen_game_num_distinct_actions`) into
+/// `*out_len`.
+///
+/// Buffer rules and failures as for `kassen_state_legal_actions`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_legal_actions_mask(
+    state: *const kassen_state,
+    buf: *mut u8,
+    cap: usize,
+    out_len: *mut usize,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let mask: Vec<u8> = state.inner.legal_actions_mask().into_iter().map(u8::from).collect();
+        unsafe { write_slice(&mask, buf, cap, out_len, "buf") }
+    }
+}
+
+/// The pure transition: a new state that is `state` after `action`; `state` itself is not
+/// changed.
+///
+/// On success, `*out` receives a new state that the caller owns and must release with
+/// `kassen_state_free`. On failure `*out` is not written and the status says why:
+/// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_GAME_OVER`,
+/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_apply(state: *const kassen_state, action: u32, out: *mut *mut kassen_state) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = Out::new(out, "out")?;
+        let next = state.inner.child(action)?;
+        unsafe { out.write(kassen_state::boxed(next)) };
+        Ok(())
+    }
+}
+
+/// Applies `action` to `state` in place (for whoever is to act, chance included).
+///
+/// On failure the state is exactly as it was and the status says why:
+/// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_GAME_OVER`,
+/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_apply_in_place(state: *mut kassen_state, action: u32) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or a state it does not share during the call.
+        let state = unsafe { arg_mut(state, "state") }?;
+        state.inner.apply_in_place(action)?;
+        Ok(())
+    }
+}
+
+/// Applies `action` in place on behalf of `player`, who must be the one to act (use it
+/// where actions arrive from several seats, e.g. a server).
+///
+/// On failure the state is exactly as it was and the status says why:
+/// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_NOT_YOUR_TURN`, `KASSEN_STATUS_GAME_OVER`,
+/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_apply_as(state: *mut kassen_state, player: i32, action: u32) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or a state it does not share during the call.
+        let state = unsafe { arg_mut(state, "state") }?;
+        state.inner.apply_as(player, action)?;
+        Ok(())
+    }
+}
+
+/// Copies the outcomes of a chance node into the caller's arrays `ids` and `probs` (both
+/// of `cap` elements; the probabilities sum to 1), and their number into `*out_len`.
+/// Zero outcomes when the state is not a chance node.
+///
+/// If they do not fit, nothing is copied, the required number is written to `*out_len`
+/// and `KASSEN_STATUS_BUFFER_TOO_SMALL` is returned; `ids` and `probs` may be NULL when
+/// `cap` is 0. Returns `KASSEN_STATUS_NULL_POINTER` if `state` or `out_len` is NULL, or an
+/// array is NULL while `cap > 0`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_chance_outcomes(
+    state: *const kassen_state,
+    ids: *mut u32,
+    probs: *mut f64,
+    cap: usize,
+    out_len: *mut usize,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers, arrays valid for `cap` elements.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let outcomes = state.inner.chance_outcomes();
+        let id_list: Vec<u32> = outcomes.iter().map(|o| o.0).collect();
+        let p_list: Vec<f64> = outcomes.iter().map(|o| o.1).collect();
+        // Check `probs` first so that nothing is written on its failure.
+        let mut probe = 0usize;
+        unsafe { write_slice::<f64>(&[], probs, cap, &mut probe, "probs") }?;
+        unsafe { write_slice(&id_list, ids, cap, out_len, "ids") }?;
+        unsafe { write_slice(&p_list, probs, cap, out_len, "probs") }
+    }
+}
+
+/// Copies the return of every seat (all 0 until the game is over) into the caller's array
+/// `buf` of `cap` doubles, and the number of seats into `*out_len`.
+///
+/// Buffer rules and failures as for `kassen_state_legal_actions`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_returns(state: *const kassen_state, buf: *mut f64, cap: usize, out_len: *mut usize) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let returns = state.inner.returns();
+        unsafe { write_slice(&returns, buf, cap, out_len, "buf") }
+    }
+}
+
+/// Copies the action log (every player action and chance outcome since the initial
+/// state) into the caller's array `buf` of `cap` elements, and its length into `*out_len`.
+///
+/// Buffer rules and failures as for `kassen_state_legal_actions`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_history(state: *const kassen_state, buf: *mut u32, cap: usize, out_len: *mut usize) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
+        let state = unsafe { arg_ref(state, "state") }?;
+        unsafe { write_slice(state.inner.history(), buf, cap, out_len, "buf") }
+    }
+}
+
+/// Describes `action` in this state as a short human-readable string.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_action_to_string(state: *const kassen_state, action: u32, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let text = state.inner.action_to_string(action)?;
+        unsafe { give(out, text) };
+        Ok(())
+    }
+}
+
+/// Describes `action` in this state as a JSON object for frontends
+/// (`{"id": ..., "verb": ..., ...}`).
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_action_to_json(state: *const kassen_state, action: u32, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let v = state.inner.action_to_json(action)?;
+        unsafe { give(out, v.to_string()) };
+        Ok(())
+    }
+}
+
+/// What `player` may know of the state, as a JSON object (including the pending decision):
+/// `player` is a seat, or -1 for the spectator (public information only). It never
+/// contains information hidden from that player.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+/// `KASSEN_STATUS_INVALID_PLAYER`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_view_json(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let v = state.inner.view(player)?;
+        unsafe { give(out, v.to_string()) };
+        Ok(())
+    }
+}
+
+/// The events `player` has seen since the initial state (their perfect-recall history),
+/// as a JSON array of objects `{"step": ..., "audience": ..., "kind": ..., ...}`; -1 gives
+/// the public events only.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+/// `KASSEN_STATUS_INVALID_PLAYER`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_events_json(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let events = state.inner.events(player)?;
+        let text = serde_json::to_string(&events)
+            .map_err(|e| crate::boundary::Failure::new(kassen_status::InvalidData, format!("events do not serialize: {e}")))?;
+        unsafe { give(out, text) };
+        Ok(())
+    }
+}
+
+/// Copies the observation tensor of `player` (a seat, or -1 for the spectator) into the
+/// caller's array `buf` of `cap` floats, and its length (`kassen_game_observation_len`)
+/// into `*out_len`.
+///
+/// Buffer rules as for `kassen_state_legal_actions`; also fails with
+/// `KASSEN_STATUS_INVALID_PLAYER`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_observation_tensor(
+    state: *const kassen_state,
+    player: i32,
+    buf: *mut f32,
+    cap: usize,
+    out_len: *mut usize,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let tensor = state.inner.observation_tensor(player)?;
+        unsafe { write_slice(&tensor, buf, cap, out_len, "buf") }
+    }
+}
+
+/// Saves the state as JSON text (format `kassen.state/1`: game, rules version, config,
+/// seed and action log, plus a snapshot). Contains the hidden information of every seat:
+/// do not show it to players.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
+/// failure `*out` is not written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_to_json(state: *const kassen_state, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        unsafe { give(out, state.inner.to_json_string()) };
+        Ok(())
+    }
+}
+
+/// Loads a state saved by `kassen_state_to_json` (NUL-terminated UTF-8), finding its game
+/// in the registry. The action log is replayed and checked against the snapshot.
+///
+/// On success, `*out` receives a new state that the caller owns and must release with
+/// `kassen_state_free`. On failure `*out` is not written and the status says why:
+/// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_UTF8`,
+/// `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_UNSUPPORTED_FORMAT`,
+/// `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
+/// `KASSEN_STATUS_INVALID_STATE` or a setup status for an invalid saved config.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_from_json(json: *const c_char, out: *mut *mut kassen_state) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let text = unsafe { arg_str(json, "json") }?;
+        let out = Out::new(out, "out")?;
+        let state = StateHandle::from_json(text)?;
+        unsafe { out.write(kassen_state::boxed(state)) };
+        Ok(())
+    }
+}
+
+/// Writes a hash of the whole state (game, config, seed, action log, position) to `*out`.
+/// It is identical on every run, platform and surface (C, Rust, Python).
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_hash(state: *const kassen_state, out: *mut u64) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(state.inner.stable_hash()) };
+        Ok(())
+    }
+}
+
+/// Writes whether two states are equal (same game, config, seed, action log and position)
+/// to `*out`. States of different games are unequal.
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_equal(a: *const kassen_state, b: *const kassen_state, out: *mut bool) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let a = unsafe { arg_ref(a, "a") }?;
+        let b = unsafe { arg_ref(b, "b") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(a.inner == b.inner) };
+        Ok(())
+    }
+}
