@@ -1,1 +1,50 @@
-//! Python module kassen._kassen.
+//! Python module `kassen._kassen`: a thin layer over `kassen_core::engine`.
+//!
+//! Conversion and GIL handling only; the ergonomic Python API (exceptions, environments,
+//! testing helpers) lives in `py_src/kassen/`.
+
+mod convert;
+mod errors;
+mod game;
+mod state;
+
+use kassen_core::{ErrorCode, CHANCE, SPECTATOR, TERMINAL};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// `{name: number}` of every core error code (tests check the Python classes against it).
+#[pyfunction]
+fn _error_codes(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for c in ErrorCode::ALL {
+        d.set_item(format!("{c:?}"), c.as_i32())?;
+    }
+    Ok(d)
+}
+
+/// Test hook: panics inside the panic boundary, to show that a panic reaches Python as
+/// `kassen.exceptions.PanicError` (code 4), never as pyo3's `PanicException`.
+#[pyfunction]
+fn _test_panic(message: &str) -> errors::Result<()> {
+    errors::guard(|| panic!("{message}"))
+}
+
+#[pymodule]
+fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", kassen_core::VERSION)?;
+    m.add("CHANCE", CHANCE)?;
+    m.add("TERMINAL", TERMINAL)?;
+    m.add("SPECTATOR", SPECTATOR)?;
+    m.add("STATE_FORMAT", kassen_core::engine::STATE_FORMAT)?;
+    // Whether this is a debug build (benchmarks warn about it).
+    m.add("_debug_build", cfg!(debug_assertions))?;
+    m.add_class::<game::Game>()?;
+    m.add_class::<state::State>()?;
+    m.add_function(wrap_pyfunction!(game::games, m)?)?;
+    m.add_function(wrap_pyfunction!(game::load_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_load_game_json, m)?)?;
+    m.add_function(wrap_pyfunction!(state::_state_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_error_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(_test_panic, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,61 @@
+"""kassen: rules engine for historical board games.
+
+OpenSpiel-style API over a Rust core::
+
+    import kassen
+    game = kassen.load_game("samurai", players=3)
+    state = game.new_initial_state(seed=1)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    print(state.returns())
+
+``Game`` and ``State`` are the native classes (no Python wrapper, so calls stay fast).
+Errors are :mod:`kassen.exceptions` classes carrying ``.code``. Optional extras:
+:mod:`kassen.envs` (Gymnasium / PettingZoo style environments) and :mod:`kassen.testing`.
+"""
+
+from __future__ import annotations
+
+from kassen import exceptions
+from kassen._kassen import (
+    CHANCE,
+    SPECTATOR,
+    STATE_FORMAT,
+    TERMINAL,
+    Game,
+    State,
+    __version__,
+    games,
+    load_game,
+)
+from kassen.exceptions import (
+    GameOverError,
+    IllegalActionError,
+    InvalidArgumentError,
+    KassenError,
+    LoadError,
+    NotYourTurnError,
+    RuleError,
+    SetupError,
+)
+
+__all__ = [
+    "CHANCE",
+    "SPECTATOR",
+    "STATE_FORMAT",
+    "TERMINAL",
+    "Game",
+    "State",
+    "__version__",
+    "games",
+    "load_game",
+    "exceptions",
+    "KassenError",
+    "SetupError",
+    "RuleError",
+    "LoadError",
+    "IllegalActionError",
+    "NotYourTurnError",
+    "GameOverError",
+    "InvalidArgumentError",
+]

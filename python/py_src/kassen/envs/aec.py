@@ -1,0 +1,182 @@
+"""PettingZoo-AEC-style multi-agent env: one agent per seat, agents act in turn."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple, Union
+
+import numpy as np
+
+from kassen._kassen import Game, State, load_game
+from kassen.envs import spaces
+from kassen.envs.single import _sample_chance
+
+try:  # only if installed
+    import pettingzoo as _pz  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    _Base: Any = _pz.AECEnv
+except ImportError:  # pragma: no cover - exercised in a subprocess test
+    _pz = None  # type: ignore[assignment]
+    _Base = object
+
+__all__ = ["KassenAECEnv"]
+
+
+class _AECProtocol:
+    """The AECEnv helpers PettingZoo provides, for when it is not installed (same semantics)."""
+
+    agents: List[str]
+    agent_selection: str
+    rewards: Dict[str, float]
+    _cumulative_rewards: Dict[str, float]
+    terminations: Dict[str, bool]
+    truncations: Dict[str, bool]
+    infos: Dict[str, Dict[str, Any]]
+
+    def observe(self, agent: str) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
+
+    def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
+        agent = self.agent_selection
+        obs = self.observe(agent) if observe else None
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
+    def _accumulate_rewards(self) -> None:
+        for agent, reward in self.rewards.items():
+            self._cumulative_rewards[agent] += reward
+
+    def _clear_rewards(self) -> None:
+        for agent in self.rewards:
+            self.rewards[agent] = 0
+
+    def _was_dead_step(self, action: Any) -> None:
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        del self.terminations[agent], self.truncations[agent], self.rewards[agent]
+        del self._cumulative_rewards[agent], self.infos[agent]
+        self.agents.remove(agent)
+        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if dead:
+            self.agent_selection = dead[0]
+        self._clear_rewards()
+
+
+class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[misc]
+    """A kassen game as an AEC environment; agents are ``"player_0"``, ``"player_1"``, ...
+
+    - ``observe(agent)``: ``{"observation": observation_tensor(seat), "action_mask": int8}``
+      (the mask is all zeros for an agent that is not to act);
+    - ``step(action)``: the selected agent's action id (``None`` once the game is over);
+      an illegal id raises ``IllegalActionError`` and changes nothing;
+    - rewards: the change of each seat's return (the final returns when the game ends).
+    Explicit chance nodes are resolved inside the env, from its RNG.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "kassen_aec_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: Union[str, Game] = "samurai",
+        config: Optional[Mapping[str, Any]] = None,
+        *,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if _pz is not None:
+            super().__init__()
+        self.game = game if isinstance(game, Game) else load_game(game, dict(config or {}))
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unsupported render_mode {render_mode!r}")
+        self.render_mode = render_mode
+        n = self.game.num_players()
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents: List[str] = []
+        num_actions = self.game.num_distinct_actions()
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, self.game.observation_shape(), np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self.state: Optional[State] = None
+        self._rng = np.random.default_rng()
+        self._returns = [0.0] * n
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.new_initial_state(int(self._rng.integers(2**63)))
+        self._returns = [0.0] * self.game.num_players()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self._resolve_chance()
+        self.agent_selection = self.possible_agents[max(self.state.current_player(), 0)]
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        state = self._require_state()
+        seat = self.seat(agent)
+        if state.current_player() == seat:
+            mask = state.legal_actions_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        return {"observation": state.observation_tensor(seat), "action_mask": mask}
+
+    def step(self, action: Optional[int]) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self._require_state()
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is only valid once the game is over")
+        state.apply_action_as(self.seat(agent), int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self._resolve_chance()
+        returns = state.returns()
+        self.rewards = {a: returns[i] - self._returns[i] for i, a in enumerate(self.possible_agents)
+                        if a in self.rewards}
+        self._returns = returns
+        if state.is_terminal():
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[state.current_player()]
+        self._accumulate_rewards()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return f"{self.state!r}\n{json.dumps(self.state.view(-1), sort_keys=True)}"
+
+    def close(self) -> None:
+        pass
+
+    def _require_state(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
+
+    def _resolve_chance(self) -> None:
+        state = self._require_state()
+        while state.is_chance_node():
+            state.apply_action(_sample_chance(state, self._rng))

@@ -1,0 +1,151 @@
+"""Gymnasium-style single-agent env: the learner plays one seat, a policy plays the others."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
+
+import numpy as np
+
+from kassen._kassen import Game, State, load_game
+from kassen.envs import spaces
+
+try:  # only if installed
+    import gymnasium as _gym
+
+    _Base: Any = _gym.Env
+except ImportError:  # pragma: no cover - exercised in a subprocess test
+    _gym = None  # type: ignore[assignment]
+    _Base = object
+
+#: A policy: (state, rng) -> action id. It is only called on a state where it is to act.
+Policy = Callable[[State, np.random.Generator], int]
+
+__all__ = ["KassenEnv", "random_policy", "Policy"]
+
+
+def random_policy(state: State, rng: np.random.Generator) -> int:
+    """Uniformly random legal action."""
+    legal = state.legal_actions()
+    return legal[int(rng.integers(len(legal)))]
+
+
+def _sample_chance(state: State, rng: np.random.Generator) -> int:
+    outcomes = state.chance_outcomes()
+    probs = np.array([p for _, p in outcomes], dtype=np.float64)
+    return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
+
+
+class KassenEnv(_Base):  # type: ignore[misc]
+    """One seat of a kassen game as a single-agent environment.
+
+    - observation: ``state.observation_tensor(agent)`` (float32, ``game.observation_shape()``);
+    - action: an action id in ``Discrete(num_distinct_actions)``; only legal ids are accepted
+      (an illegal one raises ``IllegalActionError``, the state unchanged). The legal ids are
+      ``info["action_mask"]`` (bool array) and ``env.action_masks()`` (for MaskablePPO);
+    - reward: the change of the agent's return (the final return, given when the game ends);
+    - the other seats are played by ``opponent`` (default: :func:`random_policy`), explicit
+      chance nodes are drawn by their probabilities from the env's RNG.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: Union[str, Game] = "samurai",
+        config: Optional[Mapping[str, Any]] = None,
+        *,
+        agent: int = 0,
+        opponent: Optional[Policy] = None,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        self.game = game if isinstance(game, Game) else load_game(game, dict(config or {}))
+        if not 0 <= agent < self.game.num_players():
+            raise ValueError(f"agent must be a seat in [0, {self.game.num_players()})")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unsupported render_mode {render_mode!r}")
+        self.agent = agent
+        self.opponent: Policy = opponent or random_policy
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(self.game.num_distinct_actions())
+        self.observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape(), np.float32)
+        self.state: Optional[State] = None
+        self._return = 0.0
+        if _gym is None:
+            self._np_random: Optional[np.random.Generator] = None
+
+    # --- RNG (gymnasium.Env provides these when installed) ---
+    if _gym is None:
+
+        @property
+        def np_random(self) -> np.random.Generator:
+            if self._np_random is None:
+                self._np_random = np.random.default_rng()
+            return self._np_random
+
+    def _seed_rng(self, seed: Optional[int]) -> None:
+        if _gym is not None:
+            super().reset(seed=seed)
+        elif seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+
+    # --- the env API ---
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+              ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Starts a new game (its seed drawn from the env's RNG, itself seeded by ``seed``)."""
+        self._seed_rng(seed)
+        game_seed = int(self.np_random.integers(2**63))
+        self.state = self.game.new_initial_state(game_seed)
+        self._return = 0.0
+        self._advance()
+        return self._obs(), self._info()
+
+    def step(self, action: int) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        state = self._require_state()
+        state.apply_action_as(self.agent, int(action))
+        self._advance()
+        ret = state.returns()[self.agent]
+        reward, self._return = ret - self._return, ret
+        return self._obs(), float(reward), state.is_terminal(), False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the agent as a bool array (all false when it is not to act)."""
+        state = self._require_state()
+        if state.current_player() != self.agent:
+            return np.zeros(self.game.num_distinct_actions(), dtype=bool)
+        return state.legal_actions_mask()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        return f"{self.state!r}\n{json.dumps(self.state.view(self.agent), sort_keys=True)}"
+
+    def close(self) -> None:
+        self.state = None
+
+    # --- internals ---
+
+    def _require_state(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() first")
+        return self.state
+
+    def _advance(self) -> None:
+        """Plays chance and the other seats until the agent is to act or the game is over."""
+        state = self._require_state()
+        rng = self.np_random
+        while True:
+            p = state.current_player()
+            if p == self.agent or state.is_terminal():
+                return
+            if state.is_chance_node():
+                state.apply_action(_sample_chance(state, rng))
+            else:
+                state.apply_action_as(p, int(self.opponent(state, rng)))
+
+    def _obs(self) -> np.ndarray:
+        return self._require_state().observation_tensor(self.agent)
+
+    def _info(self) -> Dict[str, Any]:
+        return {"action_mask": self.action_masks()}

@@ -1,0 +1,103 @@
+//! Core errors -> the exception classes of `kassen.exceptions`, and the panic boundary.
+//!
+//! The classes live in Python (`py_src/kassen/exceptions.py`), so they can use multiple
+//! inheritance (`RuleError` is also a `ValueError`). The module is imported the first time an
+//! error is raised, not at import time, and `_error_from_code` is cached.
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use kassen_core::{ErrorCode, LoadError, RuleError, SetupError};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+
+/// The error type of every native function: a kassen error (code + message) or a Python error
+/// raised while converting arguments or results.
+pub enum Error {
+    Kassen(ErrorCode, String),
+    Py(PyErr),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(code: ErrorCode, msg: impl Into<String>) -> Error {
+        Error::Kassen(code, msg.into())
+    }
+
+    pub fn invalid_argument(msg: impl Into<String>) -> Error {
+        Error::new(ErrorCode::InvalidArgument, msg)
+    }
+}
+
+impl From<PyErr> for Error {
+    fn from(e: PyErr) -> Error {
+        Error::Py(e)
+    }
+}
+
+impl From<RuleError> for Error {
+    fn from(e: RuleError) -> Error {
+        Error::Kassen(e.code(), e.to_string())
+    }
+}
+
+impl From<SetupError> for Error {
+    fn from(e: SetupError) -> Error {
+        Error::Kassen(e.code(), e.to_string())
+    }
+}
+
+impl From<LoadError> for Error {
+    fn from(e: LoadError) -> Error {
+        Error::Kassen(e.code(), e.to_string())
+    }
+}
+
+static ERROR_FROM_CODE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        match e {
+            Error::Py(e) => e,
+            Error::Kassen(code, msg) => Python::attach(|py| to_exception(py, code, msg)),
+        }
+    }
+}
+
+/// Builds the `kassen.exceptions` instance for `code` (falls back to `ValueError` if the
+/// Python package is missing, e.g. when the native module is imported on its own).
+fn to_exception(py: Python<'_>, code: ErrorCode, msg: String) -> PyErr {
+    let factory = ERROR_FROM_CODE
+        .get_or_try_init(py, || -> PyResult<Py<PyAny>> { Ok(py.import("kassen.exceptions")?.getattr("_error_from_code")?.unbind()) });
+    match factory {
+        Ok(f) => match f.bind(py).call1((code.as_i32(), msg.as_str())) {
+            Ok(exc) => PyErr::from_value(exc),
+            Err(e) => e,
+        },
+        Err(_) => PyValueError::new_err(format!("[kassen error {}] {msg}", code.as_i32())),
+    }
+}
+
+/// Runs `f`, turning a panic into a `KassenError` with code 4 (PANIC) instead of letting it
+/// unwind into Python as `PanicException`. Costs nothing when nothing panics.
+#[inline(always)]
+pub fn guard<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => Err(panic_error(payload)),
+    }
+}
+
+/// The error for a caught panic payload.
+pub fn panic_error(payload: Box<dyn Any + Send>) -> Error {
+    let what = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_string()
+    };
+    Error::new(ErrorCode::Panic, format!("internal error in the rules engine (please report it): {what}"))
+}

@@ -1,0 +1,146 @@
+//! `Game`: a configured game (immutable, shareable between threads), and the module functions
+//! that create games.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use kassen_core::engine::{self, GameHandle};
+use kassen_core::{ErrorCode, LoadError};
+use pyo3::exceptions::PyAssertionError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use serde_json::Value;
+
+use crate::convert::{py_to_value, value_to_py};
+use crate::errors::{guard, Error, Result};
+use crate::state::State;
+
+/// A game under one configuration. Create it with `kassen.load_game`.
+#[pyclass(module = "kassen._kassen", name = "Game", frozen)]
+pub struct Game {
+    pub(crate) inner: GameHandle,
+}
+
+#[pymethods]
+impl Game {
+    /// The registry id, e.g. `"samurai"`.
+    #[getter]
+    fn id(&self) -> &'static str {
+        self.inner.id()
+    }
+
+    /// The initial state for `seed` (chance nodes resolved by the state's RNG unless the game
+    /// was loaded with `explicit_chance=True`).
+    #[pyo3(signature = (seed=0))]
+    fn new_initial_state(&self, seed: u64) -> Result<State> {
+        guard(|| Ok(State::new(self.inner.new_initial_state(seed))))
+    }
+
+    /// Static facts about the game and its normalized config, as a dict.
+    fn info<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
+        let v = guard(|| Ok(self.inner.info_json()))?;
+        Ok(value_to_py(py, &v)?)
+    }
+
+    fn num_distinct_actions(&self) -> u32 {
+        self.inner.info().num_distinct_actions
+    }
+
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+
+    fn max_chance_outcomes(&self) -> u32 {
+        self.inner.info().max_chance_outcomes
+    }
+
+    fn max_game_length(&self) -> u32 {
+        self.inner.info().max_game_length
+    }
+
+    /// The shape of `State.observation_tensor`.
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.inner.info().observation_shape)
+    }
+
+    /// Whether chance nodes are left to the caller (`current_player() == CHANCE`).
+    fn explicit_chance(&self) -> bool {
+        self.inner.explicit_chance()
+    }
+
+    /// Loads a state saved by `State.to_json` for this game and config.
+    fn state_from_json(&self, py: Python<'_>, text: &str) -> Result<State> {
+        let handle = py.detach(|| {
+            guard(|| {
+                let v: Value = serde_json::from_str(text).map_err(|e| LoadError::MalformedJson(e.to_string()))?;
+                Ok(self.inner.state_from_value(&v)?)
+            })
+        })?;
+        Ok(State::new(handle))
+    }
+
+    /// Runs the core's shared conformance suite on this game from `seeds` (complete games,
+    /// every legal action applied, illegal ones rejected, round trips, no hidden-information
+    /// leak). Returns the counts as a dict; raises `AssertionError` on a violation.
+    fn conformance<'py>(&self, py: Python<'py>, seeds: Vec<u64>) -> Result<Bound<'py, PyAny>> {
+        let inner = &self.inner;
+        let report = py.detach(|| guard(|| Ok(inner.conformance(&seeds))))?;
+        match report {
+            Ok(r) => Ok(value_to_py(py, &serde_json::to_value(&r).unwrap_or_default())?),
+            Err(msg) => Err(Error::Py(PyAssertionError::new_err(msg))),
+        }
+    }
+
+    fn __eq__(&self, other: PyRef<'_, Game>) -> bool {
+        self.inner.id() == other.inner.id() && self.inner.info().config == other.inner.info().config
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.inner.id().hash(&mut h);
+        self.inner.info().config.to_string().hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Game({:?}, {})", self.inner.id(), self.inner.info().config)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (&'static str, String))> {
+        let f = py.import("kassen._kassen")?.getattr("_load_game_json")?;
+        Ok((f, (self.inner.id(), self.inner.info().config.to_string())))
+    }
+}
+
+/// Every registered game: `{id: name}`.
+#[pyfunction]
+pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for (id, name) in engine::games() {
+        d.set_item(id, name)?;
+    }
+    Ok(d)
+}
+
+/// Creates a game: `load_game("samurai", players=3)` or `load_game("samurai", {"players": 3})`.
+#[pyfunction]
+#[pyo3(signature = (game_id, config=None, /, **kwargs))]
+pub fn load_game(py: Python<'_>, game_id: &str, config: Option<&Bound<'_, PyDict>>, kwargs: Option<&Bound<'_, PyDict>>) -> Result<Game> {
+    let mut map = serde_json::Map::new();
+    for d in [config, kwargs].into_iter().flatten() {
+        match py_to_value(d.as_any())? {
+            Value::Object(m) => map.extend(m),
+            _ => return Err(Error::new(ErrorCode::InvalidConfig, "config must be a dict")),
+        }
+    }
+    let cfg = Value::Object(map);
+    let inner = py.detach(|| guard(|| Ok(engine::load_game(game_id, Some(&cfg))?)))?;
+    Ok(Game { inner })
+}
+
+/// `load_game` with the config as JSON text (used by pickling).
+#[pyfunction]
+pub fn _load_game_json(py: Python<'_>, game_id: &str, config_json: &str) -> Result<Game> {
+    let inner = py.detach(|| guard(|| Ok(engine::load_game_str(game_id, Some(config_json))?)))?;
+    Ok(Game { inner })
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the kassen wheel (debug profile), installs it into .venv at the repository root and
+# runs the pytest suite against the installed package (stub check included).
+# Works from a clean checkout; exits non-zero on any failure, including "no tests ran".
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+
+VENV="$ROOT/.venv"
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "run.sh: creating $VENV"
+    python3 -m venv "$VENV"
+fi
+PY="$VENV/bin/python"
+"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy
+
+WHEELS="$ROOT/target/wheels/python-debug"
+rm -rf "$WHEELS"
+echo "run.sh: building the debug wheel"
+"$VENV/bin/maturin" build --quiet -m python/Cargo.toml --target-dir "$ROOT/target" \
+    --interpreter "$PY" --out "$WHEELS"
+shopt -s nullglob
+wheels=("$WHEELS"/kassen-*.whl)
+if [ "${#wheels[@]}" -ne 1 ]; then
+    echo "run.sh: expected one wheel in $WHEELS, found ${#wheels[@]}" >&2
+    exit 1
+fi
+"$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "${wheels[0]}"
+
+# Run from outside python/ so `import kassen` finds the installed package, not py_src/.
+cd "$ROOT/python/tests"
+set +e
+"$PY" -m pytest -q -p no:cacheprovider "$@" .
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+    echo "run.sh: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$status"

@@ -1,0 +1,26 @@
+"""Golden playthroughs (tests/golden/*.json, written by the cross-surface test crate),
+replayed through Python: every checkpoint, the final returns, hash, views and saved state."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import GOLDEN_DIR
+from kassen.testing import GoldenMismatch, golden_files, load_golden, replay_golden
+
+FILES = golden_files(GOLDEN_DIR)
+
+
+@pytest.mark.skipif(not FILES, reason=f"no golden files in {GOLDEN_DIR} yet")
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_golden_replay(path):
+    final = replay_golden(path)
+    assert final.is_terminal()
+
+
+@pytest.mark.skipif(not FILES, reason=f"no golden files in {GOLDEN_DIR} yet")
+def test_golden_replay_detects_a_difference():
+    g = load_golden(FILES[0])
+    g["final"]["hash"] = str(int(g["final"]["hash"]) ^ 1)
+    with pytest.raises(GoldenMismatch):
+        replay_golden(g)
