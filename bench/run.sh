@@ -15,6 +15,7 @@ ROOT=$PWD
 OUT=$ROOT/bench-results
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 VENV=${KASSEN_VENV:-.venv}
+case "$VENV" in /*) ;; *) VENV=$ROOT/$VENV ;; esac
 CC=${CC:-cc}
 mkdir -p "$OUT"
 rm -f "$OUT/rust.json" "$OUT/c.json" "$OUT/python.json" "$OUT/summary.json"
@@ -40,7 +41,7 @@ fi
 echo
 echo "== Python: python/bench/bench_python.py with a release wheel"
 if [ ! -x "$VENV/bin/python" ]; then
-    echo "SKIPPED: no virtualenv at $VENV (create it with maturin installed, or set KASSEN_VENV)"
+    echo "SKIPPED: no virtualenv at $VENV (\`make test-python\` creates it; or set KASSEN_VENV)"
 elif [ ! -f python/bench/bench_python.py ]; then
     echo "SKIPPED: python/bench/bench_python.py is not on this branch yet"
 elif [ ! -x "$VENV/bin/maturin" ]; then
@@ -48,8 +49,15 @@ elif [ ! -x "$VENV/bin/maturin" ]; then
 else
     WHEELS=$TARGET/wheels/bench
     rm -rf "$WHEELS"
-    "$VENV/bin/maturin" build --release -m python/Cargo.toml --out "$WHEELS"
-    "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$WHEELS"/*.whl
+    "$VENV/bin/maturin" build --quiet --release -m python/Cargo.toml --target-dir "$TARGET" \
+        --interpreter "$VENV/bin/python" --out "$WHEELS"
+    shopt -s nullglob
+    wheels=("$WHEELS"/kassen-*.whl)
+    if [ "${#wheels[@]}" -ne 1 ]; then
+        echo "expected one wheel in $WHEELS, found ${#wheels[@]}" >&2
+        exit 1
+    fi
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "${wheels[0]}"
     # shellcheck disable=SC2086
     "$VENV/bin/python" python/bench/bench_python.py "$OUT/python.json" ${KASSEN_BENCH_PY_ARGS:-}
 fi
