@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Random-playout benchmarks of kassen through every surface, on one core:
+#   Rust   core/benches/playouts.rs       -> bench-results/rust.json
+#   C      bench/c/bench.c + libkassen.a  -> bench-results/c.json
+#   Python python/bench/bench_python.py   -> bench-results/python.json (RELEASE wheel in .venv)
+# then bench/summarize.py merges them into bench-results/summary.json and prints one table.
+#
+# Environment: KASSEN_BENCH_SECONDS (seconds per configuration, default 1), CC (default cc),
+# KASSEN_VENV (default .venv), KASSEN_BENCH_PY_ARGS (extra arguments, e.g. --quick).
+# A surface that cannot be built here (no header yet, no venv, no script) is skipped with a
+# message; the others still run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=$ROOT/bench-results
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+VENV=${KASSEN_VENV:-.venv}
+case "$VENV" in /*) ;; *) VENV=$ROOT/$VENV ;; esac
+CC=${CC:-cc}
+mkdir -p "$OUT"
+rm -f "$OUT/rust.json" "$OUT/c.json" "$OUT/python.json" "$OUT/summary.json"
+
+echo "== Rust: cargo bench -p kassen-core --bench playouts"
+KASSEN_BENCH_OUT="$OUT/rust.json" cargo bench -p kassen-core --bench playouts
+
+echo
+echo "== C: the C ABI (include/kassen.h, the release libkassen.a)"
+if [ -f include/kassen.h ] && [ -f ffi/Cargo.toml ]; then
+    cargo build --release -p kassen-ffi
+    case "$(uname -s)" in
+        Darwin) LIBS="-lSystem" ;;
+        *) LIBS="-lpthread -ldl -lm" ;;
+    esac
+    "$CC" -O2 -std=c11 -Wall -Wextra -pedantic -Iinclude bench/c/bench.c "$TARGET/release/libkassen.a" $LIBS \
+        -o "$TARGET/release/kassen-bench-c"
+    "$TARGET/release/kassen-bench-c" >"$OUT/c.json"
+else
+    echo "SKIPPED: include/kassen.h is not on this branch yet (it comes with the ffi crate)"
+fi
+
+echo
+echo "== Python: python/bench/bench_python.py with a release wheel"
+if [ ! -x "$VENV/bin/python" ]; then
+    echo "SKIPPED: no virtualenv at $VENV (\`make test-python\` creates it; or set KASSEN_VENV)"
+elif [ ! -f python/bench/bench_python.py ]; then
+    echo "SKIPPED: python/bench/bench_python.py is not on this branch yet"
+elif [ ! -x "$VENV/bin/maturin" ]; then
+    echo "SKIPPED: maturin is not installed in $VENV (needed for the release wheel)"
+else
+    WHEELS=$TARGET/wheels/bench
+    rm -rf "$WHEELS"
+    "$VENV/bin/maturin" build --quiet --release -m python/Cargo.toml --target-dir "$TARGET" \
+        --interpreter "$VENV/bin/python" --out "$WHEELS"
+    shopt -s nullglob
+    wheels=("$WHEELS"/kassen-*.whl)
+    if [ "${#wheels[@]}" -ne 1 ]; then
+        echo "expected one wheel in $WHEELS, found ${#wheels[@]}" >&2
+        exit 1
+    fi
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "${wheels[0]}"
+    # shellcheck disable=SC2086
+    "$VENV/bin/python" python/bench/bench_python.py "$OUT/python.json" ${KASSEN_BENCH_PY_ARGS:-}
+fi
+
+echo
+echo "== Summary"
+python3 bench/summarize.py "$OUT"

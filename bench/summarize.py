@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Merges the Rust, C and Python bench results into one summary and prints a table.
+
+    python3 bench/summarize.py [DIR]      (default: bench-results)
+
+Reads DIR/rust.json (core/benches/playouts.rs), DIR/c.json (bench/c/bench.c) and
+DIR/python.json (python/bench/bench_python.py), whichever exist, writes DIR/summary.json and
+prints one table comparing the surfaces, then the goals:
+  - Rust >= 1,000,000 Samurai steps/s on one core, legal-action generation included
+    (judged on player steps/s, i.e. without counting the auto-resolved chance outcomes);
+  - Python <= 100 ns per current_player call and <= 300 ns per apply_action call.
+
+Only the standard library: runs with any python3.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from typing import Any, Dict, List, Optional
+
+CALLS = ("current_player", "legal_actions", "apply_action", "observation_tensor")
+GOAL_RUST_STEPS = 1_000_000
+GOAL_PY_NS = {"current_player": 100.0, "apply_action": 300.0}
+
+
+def load(path: str) -> Optional[Dict[str, Any]]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def rows_of(surface: str, data: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """Normalized rows: game, players, steps/s (with chance), player steps/s, games/s,
+    us/game, ns per call."""
+    rows = []
+    if "results" in data:  # the Rust / C schema
+        for r in data["results"]:
+            rows.append({
+                "surface": surface,
+                "game": r["game"],
+                "players": r.get("players"),
+                "steps_per_sec": r.get("steps_per_sec"),
+                "player_steps_per_sec": r.get("player_steps_per_sec"),
+                "games_per_sec": r.get("games_per_sec"),
+                "us_per_game": r.get("us_per_game"),
+                "ns_per_call": {k: r.get("ns_per_call", {}).get(k) for k in CALLS},
+            })
+    elif "playouts" in data:  # bench_python.py: playouts per player count, one set of per-call costs
+        calls = data.get("per_call_ns", {})
+        # The per-call costs belong to the configuration they were measured in, when named.
+        measured_in = data.get("per_call_setup", {}).get("players")
+        for r in data["playouts"]:
+            gps = r.get("games_per_s")
+            rows.append({
+                "surface": surface,
+                "game": r.get("game", "samurai"),
+                "players": r.get("players"),
+                "steps_per_sec": None,  # Python counts player actions only
+                "player_steps_per_sec": r.get("steps_per_s"),
+                "games_per_sec": gps,
+                "us_per_game": 1e6 / gps if gps else None,
+                "ns_per_call": {k: calls.get(k) if measured_in in (None, r.get("players")) else None for k in CALLS},
+            })
+    return rows
+
+
+def python_calls(data: Optional[Dict[str, Any]], rows: List[Dict[str, Any]]) -> Dict[str, Optional[float]]:
+    """Per-call ns of the Python surface (the worst row when measured per configuration)."""
+    if data and isinstance(data.get("per_call_ns"), dict):
+        return {k: data["per_call_ns"].get(k) for k in CALLS}
+    out: Dict[str, Optional[float]] = {}
+    for k in CALLS:
+        vals = [r["ns_per_call"][k] for r in rows if r["ns_per_call"].get(k) is not None]
+        out[k] = max(vals) if vals else None
+    return out
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def fmt(x: Optional[float], digits: int = 0) -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.{digits}f}"
+
+
+def main() -> int:
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else "bench-results"
+    sources = {s: load(os.path.join(out_dir, f"{s}.json")) for s in ("rust", "c", "python")}
+    rows: List[Dict[str, Any]] = []
+    for surface, data in sources.items():
+        if data is not None:
+            rows.extend(rows_of(surface, data))
+    order = {"rust": 0, "c": 1, "python": 2}
+    rows.sort(key=lambda r: (r["game"], r["players"] or 0, order[r["surface"]]))
+    rust_steps = {(r["game"], r["players"]): r["player_steps_per_sec"] for r in rows if r["surface"] == "rust"}
+
+    # --- goals ---
+    samurai_rust = [r for r in rows if r["surface"] == "rust" and r["game"] == "samurai"]
+    goals: Dict[str, Any] = {}
+    if samurai_rust:
+        worst = min(r["player_steps_per_sec"] for r in samurai_rust)
+        goals["rust_samurai_steps_per_sec"] = {
+            "goal": f">= {GOAL_RUST_STEPS:,} (player steps/s, every player count)",
+            "measured_min": worst,
+            "pass": worst >= GOAL_RUST_STEPS,
+        }
+    else:
+        goals["rust_samurai_steps_per_sec"] = {"goal": f">= {GOAL_RUST_STEPS:,}", "measured_min": None, "pass": None}
+    py = sources["python"]
+    py_rows = [r for r in rows if r["surface"] == "python"]
+    py_calls = python_calls(py, py_rows) if py is not None else {}
+    for call, limit in GOAL_PY_NS.items():
+        v = py_calls.get(call)
+        goals[f"python_{call}_ns"] = {"goal": f"<= {limit:.0f} ns", "measured": v, "pass": None if v is None else v <= limit}
+    if py is not None and py.get("debug_build"):
+        goals["python_note"] = "the Python numbers come from a DEBUG build of the extension"
+
+    summary = {
+        "machine": {"platform": platform.platform(), "cpu": cpu_model(), "cores_used": 1},
+        "kassen_version": next((d.get("kassen_version") for d in sources.values() if d), None),
+        "surfaces_measured": [s for s, d in sources.items() if d is not None],
+        "rows": rows,
+        "python_per_call_ns": py_calls or None,
+        "goals": goals,
+        "sources": {s: (d if d is not None else None) for s, d in sources.items()},
+    }
+    path = os.path.join(out_dir, "summary.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+
+    # --- table ---
+    head = (f"{'config':<12} {'surface':<7} {'steps/s':>12} {'player st/s':>12} {'vs rust':>8} {'games/s':>9} "
+            f"{'us/game':>9} {'cur ns':>8} {'legal ns':>9} {'apply ns':>9} {'obs ns':>9}")
+    print(head)
+    print("-" * len(head))
+    last = None
+    for r in rows:
+        key = (r["game"], r["players"])
+        if last is not None and key != last:
+            print()
+        last = key
+        base = rust_steps.get(key)
+        ratio = f"{r['player_steps_per_sec'] / base:.2f}x" if base and r["player_steps_per_sec"] else "-"
+        ns = r["ns_per_call"]
+        print(f"{r['game'] + ' ' + str(r['players']) + 'p':<12} {r['surface']:<7} {fmt(r['steps_per_sec']):>12} "
+              f"{fmt(r['player_steps_per_sec']):>12} {ratio:>8} {fmt(r['games_per_sec']):>9} {fmt(r['us_per_game'], 1):>9} "
+              f"{fmt(ns['current_player'], 1):>8} {fmt(ns['legal_actions'], 1):>9} {fmt(ns['apply_action'], 1):>9} "
+              f"{fmt(ns['observation_tensor'], 1):>9}")
+    missing = [s for s, d in sources.items() if d is None]
+    if missing:
+        print(f"\n(not measured: {', '.join(missing)})")
+    if py is not None and "per_call_ns" in py:
+        print("(python per-call ns: one mid-game state, the Python call overhead included; "
+              "steps/s column: python counts player actions only)")
+    print("\ngoals:")
+    for name, g in goals.items():
+        if not isinstance(g, dict):
+            print(f"  note: {g}")
+            continue
+        value = g.get("measured_min", g.get("measured"))
+        verdict = {True: "PASS", False: "FAIL", None: "not measured"}[g["pass"]]
+        print(f"  {name:<30} {g['goal']:<45} measured {fmt(value, 1):>12}  {verdict}")
+    print(f"\nwrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
