@@ -7,8 +7,8 @@
 //! over the whole id range (every 5th state) and with the mask; every legal action applies;
 //! illegal ids are rejected with the state unchanged; views and tensors have the declared
 //! shape, are finite and deterministic; no hidden-information leak (a state the observer
-//! cannot tell apart, from `Game::resample_hidden`, gives the same view and tensor); JSON
-//! round-trips. At the end: the game ended within `max_game_length`, returns are finite, the
+//! cannot tell apart, from `Game::resample_hidden`, gives the same view and tensor, and the same
+//! resample for the same seed); JSON round-trips. At the end: the game ended within `max_game_length`, returns are finite, the
 //! same seed and actions reproduce the same state, and every event a seat gets is addressed
 //! to it.
 
@@ -192,6 +192,11 @@ fn check_views<G: Game>(game: &Arc<Instance<G>>, s: &StateHandle, players: i32, 
         let mut t2 = vec![0.0; len];
         rules.observation_tensor(&other, p, &mut t2);
         ensure(t2 == t, || format!("tensor of seat {p} changes with information hidden from it"))?;
+        // A determinization may depend only on what p knows: equal from indistinguishable states.
+        let seed = rng.next_u64();
+        let (a, b) =
+            (rules.resample_hidden(typed, p, &mut Rng::from_seed(seed)), rules.resample_hidden(&other, p, &mut Rng::from_seed(seed)));
+        ensure(a == b, || format!("resample_hidden for seat {p} depends on information hidden from it"))?;
         report.views_compared += 1;
     }
     ensure(s.view(players).is_err() && s.view(-2).is_err(), || "a view of a seat that does not exist was given".into())

@@ -38,16 +38,25 @@ pub fn resample(g: &Samurai, s: &State, observer: Player, rng: &mut Rng) -> Stat
         }
     }
     if g.n > 2 && others.len() >= 2 {
-        // 3.3: captured types are hidden; per-seat counts and per-type totals are public.
-        for _ in 0..8 {
-            let a = others[rng.below(others.len() as u32) as usize];
-            let b = others[rng.below(others.len() as u32) as usize];
-            let (fa, fb) = (rng.below(3) as usize, rng.below(3) as usize);
-            if a != b && fa != fb && r.captured[a][fa] > 0 && r.captured[b][fb] > 0 {
-                r.captured[a][fa] -= 1;
-                r.captured[a][fb] += 1;
-                r.captured[b][fb] -= 1;
-                r.captured[b][fa] += 1;
+        // 3.3: captured types are hidden; each seat's count and the pool of types the others
+        // hold (from the figures no longer on the board) are public. Deal that pool anew.
+        // Built in type order from the totals, so it is the same for every state the observer
+        // cannot tell apart.
+        let mut pool: Vec<usize> = Vec::new();
+        for f in 0..3 {
+            let total: usize = others.iter().map(|&p| s.captured[p][f] as usize).sum();
+            pool.extend(std::iter::repeat_n(f, total));
+        }
+        for i in (1..pool.len()).rev() {
+            let j = rng.below(i as u32 + 1) as usize;
+            pool.swap(i, j);
+        }
+        let mut next = pool.into_iter();
+        for &p in &others {
+            let count: u8 = s.captured[p].iter().sum();
+            r.captured[p] = [0; 3];
+            for f in next.by_ref().take(count as usize) {
+                r.captured[p][f] += 1;
             }
         }
     }
