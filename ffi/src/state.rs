@@ -124,6 +124,10 @@ pub unsafe extern "C" fn kassen_state_is_terminal(state: *const kassen_state, ou
     }
 }
 
+thread_local! {
+    static LEGAL_SCRATCH: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Copies the legal action ids (the outcome ids at a chance node), ascending and without
 /// duplicates, into the caller's array `buf` of `cap` elements, and their number into
 /// `*out_len`. Empty when the game is over.
@@ -142,8 +146,13 @@ pub unsafe extern "C" fn kassen_state_legal_actions(
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` elements.
         let state = unsafe { arg_ref(state, "state") }?;
-        let actions = state.inner.legal_actions();
-        unsafe { write_slice(&actions, buf, cap, out_len, "buf") }
+        // A per-thread scratch vector: no allocation per call on the playout hot path.
+        LEGAL_SCRATCH.with(|scratch| {
+            let mut actions = scratch.borrow_mut();
+            actions.clear();
+            state.inner.legal_actions_into(&mut actions);
+            unsafe { write_slice(&actions, buf, cap, out_len, "buf") }
+        })
     }
 }
 
