@@ -63,22 +63,6 @@ fn throughput(game: &GameHandle, budget: Duration) -> Throughput {
     Throughput { games, player_steps, total_steps, legal_actions_seen: legal_seen, seconds: start.elapsed().as_secs_f64() }
 }
 
-/// The player actions of a seeded random game.
-fn record(game: &GameHandle, seed: u64) -> Vec<ActionId> {
-    let mut rng = Rng::from_seed(seed ^ 0x5eed);
-    let mut s = game.new_initial_state(seed);
-    let mut legal = Vec::new();
-    let mut out = Vec::new();
-    while !s.is_terminal() {
-        legal.clear();
-        s.legal_actions_into(&mut legal);
-        let a = legal[rng.below(legal.len() as u32) as usize];
-        s.apply_in_place(a).expect("legal actions apply");
-        out.push(a);
-    }
-    out
-}
-
 struct PerCall {
     current_player: f64,
     legal_actions_into: f64,
@@ -88,7 +72,8 @@ struct PerCall {
 }
 
 fn per_call(game: &GameHandle) -> PerCall {
-    let recorded: Vec<(u64, Vec<ActionId>)> = (0..RECORDED_GAMES).map(|g| (1_000_000 + g, record(game, 1_000_000 + g))).collect();
+    let recorded: Vec<(u64, Vec<ActionId>)> =
+        (0..RECORDED_GAMES).map(|g| (1_000_000 + g, kassen_core::testing::random_playout(&**game, 1_000_000 + g).1)).collect();
     let mut legal: Vec<ActionId> = Vec::with_capacity(256);
     let mut tensor = vec![0.0f32; game.info().observation_len()];
     let (mut t_cp, mut t_legal, mut t_apply, mut t_tensor) = (Duration::ZERO, Duration::ZERO, Duration::ZERO, Duration::ZERO);

@@ -347,19 +347,20 @@ impl<G: Game> Bound<G> {
     /// Replays `history` from `seed`, recording events into `ev`.
     fn replay(game: Arc<Instance<G>>, seed: u64, history: &[ActionId], ev: &mut Events) -> Result<Self, String> {
         let mut b = Bound::initial(game, seed, ev);
-        let mut i = b.history.len();
-        while i < history.len() {
-            if b.history[..] != history[..i] {
-                return Err(format!("chance outcome at step {i} differs from the one the seed produces"));
+        let mut checked = 0;
+        loop {
+            // Chance outcomes the engine resolved itself must be the ones recorded.
+            let i = b.history.len();
+            if history.get(checked..i) != Some(&b.history[checked..]) {
+                return Err(format!("chance outcome near step {checked} differs from the one the seed produces"));
+            }
+            if i == history.len() {
+                return Ok(b);
             }
             let a = history[i];
             b.step(a, ev).map_err(|e| format!("action {a} at step {i} rejected: {e}"))?;
-            i = b.history.len();
+            checked = i + 1;
         }
-        if b.history[..] != history[..] {
-            return Err("the action log does not match the one the seed produces".into());
-        }
-        Ok(b)
     }
 
     fn check_player(&self, player: Player) -> Result<(), RuleError> {

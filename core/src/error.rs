@@ -167,6 +167,19 @@ impl LoadError {
     }
 }
 
+/// The text of a caught panic payload, for the C and Python boundaries that turn panics into
+/// `ErrorCode::Panic` errors.
+pub fn describe_panic(payload: &(dyn std::any::Any + Send)) -> String {
+    let what = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_string()
+    };
+    format!("internal error in the rules engine (a bug in kassen, please report it): {what}")
+}
+
 /// Any error of the core, for callers that handle all layers alike.
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
 pub enum Error {

@@ -85,14 +85,7 @@ pub fn last_error_ptr() -> *const c_char {
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let what = if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic payload".to_string()
-    };
-    format!("kassen panicked (this is a bug in kassen, please report it): {what}")
+    kassen_core::error::describe_panic(payload)
 }
 
 /// Runs a fallible body: clears the last error, catches panics, maps failures to a status

@@ -92,12 +92,5 @@ pub fn guard<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 
 /// The error for a caught panic payload.
 pub fn panic_error(payload: Box<dyn Any + Send>) -> Error {
-    let what = if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic payload".to_string()
-    };
-    Error::new(ErrorCode::Panic, format!("internal error in the rules engine (please report it): {what}"))
+    Error::new(ErrorCode::Panic, kassen_core::error::describe_panic(&*payload))
 }

@@ -57,6 +57,11 @@ fn has_swap_partner(g: &Samurai, s: &State, s1: usize, f1: u8) -> bool {
     g.settlements.iter().any(|&s2| (0..3).any(|f2| swap_partner_ok(s, s1, f1, s2 as usize, f2)))
 }
 
+/// The figure of type `f` at settlement `st` may be chosen first for a figure exchange.
+fn swap_first_ok(g: &Samurai, s: &State, st: usize, f: u8) -> bool {
+    s.figures[st] & (1 << f) != 0 && has_swap_partner(g, s, st, f)
+}
+
 /// INTERPRETATION (RULES_NOTES.md N4): the exchange is the turn's normal token and needs an
 /// empty land hex for the picked-up token.
 fn may_exchange_token(g: &Samurai, s: &State) -> bool {
@@ -73,10 +78,7 @@ fn own_exchangeable_at(g: &Samurai, s: &State, hex: u8) -> bool {
 fn can_play(g: &Samurai, s: &State) -> bool {
     let hand = s.hands[s.seat as usize];
     bits(hand).any(|t| placeable(g, s, t) && any_empty(s, targets(g, t)))
-        || (hand & (1 << g.data().figure_swap) != 0
-            && g.settlements
-                .iter()
-                .any(|&s1| (0..3).any(|f| s.figures[s1 as usize] & (1 << f) != 0 && has_swap_partner(g, s, s1 as usize, f))))
+        || (hand & (1 << g.data().figure_swap) != 0 && g.settlements.iter().any(|&s1| (0..3).any(|f| swap_first_ok(g, s, s1 as usize, f))))
         || (may_exchange_token(g, s) && g.land.iter().any(|&h| own_exchangeable_at(g, s, h)))
 }
 
@@ -108,7 +110,7 @@ pub fn legal_plays(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
     if hand & (1 << g.data().figure_swap) != 0 {
         for f in 0..3u8 {
             for &st in &g.settlements {
-                if s.figures[st as usize] & (1 << f) != 0 && has_swap_partner(g, s, st as usize, f) {
+                if swap_first_ok(g, s, st as usize, f) {
                     out.push(g.encode(Action::SwapFigure { figure: f, hex: g.data().settlements[st as usize].hex }));
                 }
             }
@@ -155,9 +157,7 @@ pub fn is_legal_play(g: &Samurai, s: &State, a: Action) -> bool {
             (token as usize) < d.tokens.len() && hand & (1 << token) != 0 && placeable(g, s, token) && empty_target(token, hex)
         }
         (Pending::None, Action::SwapFigure { figure, hex }) => {
-            hand & (1 << d.figure_swap) != 0
-                && figure < 3
-                && g.settlement_at(hex).is_some_and(|st| s.figures[st] & (1 << figure) != 0 && has_swap_partner(g, s, st, figure))
+            hand & (1 << d.figure_swap) != 0 && figure < 3 && g.settlement_at(hex).is_some_and(|st| swap_first_ok(g, s, st, figure))
         }
         (Pending::None, Action::PickUp { hex }) => g.hex_in_play(hex) && may_exchange_token(g, s) && own_exchangeable_at(g, s, hex),
         (Pending::None, Action::EndTurn) => s.turn.played > 0 || !can_play(g, s),

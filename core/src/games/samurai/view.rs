@@ -102,11 +102,8 @@ pub fn view(g: &Samurai, s: &State, observer: Player) -> Value {
         })
         .collect();
     let result = (s.phase == Phase::Over).then(|| {
-        json!({
-            "reason": s.end.map(super::scoring::reason_name),
-            "score": score(&s.captured[..g.n]),
-            "returns": score(&s.captured[..g.n]).returns(),
-        })
+        let sc = score(&s.captured[..g.n]);
+        json!({"reason": s.end.map(super::scoring::reason_name), "returns": sc.returns(), "score": sc})
     });
     json!({
         "game": "samurai",
