@@ -19,6 +19,7 @@ use crate::error::{LoadError, RuleError, SetupError};
 use crate::events::{Event, Events};
 use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::games::samurai::Samurai;
+use crate::games::sekigahara::Sekigahara;
 
 /// The saved-state format written by [`DynState::to_json`].
 pub const STATE_FORMAT: &str = "kassen.state/1";
@@ -39,7 +40,10 @@ fn create<G: Game>(cfg: &Map<String, Value>, explicit: bool, normalized: Value) 
     Ok(Instance::new_shared(rules, explicit, normalized))
 }
 
-static REGISTRY: &[Entry] = &[Entry { id: Samurai::ID, name: "Samurai", create: create::<Samurai> }];
+static REGISTRY: &[Entry] = &[
+    Entry { id: Samurai::ID, name: "Samurai", create: create::<Samurai> },
+    Entry { id: Sekigahara::ID, name: "Sekigahara: The Unification of Japan", create: create::<Sekigahara> },
+];
 
 /// `(id, name)` of every registered game.
 pub fn games() -> Vec<(&'static str, &'static str)> {

@@ -8,6 +8,7 @@ fn configs(id: &str) -> Vec<serde_json::Value> {
         "samurai" => {
             vec![json!({"players": 2}), json!({"players": 3}), json!({"players": 4}), json!({"players": 3, "explicit_chance": true})]
         }
+        "sekigahara" => vec![json!({}), json!({"explicit_chance": true})],
         _ => vec![json!({})],
     }
 }

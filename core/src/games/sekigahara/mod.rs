@@ -1,0 +1,288 @@
+//! # Sekigahara: The Unification of Japan (Matt Calkins, GMT Games 2011), 2 players
+//!
+//! Rulebook: shared/rules/sekigahara_gmt.ja.md (Japanese, the fuller translation) and
+//! sekigahara_gmt.ko.txt (Korean); section numbers below are the rulebook's. Component data:
+//! shared/reference/sekigahara_gmt.json, transcribed into `data/sekigahara.json`.
+//! Interpretations and the differences between the two translations: `RULES_NOTES.md`.
+//!
+//! Seat 0 plays Tokugawa (black), seat 1 Ishida (gold). Config: optional `"data"`, a
+//! replacement component data object with the schema of `data/sekigahara.json` (for the real
+//! block manifest: the non-setup block copies in the embedded file are placeholders).
+//!
+//! | rulebook section | file |
+//! |---|---|
+//! | 3-4 components, locations | `data.rs`, `data/sekigahara.json` |
+//! | 5 setup, 6 week cycle, 2.2 points | `week.rs` |
+//! | 3.3 cards (hands, decks, draws) | `cards.rs` |
+//! | 4.2-4.3 control, 7.4 overrun | `control.rs` |
+//! | 7 movement, muster | `movement.rs` |
+//! | 8.1-8.6 battles, deployment, loyalty | `battle.rs` |
+//! | 8.7-8.10 casualties, retreat, sieges, replenishment | `aftermath.rs` |
+//! | 9 special rules | where they apply: Mori box in `cards.rs`/`battle.rs`, disks in `aftermath.rs`, any-card blocks in `battle.rs` |
+//! | hidden information | `view.rs`, `tensor.rs`, `hidden.rs` |
+//!
+//! ## Decision points
+//! Every decision of the rulebook is one player action; forced steps (no alternative) are
+//! applied by the engine. In order of play:
+//! 1. Reinforcement (6.2, weeks 2-7): each side discards cards one at a time until half its
+//!    hand is gone, choosing the rounding (`Discard`, then `Done` or one more `Discard`).
+//! 2. Bid (6.3): Tokugawa, then Ishida, bid a card face down (`Bid`); the winner picks who
+//!    goes first (`First`).
+//! 3. Movement phase (7): `Mode` → pay its cards (`Discard`) → repeatedly: `Origin` (a stack)
+//!    or `MusterA`/`MusterB` (then `Select` blocks, `Done`) or `EndPhase`. In a stack: `Select`
+//!    blocks for a group → `Step` along roads, `Drop` blocks, `Command` (reveal a leader),
+//!    `ForcedMarch` (discard a card) → `Stop`; further groups from the same stack, then
+//!    `EndStack`. No-move mode: `Discard` any number, `Done`.
+//! 4. Combat phase (8): `Battle` (a contested location) → castle holder: `Siege`/`Field` →
+//!    field battle: the side with the initiative plays `Leader` (free), `Card` then `Select`
+//!    (and `Select`/`Done` for a double card's second block) or `EndDeploy`; after each card
+//!    deployment the opponent: `Challenge`/`NoChallenge`, then `Refute` → casualties: `Select`
+//!    (or `Disk` in a siege) → retreat: `Select` blocks into the castle, `Done`, `Retreat`.
+//!
+//! Chance (card and block draws, `DrawCard`/`DrawBlock`) comes before any decision.
+
+mod action;
+mod aftermath;
+mod battle;
+mod cards;
+mod control;
+pub mod data;
+mod describe;
+mod hidden;
+mod movement;
+mod state;
+mod tensor;
+mod view;
+mod week;
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+pub use action::{Action, Layout};
+pub use data::{Data, ISHIDA, NONE, TOKUGAWA};
+pub use state::{Battle, Blk, Deploy, EndReason, Group, Mode, Pending, State, BAG, BOX, DEAD, MORI_BOX};
+
+use crate::error::SetupError;
+use crate::events::Events;
+use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, TERMINAL};
+use crate::rng::Rng;
+
+/// The Sekigahara rules for one component data set.
+#[derive(Debug, Clone)]
+pub struct Sekigahara {
+    data: Arc<Data>,
+    layout: Layout,
+}
+
+impl Sekigahara {
+    pub fn new(data: Arc<Data>) -> Sekigahara {
+        let d = &data;
+        let layout = Layout::new(
+            d.cards.len() as u32,
+            d.locations.len() as u32,
+            d.roads.len() as u32,
+            d.blocks.len() as u32,
+            d.disks.len() as u32,
+        );
+        Sekigahara { data, layout }
+    }
+
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    pub fn encode(&self, a: Action) -> ActionId {
+        self.layout.encode(a)
+    }
+
+    pub fn decode(&self, id: ActionId) -> Option<Action> {
+        self.layout.decode(id)
+    }
+
+    /// The seat that decides in `s` (not meaningful at chance nodes or the end).
+    pub fn decider(&self, s: &State) -> u8 {
+        match s.pending {
+            Pending::ReinforceDiscard { side } | Pending::Bid { side } | Pending::ChooseFirst { side } => side,
+            Pending::SiegeChoice { side } | Pending::Casualty { side } => side,
+            Pending::Deploy | Pending::DeployBlock { .. } | Pending::DeploySecond { .. } => s.battle.as_ref().map_or(0, |b| b.initiative),
+            Pending::Challenge => s.battle.as_ref().map_or(0, |b| 1 - b.deploys[b.last as usize].side),
+            Pending::Refute => s.battle.as_ref().map_or(0, |b| b.deploys[b.last as usize].side),
+            Pending::RetreatCastle | Pending::Retreat => s.battle.as_ref().map_or(0, |b| 1 - b.winner),
+            _ => s.active(),
+        }
+    }
+
+    fn legal(&self, s: &State, out: &mut Vec<ActionId>) {
+        if s.due.any() {
+            cards::legal_draws(self, s, out);
+            return;
+        }
+        let start = out.len();
+        match s.pending {
+            Pending::ReinforceDiscard { .. } | Pending::Bid { .. } | Pending::ChooseFirst { .. } => week::legal(self, s, out),
+            Pending::Mode | Pending::PayMode { .. } | Pending::Exchange { .. } | Pending::Menu | Pending::Group | Pending::Muster { .. } => {
+                movement::legal(self, s, out)
+            }
+            Pending::Combat | Pending::SiegeChoice { .. } | Pending::Deploy | Pending::DeployBlock { .. } | Pending::DeploySecond { .. } => {
+                battle::legal(self, s, out)
+            }
+            Pending::Challenge | Pending::Refute => battle::legal(self, s, out),
+            Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat => aftermath::legal(self, s, out),
+            Pending::Over => {}
+        }
+        out[start..].sort_unstable();
+    }
+}
+
+impl Game for Sekigahara {
+    type State = State;
+    const ID: &'static str = "sekigahara";
+
+    fn setup(config: &Map<String, Value>) -> Result<Self, SetupError> {
+        let mut data = None;
+        for (k, v) in config {
+            match k.as_str() {
+                "data" => data = Some(Arc::new(Data::from_value(v)?)),
+                other => return Err(SetupError::UnknownKey(other.to_string())),
+            }
+        }
+        Ok(Sekigahara::new(data.unwrap_or_else(embedded_data)))
+    }
+
+    fn info(&self) -> GameInfo {
+        let d = &self.data;
+        let blocks = d.blocks.len() as u32;
+        let cards: u32 = d.cards.iter().map(|c| c.count as u32).sum();
+        // Per movement phase: a mode and its cards, per block a selection, a step per road, a
+        // drop, a stop and a command, per location an origin and an end, one muster with its
+        // blocks, forced marches and exchanges bounded by the cards. Per combat phase: per
+        // location a declaration and a choice, per block a deployment with its challenge,
+        // refute, second block, casualty, castle and retreat choices.
+        let movement = 4 + 2 * cards + 4 * blocks + d.roads.len() as u32 + 3 * d.locations.len() as u32 + 4;
+        let combat = 4 * d.locations.len() as u32 + 8 * blocks + 2 * cards + 8;
+        let phases = d.weeks as u32 * 4;
+        let week = 2 * cards + 4 + 2 * blocks;
+        GameInfo {
+            id: Self::ID.into(),
+            name: "Sekigahara: The Unification of Japan".into(),
+            min_players: 2,
+            max_players: 2,
+            num_players: 2,
+            num_distinct_actions: self.layout.num_actions(),
+            max_chance_outcomes: (d.side_cards.iter().map(|v| v.len()).max().unwrap_or(0) as u32).max(blocks),
+            observation_shape: vec![tensor::len(self)],
+            max_game_length: phases * (movement + combat) + d.weeks as u32 * week + 2 * blocks + 2 * cards,
+            rules_version: "sekigahara/1".into(),
+            rulebook: "shared/rules/sekigahara_gmt.ja.md and sekigahara_gmt.ko.txt (translations of the GMT 2011 rules)".into(),
+            config: json!({}),
+            provenance: d.provenance.clone(),
+        }
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn num_distinct_actions(&self) -> u32 {
+        self.layout.num_actions()
+    }
+
+    fn new_initial_state(&self, seed: u64) -> State {
+        week::initial_state(self, Rng::from_seed(seed))
+    }
+
+    fn current_player(&self, s: &State) -> Player {
+        if s.pending == Pending::Over {
+            TERMINAL
+        } else if s.due.any() {
+            CHANCE
+        } else {
+            self.decider(s) as Player
+        }
+    }
+
+    fn legal_actions(&self, s: &State, out: &mut Vec<ActionId>) {
+        self.legal(s, out)
+    }
+
+    fn is_legal(&self, s: &State, a: ActionId) -> bool {
+        if a >= self.layout.num_actions() {
+            return false;
+        }
+        let mut v = Vec::with_capacity(64);
+        self.legal(s, &mut v);
+        v.binary_search(&a).is_ok()
+    }
+
+    fn chance_outcomes(&self, s: &State, out: &mut Vec<(ActionId, f64)>) {
+        cards::chance_outcomes(self, s, out)
+    }
+
+    fn sample_chance(&self, s: &mut State) -> ActionId {
+        cards::sample_chance(self, s)
+    }
+
+    fn apply(&self, s: &mut State, a: ActionId, ev: &mut Events) {
+        let action = self.decode(a).expect("legal actions decode");
+        match action {
+            Action::DrawCard(c) => cards::draw_card(self, s, c, ev),
+            Action::DrawBlock(b) => cards::draw_block(self, s, b, ev),
+            _ => match s.pending {
+                Pending::ReinforceDiscard { .. } | Pending::Bid { .. } | Pending::ChooseFirst { .. } => week::apply(self, s, action, ev),
+                Pending::Mode | Pending::PayMode { .. } | Pending::Exchange { .. } | Pending::Menu | Pending::Group | Pending::Muster { .. } => {
+                    movement::apply(self, s, action, ev)
+                }
+                Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat => aftermath::apply(self, s, action, ev),
+                Pending::Over => unreachable!("no action is legal after the end"),
+                _ => battle::apply(self, s, action, ev),
+            },
+        }
+        week::settle(self, s, ev);
+    }
+
+    fn returns(&self, s: &State) -> Vec<f64> {
+        if s.pending != Pending::Over {
+            return vec![0.0, 0.0];
+        }
+        (0..2u8).map(|p| if p == s.winner { 1.0 } else { -1.0 }).collect()
+    }
+
+    fn action_to_string(&self, s: &State, a: ActionId) -> String {
+        describe::action_string(self, s, a)
+    }
+
+    fn action_to_json(&self, s: &State, a: ActionId) -> Value {
+        describe::action_json(self, s, a)
+    }
+
+    fn view(&self, s: &State, player: Player) -> Value {
+        view::view(self, s, player)
+    }
+
+    fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
+        tensor::write(self, s, player, out)
+    }
+
+    fn resample_hidden(&self, s: &State, observer: Player, rng: &mut Rng) -> State {
+        hidden::resample(self, s, observer, rng)
+    }
+
+    fn validate(&self, s: &State) -> Result<(), String> {
+        let d = &self.data;
+        if s.blocks.len() != d.blocks.len() || s.hand.len() != d.cards.len() || s.resource.len() != d.locations.len() {
+            return Err("state does not match the component data".into());
+        }
+        Ok(())
+    }
+}
+
+/// The embedded data, parsed once per process.
+fn embedded_data() -> Arc<Data> {
+    static DATA: std::sync::OnceLock<Arc<Data>> = std::sync::OnceLock::new();
+    DATA.get_or_init(|| Arc::new(Data::embedded())).clone()
+}

@@ -1,0 +1,316 @@
+//! The movement phase (7): the mode and its cards (7.1), mustering (7.2), moving stacks along
+//! roads with the movement allowance (7.3), and contact and overruns on the way (7.3.2, 7.4).
+
+use serde_json::json;
+
+use super::cards;
+use super::control;
+use super::data::{NONE, SIDES};
+use super::state::{Group, Mode, Pending, State, BOX, IN_CASTLE, MOVED, MUSTERED, SELECTED, SHOWN};
+use super::{week, Action, Sekigahara};
+use crate::events::{Audience, Events};
+use crate::game::ActionId;
+
+/// 7.3.5: -1 per four blocks beyond the first four (5-8: -1, ..., 17+: -4).
+pub fn size_penalty(size: u32) -> u8 {
+    (size.saturating_sub(1) / 4).min(4) as u8
+}
+
+/// 7.3.4: command from a friendly castle the side controls, or its own capital, at `loc`.
+pub fn origin_command(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
+    let l = &g.data.locations[loc as usize];
+    (l.castle == Some(side) && s.castle[loc as usize] == side) || l.capital == Some(side)
+}
+
+/// A block of the active side at `loc` that may still move this phase: not moved, not
+/// mustered, not besieged (8.9.6).
+fn movable(g: &Sekigahara, s: &State, side: u8, loc: u8, b: usize) -> bool {
+    let blk = &s.blocks[b];
+    blk.loc == loc
+        && g.data.blocks[b].side == side
+        && blk.flags & (MOVED | MUSTERED) == 0
+        && !(blk.flags & IN_CASTLE != 0 && s.contested(g, loc))
+}
+
+fn selected(s: &State) -> impl Iterator<Item = usize> + '_ {
+    s.blocks.iter().enumerate().filter(|(_, b)| b.flags & SELECTED != 0).map(|(i, _)| i)
+}
+
+fn enemy_at(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
+    s.units_at(g, 1 - side, loc) > 0
+}
+
+/// 7.2: `loc` is a recruitment location of `side` that blocks may be mustered to: no enemy
+/// there unless a battle is already set up by friendly blocks.
+fn muster_site(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
+    let l = &g.data.locations[loc as usize];
+    l.recruit.iter().any(|&c| g.data.clans[c as usize].side == side) && (!enemy_at(g, s, side, loc) || s.count_at(g, side, loc) > 0)
+}
+
+fn matches_site(g: &Sekigahara, loc: u8, b: usize) -> bool {
+    g.data.locations[loc as usize].recruit.contains(&g.data.blocks[b].clan)
+}
+
+fn in_box<'a>(g: &'a Sekigahara, s: &'a State, side: u8) -> impl Iterator<Item = usize> + 'a {
+    s.blocks.iter().zip(&g.data.blocks).enumerate().filter(move |(_, (b, d))| b.loc == BOX && d.side == side).map(|(i, _)| i)
+}
+
+fn can_start_stack(s: &State) -> bool {
+    s.mode == Mode::All || s.stacks_left > 0
+}
+
+/// Whether the group may take road `r` now (7.3.1, 7.3.3).
+fn can_step(g: &Sekigahara, s: &State, size: u32, r: u8) -> bool {
+    if s.roads_used & (1 << r) != 0 || size == 0 {
+        return false;
+    }
+    let gr = &s.group;
+    let penalty = if gr.steps == 0 { size_penalty(size) } else { gr.penalty };
+    let base = 1 + u8::from(gr.command) + u8::from(gr.forced);
+    let main = gr.all_main && g.data.roads[r as usize].main;
+    gr.steps + 1 + penalty <= base + u8::from(main)
+}
+
+pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
+    let side = s.active();
+    let own_cards = || g.data.side_cards[side as usize].iter().copied().filter(|&c| s.hand[c as usize] > 0);
+    match s.pending {
+        Pending::Mode => {
+            let n = s.hand_size(g, side);
+            out.extend(Mode::ALL.iter().filter(|m| m.cards() as u32 <= n).map(|&m| g.encode(Action::Mode(m))));
+        }
+        Pending::PayMode { .. } => out.extend(own_cards().map(|c| g.encode(Action::Discard(c)))),
+        Pending::Exchange { .. } => {
+            out.extend(own_cards().map(|c| g.encode(Action::Discard(c))));
+            out.push(g.encode(Action::Done));
+        }
+        Pending::Menu => {
+            if can_start_stack(s) {
+                for l in 0..g.data.locations.len() as u8 {
+                    if s.origins_used & (1 << l) == 0 && (0..s.blocks.len()).any(|b| movable(g, s, side, l, b)) {
+                        out.push(g.encode(Action::Origin(l)));
+                    }
+                }
+                if s.muster_left && in_box(g, s, side).next().is_some() {
+                    for l in 0..g.data.locations.len() as u8 {
+                        if muster_site(g, s, side, l) {
+                            if in_box(g, s, side).any(|b| matches_site(g, l, b)) {
+                                out.push(g.encode(Action::MusterA(l)));
+                            }
+                            out.push(g.encode(Action::MusterB(l)));
+                        }
+                    }
+                }
+            }
+            out.push(g.encode(Action::EndPhase));
+        }
+        Pending::Group => {
+            let gr = s.group;
+            let size = selected(s).count() as u32;
+            if gr.steps == 0 {
+                for b in 0..s.blocks.len() {
+                    if movable(g, s, side, gr.origin, b) && s.blocks[b].flags & SELECTED == 0 {
+                        out.push(g.encode(Action::Select(b as u8)));
+                    }
+                }
+                out.push(g.encode(Action::EndStack));
+            } else {
+                if size >= 2 {
+                    out.extend(selected(s).map(|b| g.encode(Action::Drop(b as u8))));
+                }
+                out.push(g.encode(Action::Stop));
+            }
+            if size > 0 {
+                for &(_, r) in &g.data.locations[gr.at as usize].adj {
+                    if can_step(g, s, size, r) {
+                        out.push(g.encode(Action::Step(r)));
+                    }
+                }
+                if !gr.command {
+                    out.extend(selected(s).filter(|&b| g.data.blocks[b].leader).map(|b| g.encode(Action::Command(b as u8))));
+                }
+                if !gr.forced {
+                    out.extend(own_cards().map(|c| g.encode(Action::ForcedMarch(c))));
+                }
+            }
+        }
+        Pending::Muster { loc, option_a } => {
+            let chosen = in_box(g, s, side).filter(|&b| s.blocks[b].flags & SELECTED != 0).count();
+            let mut choices = 0;
+            if option_a || chosen == 0 {
+                for b in in_box(g, s, side) {
+                    if s.blocks[b].flags & SELECTED == 0 && (!option_a || matches_site(g, loc, b)) {
+                        out.push(g.encode(Action::Select(b as u8)));
+                        choices += 1;
+                    }
+                }
+            }
+            // Done once something is chosen (or, in a determinized state, nothing can be).
+            if chosen > 0 || choices == 0 {
+                out.push(g.encode(Action::Done));
+            }
+        }
+        _ => {}
+    }
+}
+
+pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
+    let side = s.active();
+    match (s.pending, a) {
+        (Pending::Mode, Action::Mode(m)) => {
+            s.mode = m;
+            ev.emit(Audience::ALL, || json!({"kind": "movement_mode", "side": SIDES[side as usize], "mode": m.name()}));
+            s.muster_left = m != Mode::NoMove;
+            s.stacks_left = match m {
+                Mode::NoMove => 0,
+                Mode::Minimal => 1,
+                Mode::Limited => 3,
+                Mode::All => u8::MAX,
+            };
+            s.pending = match m {
+                Mode::NoMove => Pending::Exchange { discarded: 0 },
+                Mode::Minimal => Pending::Menu,
+                Mode::Limited | Mode::All => Pending::PayMode { left: m.cards() },
+            };
+        }
+        (Pending::PayMode { left }, Action::Discard(c)) => {
+            s.pending = if left > 1 { Pending::PayMode { left: left - 1 } } else { Pending::Menu };
+            cards::discard(g, s, c, "movement", ev);
+        }
+        (Pending::Exchange { discarded }, Action::Discard(c)) => {
+            s.pending = Pending::Exchange { discarded: discarded + 1 };
+            cards::discard(g, s, c, "exchange", ev);
+        }
+        (Pending::Exchange { discarded }, Action::Done) => {
+            s.due.cards[side as usize] += discarded;
+            week::next_phase(g, s, ev);
+        }
+        (Pending::Menu, Action::Origin(l)) => {
+            s.origins_used |= 1 << l;
+            if s.mode != Mode::All {
+                s.stacks_left -= 1;
+            }
+            s.group = fresh_group(g, s, side, l);
+            s.pending = Pending::Group;
+            ev.emit(Audience::ALL, || json!({"kind": "stack_selected", "side": SIDES[side as usize], "at": g.data.locations[l as usize].id}));
+        }
+        (Pending::Menu, Action::MusterA(l) | Action::MusterB(l)) => {
+            s.muster_left = false;
+            if s.mode != Mode::All {
+                s.stacks_left -= 1;
+            }
+            s.pending = Pending::Muster { loc: l, option_a: matches!(a, Action::MusterA(_)) };
+        }
+        (Pending::Menu, Action::EndPhase) => {
+            ev.emit(Audience::ALL, || json!({"kind": "movement_done", "side": SIDES[side as usize]}));
+            week::next_phase(g, s, ev);
+        }
+        (Pending::Group, Action::Select(b)) => {
+            s.blocks[b as usize].flags |= SELECTED;
+            ev.emit(Audience::seat(side as usize), || json!({"kind": "block_chosen", "block": g.data.blocks[b as usize].id}));
+        }
+        (Pending::Group, Action::Step(r)) => step(g, s, side, r, ev),
+        (Pending::Group, Action::Drop(b)) => {
+            s.blocks[b as usize].flags &= !(SELECTED | SHOWN);
+            let at = g.data.locations[s.group.at as usize].id.as_str();
+            ev.emit(Audience::ALL, || json!({"kind": "block_dropped", "side": SIDES[side as usize], "at": at}));
+        }
+        (Pending::Group, Action::Stop) => end_group(g, s, side),
+        (Pending::Group, Action::EndStack) => {
+            for b in &mut s.blocks {
+                b.flags &= !(SELECTED | SHOWN);
+            }
+            s.pending = Pending::Menu;
+        }
+        (Pending::Group, Action::Command(b)) => {
+            s.group.command = true;
+            s.blocks[b as usize].flags |= SHOWN;
+            ev.emit(Audience::ALL, || json!({"kind": "leader_revealed", "block": g.data.blocks[b as usize].id, "for": "command"}));
+        }
+        (Pending::Group, Action::ForcedMarch(c)) => {
+            s.group.forced = true;
+            cards::discard(g, s, c, "forced_march", ev);
+        }
+        (Pending::Muster { .. }, Action::Select(b)) => {
+            s.blocks[b as usize].flags |= SELECTED;
+            ev.emit(Audience::seat(side as usize), || json!({"kind": "block_chosen", "block": g.data.blocks[b as usize].id}));
+        }
+        (Pending::Muster { loc, option_a }, Action::Done) => muster(g, s, side, loc, option_a, ev),
+        _ => unreachable!("movement::apply called with {a:?} at {:?}", s.pending),
+    }
+}
+
+fn fresh_group(g: &Sekigahara, s: &State, side: u8, origin: u8) -> Group {
+    Group { origin, at: origin, steps: 0, all_main: true, penalty: 0, command: origin_command(g, s, side, origin), forced: false }
+}
+
+/// 7.3: the group moves along road `r`, taking control of what it enters; contact with the
+/// enemy stops it unless it overruns them (7.3.2, 7.4).
+fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
+    let group: Vec<usize> = selected(s).collect();
+    if s.group.steps == 0 {
+        s.group.penalty = size_penalty(group.len() as u32);
+    }
+    let road = g.data.roads[r as usize];
+    let from = s.group.at;
+    let to = if road.a == from { road.b } else { road.a };
+    s.roads_used |= 1 << r;
+    for &b in &group {
+        let blk = &mut s.blocks[b];
+        blk.loc = to;
+        blk.from = from;
+        blk.flags = (blk.flags | MOVED) & !IN_CASTLE;
+    }
+    s.group.steps += 1;
+    s.group.all_main &= road.main;
+    s.group.at = to;
+    ev.emit(Audience::ALL, || {
+        json!({"kind": "move", "side": SIDES[side as usize], "from": g.data.locations[from as usize].id, "to": g.data.locations[to as usize].id, "blocks": group.len()})
+    });
+    control::lift_sieges(g, s, from);
+    control::refresh_castle(g, s, from);
+    control::arrive(g, s, side, to, ev);
+    if s.pending == Pending::Over {
+        return;
+    }
+    if enemy_at(g, s, side, to) {
+        let at = g.data.locations[to as usize].id.as_str();
+        ev.emit(Audience::ALL, || json!({"kind": "contact", "side": SIDES[side as usize], "at": at}));
+        end_group(g, s, side);
+    }
+}
+
+/// The group is finished: its blocks stay where they are. The stack goes on with another
+/// group from the origin, or is finished when no block there can move.
+fn end_group(g: &Sekigahara, s: &mut State, side: u8) {
+    for b in &mut s.blocks {
+        b.flags &= !(SELECTED | SHOWN);
+    }
+    let origin = s.group.origin;
+    s.group = fresh_group(g, s, side, origin);
+    let more = (0..s.blocks.len()).any(|b| movable(g, s, side, origin, b));
+    s.pending = if more { Pending::Group } else { Pending::Menu };
+}
+
+/// 7.2: the chosen blocks leave the recruitment box for `loc`; option A shows them.
+fn muster(g: &Sekigahara, s: &mut State, side: u8, loc: u8, option_a: bool, ev: &mut Events) {
+    let chosen: Vec<usize> = selected(s).collect();
+    for &b in &chosen {
+        let blk = &mut s.blocks[b];
+        blk.loc = loc;
+        blk.flags = MUSTERED;
+        blk.from = NONE;
+    }
+    let at = g.data.locations[loc as usize].id.as_str();
+    if option_a {
+        let ids: Vec<&str> = chosen.iter().map(|&b| g.data.blocks[b].id.as_str()).collect();
+        ev.emit(Audience::ALL, || json!({"kind": "muster", "side": SIDES[side as usize], "option": "A", "at": at, "blocks": ids}));
+    } else {
+        ev.emit(Audience::ALL, || json!({"kind": "muster", "side": SIDES[side as usize], "option": "B", "at": at, "count": chosen.len()}));
+        ev.emit(Audience::seat(side as usize), || json!({"kind": "muster_private", "blocks": chosen.iter().map(|&b| g.data.blocks[b].id.as_str()).collect::<Vec<_>>()}));
+    }
+    s.pending = Pending::Menu;
+    if !chosen.is_empty() {
+        control::arrive(g, s, side, loc, ev);
+    }
+}
