@@ -78,6 +78,7 @@ fn candidates(g: &Sekigahara, s: &State, side: u8) -> Vec<Unit> {
     Vec::new()
 }
 
+/// INTERPRETATION (RULES_NOTES.md S18, S26).
 /// Takes the losses that need no choice; stops at the first choice, or moves on when both
 /// sides are done (attacker first, 8.7.2).
 fn casualties(g: &Sekigahara, s: &mut State, ev: &mut Events) {
@@ -167,6 +168,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md S21): Hideyori counts like Ishida Mitsunari.
 /// Both sides took their losses: immediate victory (2.1, both in one battle: Ishida), the
 /// defected blocks go home (8.6.1), then the siege result or the loser's retreat.
 fn losses_taken(g: &Sekigahara, s: &mut State, ev: &mut Events) {
@@ -267,6 +269,7 @@ fn destinations(g: &Sekigahara, s: &State) -> Vec<u8> {
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md S24).
 /// 8.8: the loser's blocks outside the castle retreat together to `to`. A retreat into enemy
 /// units overruns them or starts a battle there, the retreating blocks attacking (8.8.5);
 /// into a location where friends already fight, they join (inside the castle, if the friends

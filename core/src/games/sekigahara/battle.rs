@@ -8,7 +8,7 @@ use serde_json::json;
 use super::aftermath;
 use super::cards;
 use super::data::{Unit, NONE, SIDES, TOKUGAWA, TURNS};
-use super::state::{Battle, Deploy, Pending, State, DEFECTED, DEPLOYED, IN_CASTLE};
+use super::state::{Battle, Census, Deploy, Pending, State, DEFECTED, DEPLOYED, IN_CASTLE};
 use super::{Action, Sekigahara};
 use crate::events::{Audience, Events};
 use crate::game::ActionId;
@@ -26,11 +26,12 @@ pub fn holder(g: &Sekigahara, s: &State, loc: u8) -> u8 {
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md S14): disks are units; a disk-only holder cannot sortie.
 /// A contested location still to be fought this combat phase. Where the active side is the
 /// besieged castle holder with no block to sortie, there is no battle (8.9.2).
-fn declarable(g: &Sekigahara, s: &State, loc: u8) -> bool {
+fn declarable(g: &Sekigahara, s: &State, c: &Census, loc: u8) -> bool {
     let side = s.active();
-    s.declared & (1 << loc) == 0 && s.contested(g, loc) && !(holder(g, s, loc) == side && s.count_at(g, side, loc) == 0)
+    s.declared & (1 << loc) == 0 && c.contested(loc) && !(c.blocks[loc as usize][side as usize] == 0 && holder(g, s, loc) == side)
 }
 
 /// 8.1: a combat phase starts. Returns false if there is nothing to fight.
@@ -54,7 +55,8 @@ pub fn next_battle(g: &Sekigahara, s: &mut State, ev: &mut Events) -> bool {
             return true;
         }
     }
-    if (0..g.data.locations.len() as u8).any(|l| declarable(g, s, l)) {
+    let census = Census::of(g, s);
+    if (0..g.data.locations.len() as u8).any(|l| declarable(g, s, &census, l)) {
         s.pending = Pending::Combat;
         true
     } else {
@@ -66,6 +68,7 @@ pub fn next_battle(g: &Sekigahara, s: &mut State, ev: &mut Events) -> bool {
 fn declare(g: &Sekigahara, s: &mut State, loc: u8, attacker: u8, ev: &mut Events) {
     s.declared |= 1 << loc;
     ev.emit(Audience::ALL, || json!({"kind": "battle_declared", "at": g.data.locations[loc as usize].id, "attacker": SIDES[attacker as usize]}));
+    // INTERPRETATION (RULES_NOTES.md S13): before the siege choice.
     // 9.3: a Tokugawa attack on Osaka brings every block of the Mori box into the battle.
     if loc == g.data.mori_exit && attacker == TOKUGAWA {
         let n = cards::mori_order(g, s).len();
@@ -110,6 +113,8 @@ fn finish_without_battle(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md S19, S20): the besieger deploys as in 8.2.3-8.2.4; in a
+/// field battle the castle garrison fights too.
 /// The battle begins as a field battle or a siege (the castle holder inside, 8.9.2).
 fn begin(g: &Sekigahara, s: &mut State, siege: bool, ev: &mut Events) {
     let b = s.battle.as_mut().expect("declared");
@@ -152,6 +157,7 @@ pub fn card_fits(g: &Sekigahara, c: u8, i: usize) -> bool {
     !card.loyalty && card.side == blk.side && (blk.any_card || card.clan == Some(blk.clan))
 }
 
+/// INTERPRETATION (RULES_NOTES.md S17).
 /// 8.4.2: a double card's second block: same clan, not an any-card block.
 fn second_fits(g: &Sekigahara, c: u8, i: usize) -> bool {
     g.data.cards[c as usize].clan == Some(g.data.blocks[i].clan) && !g.data.blocks[i].any_card
@@ -161,7 +167,10 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
     let side = g.decider(s);
     let own_cards = || g.data.side_cards[side as usize].iter().copied().filter(|&c| s.hand[c as usize] > 0);
     match s.pending {
-        Pending::Combat => out.extend((0..g.data.locations.len() as u8).filter(|&l| declarable(g, s, l)).map(|l| g.encode(Action::Battle(l)))),
+        Pending::Combat => {
+            let census = Census::of(g, s);
+            out.extend((0..g.data.locations.len() as u8).filter(|&l| declarable(g, s, &census, l)).map(|l| g.encode(Action::Battle(l))))
+        }
         Pending::SiegeChoice { .. } => out.extend([g.encode(Action::Siege), g.encode(Action::Field)]),
         Pending::Deploy => {
             let b = s.battle.as_ref().expect("battle");
@@ -313,6 +322,7 @@ fn deploy(g: &Sekigahara, s: &mut State, side: u8, i: u8, card: u8, ev: &mut Eve
     });
 }
 
+/// INTERPRETATION (RULES_NOTES.md S15): offered whenever the opponent holds cards.
 /// A card deployment is complete: the opponent may challenge it (not in a siege, 8.9.5; not
 /// with an empty hand, which both players can see).
 fn card_deployed(g: &Sekigahara, s: &mut State, ev: &mut Events) {
@@ -341,6 +351,7 @@ fn challenge(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md S16).
 /// 8.6.1-8.6.3: the challenged block (both blocks of a double card) changes sides for this
 /// battle, taking its impact without any special attack bonus.
 fn defect(g: &Sekigahara, s: &mut State, ev: &mut Events) {

@@ -11,6 +11,7 @@ use super::{Action, Sekigahara};
 use crate::events::{Audience, Events};
 use crate::game::ActionId;
 
+/// INTERPRETATION (RULES_NOTES.md S4): setup draws in data order, then Tokugawa before Ishida.
 /// The side and the target of the next owed block draw, if a block draw is next.
 fn next_block_draw(s: &State) -> Option<(u8, u8)> {
     if let Some(&(dest, side)) = s.due.setup.first() {
@@ -45,6 +46,7 @@ pub fn chance_outcomes(g: &Sekigahara, s: &State, out: &mut Vec<(ActionId, f64)>
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md S22): decks are unordered; each draw is uniform.
 pub fn sample_chance(g: &Sekigahara, s: &mut State) -> ActionId {
     if let Some((_, side)) = next_block_draw(s) {
         let n = bag(g, s, side).count() as u32;

@@ -8,6 +8,7 @@ use super::state::{EndReason, Pending, State, DEAD, IN_CASTLE};
 use super::Sekigahara;
 use crate::events::{Audience, Events};
 
+/// INTERPRETATION (RULES_NOTES.md S10): every arrival counts (move, muster, Mori box, retreat).
 /// 4.2: the last side to move blocks into (or through) a resource location controls it.
 pub fn enter(g: &Sekigahara, s: &mut State, side: u8, loc: u8) {
     if g.data.locations[loc as usize].resource {
@@ -54,6 +55,7 @@ pub fn arrive(g: &Sekigahara, s: &mut State, side: u8, loc: u8, ev: &mut Events)
     overran
 }
 
+/// INTERPRETATION (RULES_NOTES.md S23): the card draw applies to every overrun.
 /// 7.4: `side` overruns the enemy blocks at `loc` if it has at least four times as many
 /// blocks there (strength ignored; blocks inside a castle count, 7.4.3). Enemy units holding
 /// the castle cannot be overrun. The overrun side draws a card per two blocks lost (8.10).

@@ -73,6 +73,8 @@ use crate::rng::Rng;
 pub struct Sekigahara {
     data: Arc<Data>,
     layout: Layout,
+    /// Recruitment locations of each side (a mon of one of its clans is printed there, 7.2).
+    recruit_sites: [Vec<u8>; 2],
 }
 
 impl Sekigahara {
@@ -85,7 +87,11 @@ impl Sekigahara {
             d.blocks.len() as u32,
             d.disks.len() as u32,
         );
-        Sekigahara { data, layout }
+        let sites = |side: u8| -> Vec<u8> {
+            (0..d.locations.len() as u8).filter(|&l| d.locations[l as usize].recruit.iter().any(|&c| d.clans[c as usize].side == side)).collect()
+        };
+        let recruit_sites = [sites(0), sites(1)];
+        Sekigahara { data, layout, recruit_sites }
     }
 
     pub fn data(&self) -> &Data {

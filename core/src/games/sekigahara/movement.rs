@@ -6,16 +6,18 @@ use serde_json::json;
 use super::cards;
 use super::control;
 use super::data::{NONE, SIDES};
-use super::state::{Group, Mode, Pending, State, BOX, IN_CASTLE, MOVED, MUSTERED, SELECTED, SHOWN};
+use super::state::{Census, Group, Mode, Pending, State, BOX, IN_CASTLE, MOVED, MUSTERED, SELECTED, SHOWN};
 use super::{week, Action, Sekigahara};
 use crate::events::{Audience, Events};
 use crate::game::ActionId;
 
+/// INTERPRETATION (RULES_NOTES.md S5): fixed by the group's size when it sets out.
 /// 7.3.5: -1 per four blocks beyond the first four (5-8: -1, ..., 17+: -4).
 pub fn size_penalty(size: u32) -> u8 {
     (size.saturating_sub(1) / 4).min(4) as u8
 }
 
+/// INTERPRETATION (RULES_NOTES.md S7): at the group's origin; a leader in the group may be shown instead.
 /// 7.3.4: command from a friendly castle the side controls, or its own capital, at `loc`.
 pub fn origin_command(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
     let l = &g.data.locations[loc as usize];
@@ -40,13 +42,9 @@ fn enemy_at(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
     s.units_at(g, 1 - side, loc) > 0
 }
 
-/// 7.2: `loc` is a recruitment location of `side` that blocks may be mustered to: no enemy
-/// there unless a battle is already set up by friendly blocks.
-fn muster_site(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
-    let l = &g.data.locations[loc as usize];
-    l.recruit.iter().any(|&c| g.data.clans[c as usize].side == side) && (!enemy_at(g, s, side, loc) || s.count_at(g, side, loc) > 0)
-}
-
+/// INTERPRETATION (RULES_NOTES.md S11).
+/// 7.2: blocks may be mustered to a recruitment location of their side with no enemy there,
+/// unless a battle is already set up there by friendly blocks (checked in `legal`).
 fn matches_site(g: &Sekigahara, loc: u8, b: usize) -> bool {
     g.data.locations[loc as usize].recruit.contains(&g.data.blocks[b].clan)
 }
@@ -59,6 +57,7 @@ fn can_start_stack(s: &State) -> bool {
     s.mode == Mode::All || s.stacks_left > 0
 }
 
+/// INTERPRETATION (RULES_NOTES.md S6): a road is crossed once per phase, by any group.
 /// Whether the group may take road `r` now (7.3.1, 7.3.3).
 fn can_step(g: &Sekigahara, s: &State, size: u32, r: u8) -> bool {
     if s.roads_used & (1 << r) != 0 || size == 0 {
@@ -86,14 +85,19 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
         }
         Pending::Menu => {
             if can_start_stack(s) {
-                for l in 0..g.data.locations.len() as u8 {
-                    if s.origins_used & (1 << l) == 0 && (0..s.blocks.len()).any(|b| movable(g, s, side, l, b)) {
-                        out.push(g.encode(Action::Origin(l)));
+                let census = Census::of(g, s);
+                let mut origins = 0u64;
+                for (b, d) in s.blocks.iter().zip(&g.data.blocks) {
+                    let free = b.flags & (MOVED | MUSTERED) == 0 && !(b.flags & IN_CASTLE != 0 && census.contested(b.loc));
+                    if d.side == side && (b.loc as usize) < g.data.locations.len() && free {
+                        origins |= 1 << b.loc;
                     }
                 }
+                origins &= !s.origins_used;
+                out.extend((0..64u8).filter(|&l| origins & (1 << l) != 0).map(|l| g.encode(Action::Origin(l))));
                 if s.muster_left && in_box(g, s, side).next().is_some() {
-                    for l in 0..g.data.locations.len() as u8 {
-                        if muster_site(g, s, side, l) {
+                    for &l in &g.recruit_sites[side as usize] {
+                        if census.units(1 - side, l) == 0 || census.blocks[l as usize][side as usize] > 0 {
                             if in_box(g, s, side).any(|b| matches_site(g, l, b)) {
                                 out.push(g.encode(Action::MusterA(l)));
                             }
@@ -129,6 +133,7 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
                 if !gr.command {
                     out.extend(selected(s).filter(|&b| g.data.blocks[b].leader).map(|b| g.encode(Action::Command(b as u8))));
                 }
+                // INTERPRETATION (RULES_NOTES.md S8): one forced march per group, at any point of its move.
                 if !gr.forced {
                     out.extend(own_cards().map(|c| g.encode(Action::ForcedMarch(c))));
                 }
@@ -205,6 +210,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             ev.emit(Audience::ALL, || json!({"kind": "movement_done", "side": SIDES[side as usize]}));
             week::next_phase(g, s, ev);
         }
+        // INTERPRETATION (RULES_NOTES.md S25): choosing is add-only.
         (Pending::Group, Action::Select(b)) => {
             s.blocks[b as usize].flags |= SELECTED;
             ev.emit(Audience::seat(side as usize), || json!({"kind": "block_chosen", "block": g.data.blocks[b as usize].id}));

@@ -292,3 +292,34 @@ impl State {
         self.pending == Pending::Over
     }
 }
+
+/// Blocks and disks per location and side, counted in one pass (for move generation).
+pub struct Census {
+    pub blocks: [[u8; 2]; 64],
+    pub disks: [[u8; 2]; 64],
+}
+
+impl Census {
+    pub fn of(g: &super::Sekigahara, s: &State) -> Census {
+        let mut c = Census { blocks: [[0; 2]; 64], disks: [[0; 2]; 64] };
+        for (b, d) in s.blocks.iter().zip(&g.data.blocks) {
+            if (b.loc as usize) < 64 {
+                c.blocks[b.loc as usize][d.side as usize] += 1;
+            }
+        }
+        for (d, &alive) in g.data.disks.iter().zip(&s.disks) {
+            if alive {
+                c.disks[d.location as usize][d.side as usize] += 1;
+            }
+        }
+        c
+    }
+
+    pub fn units(&self, side: u8, loc: u8) -> u32 {
+        (self.blocks[loc as usize][side as usize] + self.disks[loc as usize][side as usize]) as u32
+    }
+
+    pub fn contested(&self, loc: u8) -> bool {
+        self.units(0, loc) > 0 && self.units(1, loc) > 0
+    }
+}

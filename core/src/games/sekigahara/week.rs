@@ -87,6 +87,7 @@ pub fn settle(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md S2): one card at a time, stopping at half rounded down or up.
 /// Cards a side may still discard at the reinforcement step, and whether it may stop now:
 /// half the hand, rounded either way (6.2).
 fn reinforce_bounds(g: &Sekigahara, s: &State, side: u8) -> (u32, u32) {
