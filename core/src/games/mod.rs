@@ -1,4 +1,5 @@
 //! One folder per game.
 
+pub mod provenance;
 pub mod samurai;
 pub mod sekigahara;

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::SetupError;
+use crate::games::provenance::{bad, check as check_provenance};
 
 /// The embedded component data.
 pub const EMBEDDED: &str = include_str!("data/samurai.json");
@@ -174,20 +175,6 @@ struct File {
     board: FileBoard,
     tokens: Vec<FileToken>,
     figures: FileFigures,
-}
-
-const PROVENANCE_CLASSES: [&str; 7] = ["read", "original", "rulebook", "inferred", "placeholder", "reconstructed", "derived"];
-
-fn bad(msg: impl Into<String>) -> SetupError {
-    SetupError::InvalidData(msg.into())
-}
-
-fn check_provenance(p: &str, what: &str) -> Result<(), SetupError> {
-    if PROVENANCE_CLASSES.contains(&p) {
-        Ok(())
-    } else {
-        Err(bad(format!("{what}: unknown provenance {p:?}")))
-    }
 }
 
 fn figure_index(name: &str) -> Option<u8> {

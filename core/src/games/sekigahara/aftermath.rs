@@ -189,7 +189,10 @@ fn losses_taken(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         if s.units_at(g, def, loc) == 0 {
             // 8.9.4 D: the castle falls to the besiegers.
             let attacker = b.attacker;
-            ev.emit(Audience::ALL, || json!({"kind": "castle_falls", "at": g.data.locations[loc as usize].id, "to": SIDES[attacker as usize]}));
+            ev.emit(
+                Audience::ALL,
+                || json!({"kind": "castle_falls", "at": g.data.locations[loc as usize].id, "to": SIDES[attacker as usize]}),
+            );
         }
         control::lift_sieges(g, s, loc);
         control::refresh_castle(g, s, loc);
@@ -220,7 +223,8 @@ fn after_castle(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         b.flags &= !SELECTED;
     }
     let loc = s.battle.as_ref().expect("battle").loc;
-    let outside = (0..s.blocks.len()).any(|i| s.blocks[i].loc == loc && g.data.blocks[i].side == loser && s.blocks[i].flags & IN_CASTLE == 0);
+    let outside =
+        (0..s.blocks.len()).any(|i| s.blocks[i].loc == loc && g.data.blocks[i].side == loser && s.blocks[i].flags & IN_CASTLE == 0);
     if outside {
         s.pending = Pending::Retreat;
         to_destination(g, s, ev);
@@ -315,7 +319,15 @@ fn replenish(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         used[g.data.cards[c].side as usize] += n;
     }
     for p in 0..2 {
-        let extra = if b.siege { if p as u8 == b.attacker { 0 } else { b.lost[p] } } else { b.lost[p] / 2 };
+        let extra = if b.siege {
+            if p as u8 == b.attacker {
+                0
+            } else {
+                b.lost[p]
+            }
+        } else {
+            b.lost[p] / 2
+        };
         s.due.cards[p] += used[p] + extra;
     }
     ev.emit(Audience::ALL, || json!({"kind": "battle_over", "at": g.data.locations[b.loc as usize].id, "cards_drawn": {"tokugawa": s.due.cards[0], "ishida": s.due.cards[1]}}));

@@ -39,7 +39,10 @@ pub fn start_combat(g: &Sekigahara, s: &mut State, ev: &mut Events) -> bool {
     s.declared = 0;
     s.forced = None;
     let (week, turn, side) = (s.week, s.turn, s.active());
-    ev.emit(Audience::ALL, || json!({"kind": "phase", "week": week, "turn": TURNS[turn as usize], "phase": "combat", "side": SIDES[side as usize]}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "phase", "week": week, "turn": TURNS[turn as usize], "phase": "combat", "side": SIDES[side as usize]}),
+    );
     next_battle(g, s, ev)
 }
 
@@ -67,7 +70,10 @@ pub fn next_battle(g: &Sekigahara, s: &mut State, ev: &mut Events) -> bool {
 /// 8.1/8.9.2: a battle at `loc` is declared, `attacker` against the other side.
 fn declare(g: &Sekigahara, s: &mut State, loc: u8, attacker: u8, ev: &mut Events) {
     s.declared |= 1 << loc;
-    ev.emit(Audience::ALL, || json!({"kind": "battle_declared", "at": g.data.locations[loc as usize].id, "attacker": SIDES[attacker as usize]}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "battle_declared", "at": g.data.locations[loc as usize].id, "attacker": SIDES[attacker as usize]}),
+    );
     // INTERPRETATION (RULES_NOTES.md S13): before the siege choice.
     // 9.3: a Tokugawa attack on Osaka brings every block of the Mori box into the battle.
     if loc == g.data.mori_exit && attacker == TOKUGAWA {
@@ -137,7 +143,10 @@ fn begin(g: &Sekigahara, s: &mut State, siege: bool, ev: &mut Events) {
     }
     let b = s.battle.as_ref().expect("declared");
     let (kind, attacker) = (if siege { "siege" } else { "field" }, b.attacker);
-    ev.emit(Audience::ALL, || json!({"kind": "battle_begins", "at": g.data.locations[loc as usize].id, "type": kind, "attacker": SIDES[attacker as usize]}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "battle_begins", "at": g.data.locations[loc as usize].id, "type": kind, "attacker": SIDES[attacker as usize]}),
+    );
     s.pending = Pending::Deploy;
 }
 
@@ -227,7 +236,10 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             let loc = b.loc;
             if side == b.attacker {
                 // 8.9.2: the active player stays inside its castle: no battle here this phase.
-                ev.emit(Audience::ALL, || json!({"kind": "stays_in_castle", "side": SIDES[side as usize], "at": g.data.locations[loc as usize].id}));
+                ev.emit(
+                    Audience::ALL,
+                    || json!({"kind": "stays_in_castle", "side": SIDES[side as usize], "at": g.data.locations[loc as usize].id}),
+                );
                 for (blk, d) in s.blocks.iter_mut().zip(&g.data.blocks) {
                     if blk.loc == loc && d.side == side {
                         blk.flags |= IN_CASTLE;
@@ -287,7 +299,10 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             next_initiative(g, s, ev);
         }
         (Pending::Refute, Action::Refute(c)) => {
-            ev.emit(Audience::ALL, || json!({"kind": "challenge_refuted", "side": SIDES[side as usize], "shown": g.data.cards[c as usize].id}));
+            ev.emit(
+                Audience::ALL,
+                || json!({"kind": "challenge_refuted", "side": SIDES[side as usize], "shown": g.data.cards[c as usize].id}),
+            );
             next_initiative(g, s, ev);
         }
         (Pending::Refute, Action::Done) => defect(g, s, ev),
@@ -337,7 +352,11 @@ fn card_deployed(g: &Sekigahara, s: &mut State, ev: &mut Events) {
 
 /// 8.6.1: a Loyalty Challenge is played against the last deployment.
 fn challenge(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
-    let c = g.data.side_cards[side as usize].iter().copied().find(|&c| g.data.cards[c as usize].loyalty && s.hand[c as usize] > 0).expect("legal");
+    let c = g.data.side_cards[side as usize]
+        .iter()
+        .copied()
+        .find(|&c| g.data.cards[c as usize].loyalty && s.hand[c as usize] > 0)
+        .expect("legal");
     s.hand[c as usize] -= 1;
     let b = s.battle.as_mut().expect("battle");
     b.used[c as usize] += 1;

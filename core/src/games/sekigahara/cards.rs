@@ -130,7 +130,10 @@ pub fn discard(g: &Sekigahara, s: &mut State, c: u8, why: &'static str, ev: &mut
     let side = g.data.cards[c as usize].side;
     s.hand[c as usize] -= 1;
     s.discard[c as usize] += 1;
-    ev.emit(Audience::ALL, || json!({"kind": "card_discarded", "side": SIDES[side as usize], "card": g.data.cards[c as usize].id, "for": why}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "card_discarded", "side": SIDES[side as usize], "card": g.data.cards[c as usize].id, "for": why}),
+    );
     if side == ISHIDA && s.active() == ISHIDA && s.in_movement() && s.pending != super::Pending::Over {
         mori_arrive(g, s, 1, ev);
     }
@@ -158,7 +161,10 @@ pub fn mori_arrive(g: &Sekigahara, s: &mut State, n: usize, ev: &mut Events) {
         blk.loc = exit;
         blk.flags = MUSTERED;
         blk.from = super::NONE;
-        ev.emit(Audience::ALL, || json!({"kind": "mori_arrival", "block": g.data.blocks[b as usize].id, "to": g.data.locations[exit as usize].id}));
+        ev.emit(
+            Audience::ALL,
+            || json!({"kind": "mori_arrival", "block": g.data.blocks[b as usize].id, "to": g.data.locations[exit as usize].id}),
+        );
     }
     control::arrive(g, s, ISHIDA, exit, ev);
 }

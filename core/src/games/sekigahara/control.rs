@@ -72,7 +72,8 @@ pub fn overrun(g: &Sekigahara, s: &mut State, side: u8, loc: u8, ev: &mut Events
     if mine < 4 * theirs {
         return false;
     }
-    let lost: Vec<u8> = (0..s.blocks.len() as u8).filter(|&b| s.blocks[b as usize].loc == loc && g.data.blocks[b as usize].side == enemy).collect();
+    let lost: Vec<u8> =
+        (0..s.blocks.len() as u8).filter(|&b| s.blocks[b as usize].loc == loc && g.data.blocks[b as usize].side == enemy).collect();
     ev.emit(Audience::ALL, || {
         json!({"kind": "overrun", "side": SIDES[side as usize], "at": g.data.locations[loc as usize].id, "blocks": mine, "overrun": theirs})
     });

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::SetupError;
+use crate::games::provenance::{bad, check as check_provenance};
 
 pub const EMBEDDED: &str = include_str!("data/sekigahara.json");
 
@@ -20,8 +21,6 @@ pub const ISHIDA: u8 = 1;
 pub const SIDES: [&str; 2] = ["tokugawa", "ishida"];
 pub const TURNS: [&str; 2] = ["A", "B"];
 pub const NONE: u8 = u8::MAX;
-
-const PROVENANCE_CLASSES: [&str; 6] = ["read", "original", "rulebook", "inferred", "placeholder", "reconstructed"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
@@ -274,18 +273,6 @@ struct FileRow {
     provenance: String,
     #[serde(default)]
     note: Option<String>,
-}
-
-fn bad(msg: impl Into<String>) -> SetupError {
-    SetupError::InvalidData(msg.into())
-}
-
-fn check_provenance(p: &str, what: &str) -> Result<(), SetupError> {
-    if PROVENANCE_CLASSES.contains(&p) {
-        Ok(())
-    } else {
-        Err(bad(format!("{what}: unknown provenance {p:?}")))
-    }
 }
 
 fn side_of(s: &str, what: &str) -> Result<u8, SetupError> {

@@ -80,15 +80,12 @@ pub struct Sekigahara {
 impl Sekigahara {
     pub fn new(data: Arc<Data>) -> Sekigahara {
         let d = &data;
-        let layout = Layout::new(
-            d.cards.len() as u32,
-            d.locations.len() as u32,
-            d.roads.len() as u32,
-            d.blocks.len() as u32,
-            d.disks.len() as u32,
-        );
+        let layout =
+            Layout::new(d.cards.len() as u32, d.locations.len() as u32, d.roads.len() as u32, d.blocks.len() as u32, d.disks.len() as u32);
         let sites = |side: u8| -> Vec<u8> {
-            (0..d.locations.len() as u8).filter(|&l| d.locations[l as usize].recruit.iter().any(|&c| d.clans[c as usize].side == side)).collect()
+            (0..d.locations.len() as u8)
+                .filter(|&l| d.locations[l as usize].recruit.iter().any(|&c| d.clans[c as usize].side == side))
+                .collect()
         };
         let recruit_sites = [sites(0), sites(1)];
         Sekigahara { data, layout, recruit_sites }
@@ -131,12 +128,17 @@ impl Sekigahara {
         let start = out.len();
         match s.pending {
             Pending::ReinforceDiscard { .. } | Pending::Bid { .. } | Pending::ChooseFirst { .. } => week::legal(self, s, out),
-            Pending::Mode | Pending::PayMode { .. } | Pending::Exchange { .. } | Pending::Menu | Pending::Group | Pending::Muster { .. } => {
-                movement::legal(self, s, out)
-            }
-            Pending::Combat | Pending::SiegeChoice { .. } | Pending::Deploy | Pending::DeployBlock { .. } | Pending::DeploySecond { .. } => {
-                battle::legal(self, s, out)
-            }
+            Pending::Mode
+            | Pending::PayMode { .. }
+            | Pending::Exchange { .. }
+            | Pending::Menu
+            | Pending::Group
+            | Pending::Muster { .. } => movement::legal(self, s, out),
+            Pending::Combat
+            | Pending::SiegeChoice { .. }
+            | Pending::Deploy
+            | Pending::DeployBlock { .. }
+            | Pending::DeploySecond { .. } => battle::legal(self, s, out),
             Pending::Challenge | Pending::Refute => battle::legal(self, s, out),
             Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat => aftermath::legal(self, s, out),
             Pending::Over => {}
@@ -240,9 +242,12 @@ impl Game for Sekigahara {
             Action::DrawBlock(b) => cards::draw_block(self, s, b, ev),
             _ => match s.pending {
                 Pending::ReinforceDiscard { .. } | Pending::Bid { .. } | Pending::ChooseFirst { .. } => week::apply(self, s, action, ev),
-                Pending::Mode | Pending::PayMode { .. } | Pending::Exchange { .. } | Pending::Menu | Pending::Group | Pending::Muster { .. } => {
-                    movement::apply(self, s, action, ev)
-                }
+                Pending::Mode
+                | Pending::PayMode { .. }
+                | Pending::Exchange { .. }
+                | Pending::Menu
+                | Pending::Group
+                | Pending::Muster { .. } => movement::apply(self, s, action, ev),
                 Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat => aftermath::apply(self, s, action, ev),
                 Pending::Over => unreachable!("no action is legal after the end"),
                 _ => battle::apply(self, s, action, ev),

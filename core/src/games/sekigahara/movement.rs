@@ -197,7 +197,10 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             }
             s.group = fresh_group(g, s, side, l);
             s.pending = Pending::Group;
-            ev.emit(Audience::ALL, || json!({"kind": "stack_selected", "side": SIDES[side as usize], "at": g.data.locations[l as usize].id}));
+            ev.emit(
+                Audience::ALL,
+                || json!({"kind": "stack_selected", "side": SIDES[side as usize], "at": g.data.locations[l as usize].id}),
+            );
         }
         (Pending::Menu, Action::MusterA(l) | Action::MusterB(l)) => {
             s.muster_left = false;
@@ -313,7 +316,10 @@ fn muster(g: &Sekigahara, s: &mut State, side: u8, loc: u8, option_a: bool, ev: 
         ev.emit(Audience::ALL, || json!({"kind": "muster", "side": SIDES[side as usize], "option": "A", "at": at, "blocks": ids}));
     } else {
         ev.emit(Audience::ALL, || json!({"kind": "muster", "side": SIDES[side as usize], "option": "B", "at": at, "count": chosen.len()}));
-        ev.emit(Audience::seat(side as usize), || json!({"kind": "muster_private", "blocks": chosen.iter().map(|&b| g.data.blocks[b].id.as_str()).collect::<Vec<_>>()}));
+        ev.emit(
+            Audience::seat(side as usize),
+            || json!({"kind": "muster_private", "blocks": chosen.iter().map(|&b| g.data.blocks[b].id.as_str()).collect::<Vec<_>>()}),
+        );
     }
     s.pending = Pending::Menu;
     if !chosen.is_empty() {

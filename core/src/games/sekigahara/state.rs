@@ -136,39 +136,60 @@ pub struct Battle {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Pending {
     /// 6.2: discard half the hand (rounding chosen by the player).
-    ReinforceDiscard { side: u8 },
+    ReinforceDiscard {
+        side: u8,
+    },
     /// 6.3: bid a card face down (sequentialized; the second bidder does not see the first).
-    Bid { side: u8 },
+    Bid {
+        side: u8,
+    },
     /// 6.3: the bid winner chooses who goes first.
-    ChooseFirst { side: u8 },
+    ChooseFirst {
+        side: u8,
+    },
     /// 7.1: choose the movement mode.
     Mode,
     /// 7.1: discard the mode's cards.
-    PayMode { left: u8 },
+    PayMode {
+        left: u8,
+    },
     /// 7.1 no movement: discard any number of cards, then draw as many.
-    Exchange { discarded: u8 },
+    Exchange {
+        discarded: u8,
+    },
     /// 7.1: start a stack, muster, or end the phase.
     Menu,
     /// 7.3: choose blocks of the stack at `group.origin`, then step along roads.
     Group,
     /// 7.2: choose blocks from the recruitment box for option A or B.
-    Muster { loc: u8, option_a: bool },
+    Muster {
+        loc: u8,
+        option_a: bool,
+    },
     /// 8.1: choose the next battle.
     Combat,
     /// 8.9.2: the castle holder chooses to stay inside (siege) or fight outside.
-    SiegeChoice { side: u8 },
+    SiegeChoice {
+        side: u8,
+    },
     /// 8.2.3/8.5: the side with the initiative deploys or declares it is done.
     Deploy,
     /// 8.2.3: choose the block for the card just played.
-    DeployBlock { card: u8 },
+    DeployBlock {
+        card: u8,
+    },
     /// 8.4.2: optionally a second block for a double card.
-    DeploySecond { card: u8 },
+    DeploySecond {
+        card: u8,
+    },
     /// 8.6.1: the opponent of the last deployment may play a Loyalty Challenge.
     Challenge,
     /// 8.6.1: the challenged side shows a matching card.
     Refute,
     /// 8.7.2 / 8.9.4 C: choose the blocks (or disks) lost.
-    Casualty { side: u8 },
+    Casualty {
+        side: u8,
+    },
     /// 8.8.4: up to two blocks into the castle held before the battle.
     RetreatCastle,
     /// 8.8: the destination of the retreating blocks.

@@ -114,9 +114,12 @@ pub fn view(g: &Sekigahara, s: &State, player: Player) -> Value {
     let count = |side: u8, loc: u8| s.blocks.iter().zip(&d.blocks).filter(|(b, x)| b.loc == loc && x.side == side).count();
     let locations: Vec<Value> = (0..d.locations.len() as u8)
         .map(|l| {
-            let inside = |side: u8| s.blocks.iter().zip(&d.blocks).filter(|(b, x)| b.loc == l && x.side == side && b.flags & IN_CASTLE != 0).count();
-            let moved = |side: u8| s.blocks.iter().zip(&d.blocks).filter(|(b, x)| b.loc == l && x.side == side && b.flags & MOVED != 0).count();
-            let disks: Vec<&str> = d.disks.iter().zip(&s.disks).filter(|(x, &alive)| alive && x.location == l).map(|(x, _)| x.id.as_str()).collect();
+            let inside =
+                |side: u8| s.blocks.iter().zip(&d.blocks).filter(|(b, x)| b.loc == l && x.side == side && b.flags & IN_CASTLE != 0).count();
+            let moved =
+                |side: u8| s.blocks.iter().zip(&d.blocks).filter(|(b, x)| b.loc == l && x.side == side && b.flags & MOVED != 0).count();
+            let disks: Vec<&str> =
+                d.disks.iter().zip(&s.disks).filter(|(x, &alive)| alive && x.location == l).map(|(x, _)| x.id.as_str()).collect();
             json!({
                 "id": d.locations[l as usize].id,
                 "blocks": {"tokugawa": count(0, l), "ishida": count(1, l)},
@@ -160,7 +163,10 @@ pub fn view(g: &Sekigahara, s: &State, player: Player) -> Value {
     });
     if let Some(m) = me {
         v["hand"] = cards_json(g, &s.hand, m);
-        v["own_bag"] = json!((0..d.blocks.len()).filter(|&i| d.blocks[i].side == m && s.blocks[i].loc == BAG).map(|i| d.blocks[i].id.as_str()).collect::<Vec<_>>());
+        v["own_bag"] = json!((0..d.blocks.len())
+            .filter(|&i| d.blocks[i].side == m && s.blocks[i].loc == BAG)
+            .map(|i| d.blocks[i].id.as_str())
+            .collect::<Vec<_>>());
         let bid = s.bids[m as usize];
         v["own_bid"] = if bid == NONE { Value::Null } else { json!(d.cards[bid as usize].id) };
         v["own_reinforcement_discards"] = cards_json(g, &s.reinforce_discards, m);

@@ -165,7 +165,10 @@ fn reinforce_next(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
         s.pending = Pending::ReinforceDiscard { side: ISHIDA };
         return;
     }
-    let shown: Vec<(String, u8)> = (0..g.data.cards.len()).filter(|&c| s.reinforce_discards[c] > 0).map(|c| (g.data.cards[c].id.clone(), s.reinforce_discards[c])).collect();
+    let shown: Vec<(String, u8)> = (0..g.data.cards.len())
+        .filter(|&c| s.reinforce_discards[c] > 0)
+        .map(|c| (g.data.cards[c].id.clone(), s.reinforce_discards[c]))
+        .collect();
     for c in 0..g.data.cards.len() {
         s.discard[c] += s.reinforce_discards[c];
         s.reinforce_discards[c] = 0;
@@ -228,7 +231,10 @@ pub fn start_movement(s: &mut State, ev: &mut Events) {
     s.muster_left = false;
     s.pending = Pending::Mode;
     let (week, turn, side) = (s.week, s.turn, s.active());
-    ev.emit(Audience::ALL, || json!({"kind": "phase", "week": week, "turn": TURNS[turn as usize], "phase": "movement", "side": SIDES[side as usize]}));
+    ev.emit(
+        Audience::ALL,
+        || json!({"kind": "phase", "week": week, "turn": TURNS[turn as usize], "phase": "movement", "side": SIDES[side as usize]}),
+    );
 }
 
 /// The current phase is over: on to the next phase, turn or week (6.4).
@@ -265,7 +271,10 @@ fn end_week(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         s.end = Some(EndReason::Points);
         s.pending = Pending::Over;
         let w = s.winner;
-        ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": "points", "points": {"tokugawa": p[0], "ishida": p[1]}, "winner": SIDES[w as usize]}));
+        ev.emit(
+            Audience::ALL,
+            || json!({"kind": "game_over", "reason": "points", "points": {"tokugawa": p[0], "ishida": p[1]}, "winner": SIDES[w as usize]}),
+        );
         return;
     }
     s.week += 1;
