@@ -318,7 +318,7 @@ fn replenish(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         s.discard[c] += n;
         used[g.data.cards[c].side as usize] += n;
     }
-    for p in 0..2 {
+    for (p, &n) in used.iter().enumerate() {
         let extra = if b.siege {
             if p as u8 == b.attacker {
                 0
@@ -328,7 +328,7 @@ fn replenish(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         } else {
             b.lost[p] / 2
         };
-        s.due.cards[p] += used[p] + extra;
+        s.due.cards[p] += n + extra;
     }
     ev.emit(Audience::ALL, || json!({"kind": "battle_over", "at": g.data.locations[b.loc as usize].id, "cards_drawn": {"tokugawa": s.due.cards[0], "ishida": s.due.cards[1]}}));
     if !battle::next_battle(g, s, ev) {
