@@ -545,3 +545,67 @@ impl Data {
         self.locations[a as usize].adj.iter().find(|&&(n, _)| n == b).map(|&(_, r)| r)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorCode;
+
+    fn embedded_value() -> Value {
+        serde_json::from_str(EMBEDDED).unwrap()
+    }
+
+    #[test]
+    fn embedded_data_matches_the_published_components() {
+        let d = Data::embedded();
+        assert_eq!(d.locations.len(), 51);
+        assert_eq!(d.roads.len(), 62);
+        assert_eq!(d.roads.iter().filter(|r| r.main).count(), 19);
+        assert_eq!(d.locations.iter().filter(|l| l.castle.is_some()).count(), 9);
+        assert_eq!(d.locations.iter().filter(|l| l.resource).count(), 9);
+        assert_eq!(d.locations.iter().filter(|l| l.capital.is_some()).count(), 2);
+        for side in 0..2u8 {
+            assert_eq!(d.blocks.iter().filter(|b| b.side == side).count(), 48);
+            assert_eq!(d.side_cards[side as usize].iter().map(|&c| d.cards[c as usize].count as u32).sum::<u32>(), 55);
+        }
+        assert_eq!(d.locations[d.mori_exit as usize].id, "osaka");
+        assert_eq!(d.recruitment_row, vec![0, 2, 2, 2, 1, 1, 1]);
+        assert_eq!(d.provenance["counts"]["placeholder"], 68);
+        // Every location is reachable from Kyoto.
+        let mut seen = vec![false; d.locations.len()];
+        let mut stack = vec![d.loc("kyoto").unwrap()];
+        while let Some(l) = stack.pop() {
+            if !std::mem::replace(&mut seen[l as usize], true) {
+                stack.extend(d.locations[l as usize].adj.iter().map(|&(n, _)| n));
+            }
+        }
+        assert!(seen.iter().all(|&x| x));
+    }
+
+    #[test]
+    fn a_replacement_manifest_is_accepted_and_validated() {
+        let mut v = embedded_value();
+        let i = v["blocks"].as_array().unwrap().iter().position(|b| b["provenance"] == "placeholder").unwrap();
+        v["blocks"][i]["mons"] = serde_json::json!(2);
+        v["blocks"][i]["provenance"] = serde_json::json!("read");
+        let d = Data::from_value(&v).expect("a corrected manifest loads");
+        assert_eq!(d.blocks[i].mons, 2);
+
+        let broken = |f: &dyn Fn(&mut Value)| {
+            let mut v = embedded_value();
+            f(&mut v);
+            Data::from_value(&v).map(|_| ()).unwrap_err()
+        };
+        for err in [
+            broken(&|v| v["blocks"][0]["provenance"] = serde_json::json!("guess")),
+            broken(&|v| v["blocks"][0]["clan"] = serde_json::json!("mori")),
+            broken(&|v| v["roads"][0]["b"] = serde_json::json!("atlantis")),
+            broken(&|v| v["schema"] = serde_json::json!("other")),
+            broken(&|v| v["blocks"][0]["mons"] = serde_json::json!(9)),
+            broken(&|v| v["cards"][1]["clan"] = serde_json::Value::Null),
+            broken(&|v| v["extra"] = serde_json::json!(1)),
+        ] {
+            assert_eq!(err.code(), ErrorCode::InvalidData, "{err}");
+        }
+    }
+}
