@@ -5,8 +5,6 @@
 //! draws, cleared (`Tb::blank`), then blocks placed by id. Every decision goes through
 //! `Game::step`, so an action the engine does not offer fails the test.
 
-use std::collections::BTreeMap;
-
 use kassen_core::events::{Audience, Events};
 use kassen_core::games::sekigahara::data::Start;
 use kassen_core::games::sekigahara::{Action, Battle, Deploy, EndReason, Mode, Pending, Sekigahara, State, BAG, BOX, DEAD, ISHIDA, MORI_BOX, NONE, TOKUGAWA};
@@ -38,10 +36,12 @@ fn resolve_chance(g: &Sekigahara, s: &mut State) {
 }
 
 /// A block is face down (its identity hidden from the other side): on the map, in a box or the
-/// bag, and neither deployed, defected nor shown (3.1, 5.1, 8.2.1, 7.3.4).
+/// bag, and neither deployed in the battle being fought, nor shown for command (3.1, 5.1,
+/// 8.2.1, 7.3.4); eliminated blocks are shown (8.7.2).
 fn face_down(s: &State, i: usize) -> bool {
     let b = &s.blocks[i];
-    b.loc != MORI_BOX && b.loc != DEAD && b.flags & (DEPLOYED | DEFECTED | SHOWN) == 0
+    let in_battle = s.battle.as_ref().is_some_and(|x| x.deploys.iter().any(|d| d.block as usize == i));
+    b.loc != MORI_BOX && b.loc != DEAD && b.flags & (DEPLOYED | DEFECTED | SHOWN) == 0 && !in_battle
 }
 
 #[derive(Clone)]
@@ -1762,4 +1762,367 @@ fn r2_2_points_after_week_seven_two_per_castle_one_per_resource_ties_to_ishida()
     }
     tie.act(Action::EndPhase);
     assert_eq!((tie.s.winner, tie.s.end), (I, Some(EndReason::Points)));
+}
+
+// === hidden information ===
+
+fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        v.swap(i, j);
+    }
+}
+
+/// A state `observer` cannot tell from `s`: the other side's face-down blocks trade places and
+/// its cards (hand, deck, discard pile, face-down reinforcement discards and bid) are dealt anew
+/// into piles of the same sizes. Built here independently of the engine's determinization.
+fn twin(g: &Sekigahara, s: &State, observer: u8, rng: &mut Rng) -> State {
+    let enemy = 1 - observer;
+    let d = g.data();
+    let mut r = s.clone();
+    let ids: Vec<usize> = (0..s.blocks.len()).filter(|&i| d.blocks[i].side == enemy && face_down(s, i)).collect();
+    let mut to = ids.clone();
+    shuffle(&mut to, rng);
+    for (&from, &i) in ids.iter().zip(&to) {
+        r.blocks[i] = s.blocks[from];
+    }
+    let types = &d.side_cards[enemy as usize];
+    let mut pool = Vec::new();
+    for &c in types {
+        let c = c as usize;
+        pool.extend(std::iter::repeat_n(c as u8, (s.hand[c] + s.deck[c] + s.discard[c] + s.reinforce_discards[c]) as usize));
+        r.hand[c] = 0;
+        r.deck[c] = 0;
+        r.discard[c] = 0;
+        r.reinforce_discards[c] = 0;
+    }
+    let bid = s.bids[enemy as usize];
+    if bid != NONE {
+        pool.push(bid);
+    }
+    shuffle(&mut pool, rng);
+    let mut it = pool.into_iter();
+    for (pile, n) in [
+        (0, s.pile_size(g, &s.hand, enemy)),
+        (1, s.pile_size(g, &s.discard, enemy)),
+        (2, s.pile_size(g, &s.reinforce_discards, enemy)),
+        (3, u32::from(bid != NONE)),
+    ] {
+        for c in it.by_ref().take(n as usize) {
+            match pile {
+                0 => r.hand[c as usize] += 1,
+                1 => r.discard[c as usize] += 1,
+                2 => r.reinforce_discards[c as usize] += 1,
+                _ => r.bids[enemy as usize] = c,
+            }
+        }
+    }
+    for c in it {
+        r.deck[c as usize] += 1;
+    }
+    r
+}
+
+fn tensor(g: &Sekigahara, s: &State, p: Player) -> Vec<f32> {
+    let mut v = vec![0.0; g.info().observation_shape[0]];
+    g.observation_tensor(s, p, &mut v);
+    v
+}
+
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+/// Events shown to both sides name a block only while it is face up (or as muster option A
+/// shows it), and a card only where a card is played or discarded face up.
+fn check_public_events(g: &Sekigahara, before: &State, after: &State, ev: &[Value]) {
+    const CARD_SHOWN: [&str; 7] = ["card_discarded", "card_played", "block_deployed", "loyalty_challenge", "challenge_refuted", "bids_revealed", "reinforcement_discards"];
+    let d = g.data();
+    for e in ev {
+        if e["audience"] != "all" {
+            let seats = e["audience"].as_array().expect("a seat list");
+            assert_eq!(seats.len(), 1, "{e}");
+            continue;
+        }
+        let kind = e["kind"].as_str().unwrap();
+        assert!(!kind.ends_with("_private") && kind != "block_chosen", "{e}");
+        let mut words = Vec::new();
+        strings(e, &mut words);
+        for w in &words {
+            if let Some(b) = d.block(w) {
+                let shown = kind == "muster" && e["option"] == "A";
+                assert!(shown || !face_down(before, b as usize) || !face_down(after, b as usize), "{e} names a face-down block");
+            }
+            if d.card(w).is_some() {
+                assert!(CARD_SHOWN.contains(&kind), "{e} names a card");
+            }
+        }
+    }
+}
+
+/// Plays random legal actions (chance from the state's RNG) and calls `f` after each step. The
+/// choice leans away from ending a phase, a stack, a move or a deployment, for more battles.
+fn random_walk(seed: u64, steps: usize, mut f: impl FnMut(&Sekigahara, &State, &State, &[Value])) -> State {
+    let g = game();
+    let mut s = g.new_initial_state(seed);
+    let mut rng = Rng::from_seed(seed ^ 0x5eca);
+    let mut legal = Vec::new();
+    for _ in 0..steps {
+        let a = match g.current_player(&s) {
+            TERMINAL => break,
+            CHANCE => g.sample_chance(&mut s),
+            _ => {
+                legal.clear();
+                g.legal_actions(&s, &mut legal);
+                let busy: Vec<u32> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&a| !matches!(g.decode(a), Some(Action::EndPhase | Action::EndStack | Action::Stop | Action::EndDeploy | Action::Mode(Mode::NoMove))))
+                    .collect();
+                if !busy.is_empty() && rng.below(5) > 0 {
+                    busy[rng.below(busy.len() as u32) as usize]
+                } else {
+                    legal[rng.below(legal.len() as u32) as usize]
+                }
+            }
+        };
+        let before = s.clone();
+        let mut ev = Events::recording();
+        g.step(&mut s, a, &mut ev).expect("legal");
+        let ev: Vec<Value> = ev.into_vec().into_iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+        f(&g, &before, &s, &ev);
+    }
+    s
+}
+
+#[test]
+fn hidden_blocks_cards_bag_box_and_bid_never_reach_the_other_side() {
+    let (mut checked, mut in_battle, mut differing) = (0, 0, 0);
+    for seed in [2u64, 3, 4, 5, 6, 8] {
+        let mut rng = Rng::from_seed(seed);
+        let mut k = 0u32;
+        random_walk(seed, 3000, |g, _, s, _| {
+            k += 1;
+            // Every battle state, every eighth other one; the observer alternates.
+            if s.battle.is_none() && k % 8 != 0 {
+                return;
+            }
+            in_battle += usize::from(s.battle.is_some());
+            let p = (k % 2) as u8;
+            let enemy = 1 - p;
+            let view = g.view(s, p as Player);
+            let text = view.to_string();
+            for (i, b) in g.data().blocks.iter().enumerate() {
+                if b.side == enemy && face_down(s, i) {
+                    assert!(!text.contains(&format!("\"{}\"", b.id)), "seat {p} sees {} in {text}", b.id);
+                }
+            }
+            let other = twin(g, s, p, &mut rng);
+            differing += usize::from(other != *s);
+            assert_eq!(g.view(&other, p as Player), view, "seat {p}, pending {:?}", s.pending);
+            assert_eq!(tensor(g, &other, p as Player), tensor(g, s, p as Player), "seat {p}, pending {:?}", s.pending);
+            // The engine's determinization keeps the observer's view too.
+            let det = g.resample_hidden(s, p as Player, &mut rng);
+            assert_eq!(g.view(&det, p as Player), view, "seat {p}, pending {:?}", s.pending);
+            // The spectator sees neither side's secrets.
+            if k % 4 == 0 {
+                let both = twin(g, &other, enemy, &mut rng);
+                assert_eq!(g.view(&both, SPECTATOR), g.view(s, SPECTATOR));
+                assert_eq!(tensor(g, &both, SPECTATOR), tensor(g, s, SPECTATOR));
+            }
+            checked += 1;
+        });
+    }
+    assert!(checked > 1000 && in_battle > 400 && differing > checked / 2, "{checked} {in_battle} {differing}");
+}
+
+#[test]
+fn events_of_one_seat_never_reach_the_other() {
+    for seed in [9u64, 10, 11, 12] {
+        random_walk(seed, 3000, check_public_events);
+    }
+    // Through the engine: each seat's history holds only events addressed to it.
+    let g = kassen_core::load_game("sekigahara", None).unwrap();
+    let mut s = g.new_initial_state(21);
+    let mut rng = Rng::from_seed(21);
+    for _ in 0..1500 {
+        if s.is_terminal() {
+            break;
+        }
+        let l = s.legal_actions();
+        s.apply_in_place(l[rng.below(l.len() as u32) as usize]).unwrap();
+    }
+    let all = s.events(0).unwrap().len() + s.events(1).unwrap().len();
+    let spectator = s.events(SPECTATOR).unwrap();
+    assert!(spectator.iter().all(|e| e.audience == Audience::ALL));
+    for p in [0, 1] {
+        let ev = s.events(p).unwrap();
+        assert!(ev.iter().all(|e| e.audience.includes(p)));
+        let own = ev.iter().filter(|e| e.audience == Audience::seat(p as usize)).count();
+        assert!(own > 0, "seat {p} has private events");
+        assert_eq!(ev.len(), spectator.len() + own);
+    }
+    assert!(all > 2 * spectator.len());
+}
+
+// === perft and action-space checks ===
+
+fn perft(s: &kassen_core::StateHandle, depth: u32) -> u64 {
+    if depth == 0 || s.is_terminal() {
+        return 1;
+    }
+    s.legal_actions().iter().map(|&a| perft(&s.child(a).unwrap(), depth - 1)).sum()
+}
+
+/// The first state of a seed's game whose pending decision is of `kind`, reached by always
+/// taking the first legal action.
+fn first_state(seed: u64, kind: &str) -> kassen_core::StateHandle {
+    let g = kassen_core::load_game("sekigahara", None).unwrap();
+    let mut s = g.new_initial_state(seed);
+    while s.view(SPECTATOR).unwrap()["pending"]["kind"] != kind {
+        let a = s.legal_actions()[0];
+        s.apply_in_place(a).unwrap();
+    }
+    s
+}
+
+#[test]
+fn perft_counts_from_fixed_seeds() {
+    let mut found = Vec::new();
+    for seed in [1u64, 2, 3] {
+        let s = first_state(seed, "bid");
+        found.push([1, 2, 3, 4, 5].map(|d| perft(&s, d)));
+    }
+    for seed in [1u64, 2] {
+        let s = first_state(seed, "mode");
+        found.push([1, 2, 3, 4, 5].map(|d| perft(&s, d)));
+    }
+    assert_eq!(found, PERFT_EXPECTED, "move generation changed: update the counts knowingly");
+}
+
+// Depths 1-5 from the first bid of seeds 1-3 (5, 5 and 3 distinct cards in the Tokugawa hand;
+// then the Ishida bid, the choice of the first player, the mode, its cards) and from the first
+// movement phase of seeds 1-2 (state RNG for chance).
+const PERFT_EXPECTED: [[u64; 5]; 5] =
+    [[5, 25, 50, 200, 1300], [5, 25, 50, 200, 1275], [3, 15, 30, 120, 735], [4, 28, 145, 771, 4515], [4, 27, 141, 761, 4497]];
+
+#[test]
+fn every_legal_action_applies_and_ids_out_of_range_are_rejected() {
+    let g = game();
+    let n = g.num_distinct_actions();
+    assert_eq!(g.info().num_distinct_actions, n);
+    let mut states = 0;
+    for seed in [3u64, 4] {
+        let mut rng = Rng::from_seed(seed);
+        random_walk(seed, 1500, |g, _, s, _| {
+            if g.current_player(s) == TERMINAL {
+                return;
+            }
+            states += 1;
+            let mut legal = Vec::new();
+            g.legal_actions(s, &mut legal);
+            assert!(!legal.is_empty());
+            assert!(legal.windows(2).all(|w| w[0] < w[1]), "ascending, no duplicates");
+            for &a in &legal {
+                assert!(a < n);
+                let mut c = s.clone();
+                g.step(&mut c, a, &mut Events::off()).unwrap_or_else(|e| panic!("{:?}: {e}", g.decode(a)));
+                assert_eq!(g.validate(&c), Ok(()));
+            }
+            for a in [n, n + 1, n + 1000, u32::MAX] {
+                let mut c = s.clone();
+                assert!(!g.is_legal(&c, a));
+                assert!(matches!(g.step(&mut c, a, &mut Events::off()), Err(RuleError::ActionOutOfRange { .. })));
+                assert_eq!(c, *s);
+            }
+            for _ in 0..8 {
+                let a = rng.below(n);
+                if legal.binary_search(&a).is_err() {
+                    let mut c = s.clone();
+                    assert!(matches!(g.step(&mut c, a, &mut Events::off()), Err(RuleError::IllegalAction { .. })), "{:?}", g.decode(a));
+                    assert_eq!(c, *s);
+                }
+            }
+        });
+    }
+    assert!(states > 1000);
+}
+
+#[test]
+fn determinization_keeps_blocks_deployed_in_a_battle_until_it_is_over() {
+    // During the loser's retreat decision the battle (and its deployed blocks, face up) is
+    // still on the table: a redraw of the hidden blocks must leave them where they are.
+    let mut t = Tb::blank();
+    t.put(&["T_date_02", "T_date_03"], "kuwana");
+    t.put(&["I_kobayakawa_02", "I_kobayakawa_03", "I_kobayakawa_04"], "kuwana");
+    t.came(&["I_kobayakawa_03", "I_kobayakawa_04"], "minakuchi");
+    t.came(&["I_kobayakawa_02"], "anotsu");
+    t.put(&["T_date_04", "T_date_05"], "edo");
+    t.staged("kuwana", I, false, NONE, [3, 1], &[("T_date_02", T), ("I_kobayakawa_03", I)]);
+    t.act(Action::EndDeploy);
+    assert_eq!(t.at("I_kobayakawa_03"), DEAD, "the deployed block is the loss");
+    assert_eq!(t.s.pending, Pending::Retreat);
+    let shown = t.view(I as Player)["battle"]["deployed"].clone();
+    assert!(shown.to_string().contains("\"T_date_02\""), "{shown}");
+    for seed in 0..20 {
+        let mut rng = Rng::from_seed(seed);
+        for p in [T, I] {
+            let det = t.g.resample_hidden(&t.s, p as Player, &mut rng);
+            assert_eq!(t.g.view(&det, p as Player), t.view(p as Player), "seat {p}, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn r8_7_1_a_losing_force_retreating_into_four_times_its_number_is_overrun() {
+    // Tokugawa loses at Minakuchi with one block left; no safe location (Ishida came from
+    // Kyoto, four Ishida blocks hold Kuwana). Retreating into Kuwana, it is overrun (8.7.1 note:
+    // not before the retreat, but after it; 8.8.5: a retreat may cause a battle or an overrun).
+    let mut t = Tb::blank();
+    t.put(&["T_date_02", "T_date_03"], "minakuchi");
+    t.put(&["I_kobayakawa_02", "I_kobayakawa_03"], "minakuchi");
+    t.came(&["I_kobayakawa_02", "I_kobayakawa_03"], "kyoto");
+    t.put(&["I_kobayakawa_04", "I_kobayakawa_05", "I_kobayakawa_06", "I_kobayakawa_07"], "kuwana");
+    t.staged("minakuchi", I, false, NONE, [0, 1], &[]);
+    t.act(Action::EndDeploy);
+    t.act(Action::Select(t.b("T_date_02")));
+    assert_eq!(t.s.pending, Pending::Retreat);
+    let ev = t.act(Action::Retreat(t.l("kuwana")));
+    assert!(has_kind(&ev, "overrun"), "{:?}", kinds(&ev));
+    assert!(!has_kind(&ev, "battle_declared"));
+    assert_eq!(t.at("T_date_03"), DEAD);
+    assert_eq!(t.count_at(I, "kuwana"), 4);
+}
+
+#[test]
+fn r8_8_5_a_retreat_into_a_besieged_garrison_joins_it_and_the_next_battle_is_in_the_field() {
+    let mut t = Tb::blank();
+    t.put(&["T_date_02", "T_date_03", "T_date_04"], "kiyosu");
+    t.put(&["I_kobayakawa_02", "I_kobayakawa_03"], "kiyosu");
+    t.came(&["I_kobayakawa_02", "I_kobayakawa_03"], "kuwana");
+    t.put(&["I_kobayakawa_04"], "gifu");
+    t.put(&["T_date_05"], "okazaki");
+    t.flag(&["T_date_05"], IN_CASTLE);
+    t.put(&["I_kobayakawa_05"], "okazaki");
+    t.staged("kiyosu", I, false, NONE, [0, 1], &[]);
+    t.s.declared |= 1 << t.l("okazaki"); // the siege at Okazaki was fought earlier this phase
+    t.act(Action::EndDeploy);
+    t.act(Action::Select(t.b("T_date_02")));
+    let mut expected = vec![Action::Retreat(t.l("gifu")), Action::Retreat(t.l("kuwana")), Action::Retreat(t.l("okazaki"))];
+    expected.sort_by_key(|&a| t.id(a));
+    assert_eq!(t.legal(), expected, "no safe location: any neighbour");
+    let ev = t.act(Action::Retreat(t.l("okazaki")));
+    assert!(!has_kind(&ev, "battle_declared"), "they join the garrison");
+    assert!(["T_date_03", "T_date_04", "T_date_05"].iter().all(|x| t.at(x) == t.l("okazaki") && t.flags(x) & IN_CASTLE != 0));
+    // Three blocks now: at the next battle they cannot stay inside (8.9.6).
+    t.resolve_chance();
+    t.combat(I);
+    t.act(Action::Battle(t.l("okazaki")));
+    assert_eq!(t.s.pending, Pending::Deploy);
+    assert!(!t.battle().siege);
 }
