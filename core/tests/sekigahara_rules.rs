@@ -2126,3 +2126,129 @@ fn r8_8_5_a_retreat_into_a_besieged_garrison_joins_it_and_the_next_battle_is_in_
     assert_eq!(t.s.pending, Pending::Deploy);
     assert!(!t.battle().siege);
 }
+
+// === 4 control, 3.3 decks, 6.4 turn order ===
+
+#[test]
+fn r4_2_r4_3_resources_stay_with_the_last_side_through_castles_revert_when_empty() {
+    let mut t = Tb::blank();
+    t.put(&["T_date_04"], "iwamura");
+    t.moving_all(T);
+    t.act(Action::Origin(t.l("iwamura")));
+    t.sel(&["T_date_04"]);
+    // Through Kiso (a resource) to Suwa: Kiso is Tokugawa's though nobody stays there.
+    t.act(Action::Step(t.r("iwamura", "kiso")));
+    t.act(Action::Step(t.r("kiso", "suwa")));
+    t.act(Action::Stop);
+    assert_eq!(t.s.resource[t.l("kiso") as usize], T);
+    assert_eq!(t.count_at(T, "kiso"), 0);
+    // An empty Ishida castle: taken by the side whose blocks are there, back to Ishida when left.
+    let mut t = Tb::blank();
+    t.put(&["T_date_04"], "iwamura");
+    t.moving_all(T);
+    t.act(Action::Origin(t.l("iwamura")));
+    t.sel(&["T_date_04"]);
+    t.act(Action::Step(t.r("iwamura", "gifu")));
+    t.act(Action::Stop);
+    assert_eq!(t.s.castle[t.l("gifu") as usize], T);
+    t.moving_all(T);
+    t.act(Action::Origin(t.l("gifu")));
+    t.sel(&["T_date_04"]);
+    t.act(Action::Step(t.r("gifu", "sawayama")));
+    assert_eq!(t.s.castle[t.l("gifu") as usize], I, "no block there: back to its own side");
+}
+
+#[test]
+fn r3_3_an_empty_deck_is_refilled_from_the_discard_pile() {
+    let mut t = Tb::blank();
+    t.hand(T, &["T_date_2", "T_maeda_2"]);
+    for &c in &t.g.data().side_cards[T as usize].clone() {
+        t.s.discard[c as usize] += t.s.deck[c as usize];
+        t.s.deck[c as usize] = 0;
+    }
+    t.movement(T);
+    t.act(Action::Mode(Mode::NoMove));
+    t.act(Action::Discard(t.c("T_date_2")));
+    let ev = t.act(Action::Done);
+    assert!(has_kind(&ev, "deck_reshuffled"), "{:?}", kinds(&ev));
+    t.resolve_chance();
+    assert_eq!(t.hand_size(T), 2);
+    assert_eq!(t.s.pile_size(&t.g, &t.s.discard, T), 0);
+    // Nothing left to draw at all: the draw is dropped.
+    let mut t = Tb::blank();
+    t.hand(T, &["T_date_2"]);
+    for &c in &t.g.data().side_cards[T as usize].clone() {
+        t.s.deck[c as usize] = 0;
+    }
+    t.movement(T);
+    t.act(Action::Mode(Mode::NoMove));
+    t.act(Action::Discard(t.c("T_date_2")));
+    let c = t.c("T_date_2");
+    t.s.discard[c as usize] = 0;
+    t.act(Action::Done);
+    assert_eq!(t.s.due.cards, [0, 0]);
+    assert_ne!(t.cp(), CHANCE);
+}
+
+#[test]
+fn r6_4_turns_a_and_b_the_first_player_moves_and_fights_first_in_both() {
+    let mut t = Tb::new(9);
+    t.hand(T, &["T_date_2"]);
+    t.hand(I, &["I_mori_1"]);
+    t.act(Action::Bid(t.c("T_date_2")));
+    t.act(Action::Bid(t.c("I_mori_1")));
+    t.act(Action::First(I));
+    t.resolve_chance();
+    let mut seen = Vec::new();
+    while t.s.week == 1 {
+        assert_eq!(t.s.pending, Pending::Mode);
+        seen.push((t.s.turn, t.s.step, t.cp()));
+        t.act(Action::Mode(Mode::Minimal));
+        t.act(Action::EndPhase);
+        t.resolve_chance();
+    }
+    // Nothing to fight: the combat phases pass by themselves.
+    assert_eq!(seen, vec![(0, 0, I as Player), (0, 2, T as Player), (1, 0, I as Player), (1, 2, T as Player)]);
+    assert_eq!(t.s.week, 2);
+    assert!(matches!(t.s.pending, Pending::Bid { .. } | Pending::ReinforceDiscard { .. }));
+}
+
+#[test]
+fn r8_9_3_a_disk_alone_holds_its_castle_and_is_besieged() {
+    let mut t = Tb::blank();
+    t.put(&["T_date_04", "T_date_05"], "saku");
+    t.moving_all(T);
+    t.act(Action::Origin(t.l("saku")));
+    t.sel(&["T_date_04", "T_date_05"]);
+    let ev = t.act(Action::Step(t.r("saku", "ueda")));
+    assert!(has_kind(&ev, "contact") && !has_kind(&ev, "overrun"), "a disk stops the move, and cannot be overrun");
+    assert_eq!(t.s.castle[t.l("ueda") as usize], I);
+    // In Ishida's combat phase there is nothing Ishida can fight with there.
+    let mut ishida = t.clone();
+    ishida.combat(I);
+    assert!(!ishida.ok(Action::Battle(ishida.l("ueda"))));
+    // In Tokugawa's, a siege at once (a disk cannot fight outside).
+    t.hand(T, &["T_date_2", "T_date_2"]);
+    t.combat(T);
+    t.act(Action::Battle(t.l("ueda")));
+    assert_eq!(t.s.pending, Pending::Deploy);
+    assert!(t.battle().siege);
+    t.act(Action::Card(t.c("T_date_2")));
+    t.act(Action::Select(t.b("T_date_04")));
+    t.act(Action::Card(t.c("T_date_2")));
+    t.act(Action::Select(t.b("T_date_05")));
+    assert_eq!(t.impact(), [5, 0]);
+    let mut weak = t.clone();
+    weak.act(Action::EndDeploy);
+    assert!(weak.s.disks[weak.disk("sanada_masayuki") as usize], "5 impact: no loss");
+    // A third Date block: 2 + 3 + 5 (two Date blocks already deployed) = 10: Sanada is lost.
+    t.put(&["T_date_06"], "ueda");
+    t.hand(T, &["T_date_2"]);
+    t.act(Action::Card(t.c("T_date_2")));
+    t.act(Action::Select(t.b("T_date_06")));
+    assert_eq!(t.impact(), [10, 0]);
+    let ev = t.act(Action::EndDeploy);
+    assert!(has_kind(&ev, "castle_falls"));
+    assert_eq!(t.s.castle[t.l("ueda") as usize], T);
+    assert_eq!(t.s.due.cards, [3, 0], "no card for a disk");
+}
