@@ -7,7 +7,9 @@
 
 use kassen_core::events::{Audience, Events};
 use kassen_core::games::sekigahara::data::Start;
-use kassen_core::games::sekigahara::{Action, Battle, Deploy, EndReason, Mode, Pending, Sekigahara, State, BAG, BOX, DEAD, ISHIDA, MORI_BOX, NONE, TOKUGAWA};
+use kassen_core::games::sekigahara::{
+    Action, Battle, Deploy, EndReason, Mode, Pending, Sekigahara, State, BAG, BOX, DEAD, ISHIDA, MORI_BOX, NONE, TOKUGAWA,
+};
 use kassen_core::rng::Rng;
 use kassen_core::{Game, Player, RuleError, CHANCE, SPECTATOR, TERMINAL};
 use serde_json::{Map, Value};
@@ -718,7 +720,10 @@ fn r6_3_bid_face_down_then_the_winner_chooses_who_goes_first() {
     // 6 beats 5: Tokugawa chooses; both bids are discarded.
     let ev = t.act(Action::Bid(t.c("I_mori_5")));
     let shown = ev.iter().find(|e| e["kind"] == "bids_revealed").unwrap();
-    assert_eq!((shown["tokugawa"].as_str(), shown["ishida"].as_str(), shown["winner"].as_str()), (Some("T_tokugawa_6"), Some("I_mori_5"), Some("tokugawa")));
+    assert_eq!(
+        (shown["tokugawa"].as_str(), shown["ishida"].as_str(), shown["winner"].as_str()),
+        (Some("T_tokugawa_6"), Some("I_mori_5"), Some("tokugawa"))
+    );
     assert_eq!((t.s.pending, t.cp()), (Pending::ChooseFirst { side: T }, T as Player));
     assert_eq!(t.s.discard[t.c("T_tokugawa_6") as usize] + t.s.discard[t.c("I_mori_5") as usize], 2);
     t.act(Action::First(I));
@@ -743,8 +748,11 @@ fn modes(t: &Tb) -> Vec<Mode> {
 }
 
 fn origins(t: &Tb) -> Vec<String> {
-    let mut v: Vec<String> =
-        t.legal().into_iter().filter_map(|a| if let Action::Origin(l) = a { Some(t.g.data().locations[l as usize].id.clone()) } else { None }).collect();
+    let mut v: Vec<String> = t
+        .legal()
+        .into_iter()
+        .filter_map(|a| if let Action::Origin(l) = a { Some(t.g.data().locations[l as usize].id.clone()) } else { None })
+        .collect();
     v.sort();
     v
 }
@@ -756,7 +764,13 @@ fn musters(t: &Tb) -> usize {
 #[test]
 fn r7_1_movement_modes_and_their_cards() {
     let mut t = Tb::blank();
-    for (loc, ids) in [("edo", &["T_tokugawa_05", "T_tokugawa_06"][..]), ("kiyosu", &["T_fukushima_03"]), ("kanazawa", &["T_maeda_05"]), ("sendai", &["T_date_04"]), ("anotsu", &["T_date_05"])] {
+    for (loc, ids) in [
+        ("edo", &["T_tokugawa_05", "T_tokugawa_06"][..]),
+        ("kiyosu", &["T_fukushima_03"]),
+        ("kanazawa", &["T_maeda_05"]),
+        ("sendai", &["T_date_04"]),
+        ("anotsu", &["T_date_05"]),
+    ] {
         t.put(ids, loc);
     }
     t.put_at(&["T_tokugawa_07"], BOX);
@@ -1000,8 +1014,7 @@ fn r7_3_4_command_needs_an_own_controlled_castle_or_own_capital() {
     t.act(Action::Step(t.r("oshi", "takasaki")));
     assert!(t.steps().is_empty());
 
-    // Tokugawa besieging Ishida blocks inside Gifu castle: the castle is not Tokugawa's.
-    // Tokugawa outside its own Okazaki castle held by Ishida blocks inside: not controlled.
+    // Tokugawa outside its own Okazaki castle, held by Ishida blocks inside: not controlled.
     let mut t = Tb::blank();
     t.put(&["I_ukita_06"], "okazaki");
     t.flag(&["I_ukita_06"], IN_CASTLE);
@@ -1133,8 +1146,11 @@ fn field(t: &mut Tb, loc: &str, attacker: u8, att: &[&str], from: &str, def: &[&
 }
 
 fn leaders(t: &Tb) -> Vec<String> {
-    let mut v: Vec<String> =
-        t.legal().into_iter().filter_map(|a| if let Action::Leader(b) = a { Some(t.g.data().blocks[b as usize].id.clone()) } else { None }).collect();
+    let mut v: Vec<String> = t
+        .legal()
+        .into_iter()
+        .filter_map(|a| if let Action::Leader(b) = a { Some(t.g.data().blocks[b as usize].id.clone()) } else { None })
+        .collect();
     v.sort();
     v
 }
@@ -1144,7 +1160,14 @@ fn r8_2_4_leaders_deploy_free_only_before_the_sides_first_card() {
     let mut t = Tb::blank();
     t.hand(T, &["T_tokugawa_2", "T_loyalty_8"]);
     t.hand(I, &["I_ukita_1", "I_loyalty_7"]);
-    field(&mut t, "minakuchi", T, &["T_tokugawa_01", "T_fukushima_01", "T_tokugawa_02"], "kuwana", &["I_ukita_01", "I_ukita_02", "I_kobayakawa_01"]);
+    field(
+        &mut t,
+        "minakuchi",
+        T,
+        &["T_tokugawa_01", "T_fukushima_01", "T_tokugawa_02"],
+        "kuwana",
+        &["I_ukita_01", "I_ukita_02", "I_kobayakawa_01"],
+    );
     assert_eq!(leaders(&t), sorted(&["T_fukushima_01", "T_tokugawa_01"]));
     t.act(Action::Leader(t.b("T_fukushima_01")));
     assert_eq!(t.s.pending, Pending::Deploy, "a free leader cannot be challenged");
@@ -1199,7 +1222,14 @@ fn r8_2_2_any_card_blocks_ishida_mitsunari_and_ii_naomasa() {
 fn r8_4_1_special_attacks_add_two_and_two_per_block_of_the_type_already_deployed() {
     let mut t = Tb::blank();
     t.hand(T, &["T_fukushima_4", "T_tokugawa_4", "T_maeda_2", "T_maeda_4", "T_tokugawa_2"]);
-    field(&mut t, "minakuchi", T, &["T_fukushima_02", "T_tokugawa_14", "T_maeda_10", "T_maeda_11", "T_tokugawa_12"], "kuwana", &["I_kobayakawa_02"]);
+    field(
+        &mut t,
+        "minakuchi",
+        T,
+        &["T_fukushima_02", "T_tokugawa_14", "T_maeda_10", "T_maeda_11", "T_tokugawa_12"],
+        "kuwana",
+        &["I_kobayakawa_02"],
+    );
     t.act(Action::Card(t.c("T_fukushima_4")));
     t.act(Action::Select(t.b("T_fukushima_02")));
     assert_eq!(t.last_deploy(), (1, 2, T), "cavalry with a sword card: 1 + 2");
@@ -1226,7 +1256,14 @@ fn r8_4_1_special_attacks_add_two_and_two_per_block_of_the_type_already_deployed
 #[test]
 fn r8_4_2_double_cards() {
     let mut t = Tb::blank();
-    field(&mut t, "minakuchi", I, &["I_ukita_02", "I_ukita_03", "I_ukita_10", "I_ukita_11", "I_ishida_01", "I_kobayakawa_02"], "kyoto", &["T_date_02"]);
+    field(
+        &mut t,
+        "minakuchi",
+        I,
+        &["I_ukita_02", "I_ukita_03", "I_ukita_10", "I_ukita_11", "I_ishida_01", "I_kobayakawa_02"],
+        "kyoto",
+        &["T_date_02"],
+    );
     t.hand(I, &["I_ukita_5"]);
     let start = t.clone();
     // Two blocks, one after the other; the second gets the clan bonus; no special attacks.
@@ -1362,10 +1399,20 @@ fn r8_7_2_casualties_defected_then_deployed_then_undeployed_attacker_first() {
     t.came(&ishida, "kyoto");
     t.put(&["T_date_02", "T_date_03", "T_date_04"], "minakuchi");
     // Two Ukita blocks defected to Tokugawa; 14-14: the defender wins.
-    t.staged("minakuchi", I, false, NONE, [14, 14], &[("I_ukita_02", T), ("I_ukita_03", T), ("I_kobayakawa_02", I), ("I_kobayakawa_03", I), ("T_date_02", T)]);
+    t.staged(
+        "minakuchi",
+        I,
+        false,
+        NONE,
+        [14, 14],
+        &[("I_ukita_02", T), ("I_ukita_03", T), ("I_kobayakawa_02", I), ("I_kobayakawa_03", I), ("T_date_02", T)],
+    );
     let ev = t.act(Action::EndDeploy);
     let r = ev.iter().find(|e| e["kind"] == "battle_result").unwrap();
-    assert_eq!((r["winner"].as_str(), r["casualties"]["ishida"].as_u64(), r["casualties"]["tokugawa"].as_u64()), (Some("tokugawa"), Some(3), Some(2)));
+    assert_eq!(
+        (r["winner"].as_str(), r["casualties"]["ishida"].as_u64(), r["casualties"]["tokugawa"].as_u64()),
+        (Some("tokugawa"), Some(3), Some(2))
+    );
     // Ishida (the attacker) first: both defectors go without a choice, then one deployed block.
     assert_eq!(t.at("I_ukita_02"), DEAD);
     assert_eq!(t.at("I_ukita_03"), DEAD);
@@ -1841,7 +1888,15 @@ fn strings(v: &Value, out: &mut Vec<String>) {
 /// Events shown to both sides name a block only while it is face up (or as muster option A
 /// shows it), and a card only where a card is played or discarded face up.
 fn check_public_events(g: &Sekigahara, before: &State, after: &State, ev: &[Value]) {
-    const CARD_SHOWN: [&str; 7] = ["card_discarded", "card_played", "block_deployed", "loyalty_challenge", "challenge_refuted", "bids_revealed", "reinforcement_discards"];
+    const CARD_SHOWN: [&str; 7] = [
+        "card_discarded",
+        "card_played",
+        "block_deployed",
+        "loyalty_challenge",
+        "challenge_refuted",
+        "bids_revealed",
+        "reinforcement_discards",
+    ];
     let d = g.data();
     for e in ev {
         if e["audience"] != "all" {
@@ -1882,7 +1937,12 @@ fn random_walk(seed: u64, steps: usize, mut f: impl FnMut(&Sekigahara, &State, &
                 let busy: Vec<u32> = legal
                     .iter()
                     .copied()
-                    .filter(|&a| !matches!(g.decode(a), Some(Action::EndPhase | Action::EndStack | Action::Stop | Action::EndDeploy | Action::Mode(Mode::NoMove))))
+                    .filter(|&a| {
+                        !matches!(
+                            g.decode(a),
+                            Some(Action::EndPhase | Action::EndStack | Action::Stop | Action::EndDeploy | Action::Mode(Mode::NoMove))
+                        )
+                    })
                     .collect();
                 if !busy.is_empty() && rng.below(5) > 0 {
                     busy[rng.below(busy.len() as u32) as usize]
