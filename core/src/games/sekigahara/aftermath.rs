@@ -298,9 +298,19 @@ fn retreat(g: &Sekigahara, s: &mut State, to: u8, ev: &mut Events) {
         json!({"kind": "retreat", "side": SIDES[loser as usize], "from": g.data.locations[loc as usize].id, "to": g.data.locations[to as usize].id, "blocks": n})
     });
     control::refresh_castle(g, s, loc);
-    let overran = control::arrive(g, s, loser, to, ev);
+    let mut overran = control::arrive(g, s, loser, to, ev);
     if s.pending == Pending::Over {
         return;
+    }
+    // FIX (rules tests, r8_7_1_a_losing_force_retreating_into_four_times_its_number_is_overrun):
+    // the losing force may be overrun after its retreat (8.7.1 note, 8.8.5 "a battle or an
+    // overrun"): four times as many enemy blocks where it arrives overrun it.
+    if !overran && control::overrun(g, s, 1 - loser, to, ev) {
+        overran = true;
+        control::refresh_castle(g, s, to);
+        if s.pending == Pending::Over {
+            return;
+        }
     }
     if !friends_there && !overran && s.contested(g, to) {
         s.forced = Some((to, loser));

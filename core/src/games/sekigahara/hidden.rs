@@ -22,6 +22,10 @@ fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
 pub fn face_down(s: &State, i: usize) -> bool {
     let b = &s.blocks[i];
     b.loc != MORI_BOX && b.loc != DEAD && b.flags & (DEPLOYED | DEFECTED | SHOWN) == 0
+        // FIX (rules tests, determinization_keeps_blocks_deployed_in_a_battle_until_it_is_over):
+        // the losses clear DEPLOYED before the loser's retreat decisions, but the battle (and
+        // its deployed blocks, shown in the view) lasts until the retreat is done.
+        && !s.battle.as_ref().is_some_and(|x| x.deploys.iter().any(|d| d.block as usize == i))
 }
 
 pub fn resample(g: &Sekigahara, s: &State, observer: Player, rng: &mut Rng) -> State {
