@@ -2,9 +2,10 @@
 //! facts as its view), from the observer's side ("own" and "other"; the spectator sees
 //! Tokugawa as "own").
 //!
-//! Layout: per location 18 planes (own/other blocks, in castle, moved, disks, resource and
-//! castle control, castle/resource/capital flags, own mons, leaders, arquebus, cavalry,
-//! selected, the battle location, the group's position); then globals: week (one-hot),
+//! Layout: per location 22 planes (own/other blocks, in castle, moved, disks, resource and
+//! castle control, castle/resource/capital flags, mons, leaders, arquebus and cavalry of the
+//! own blocks and of the other side's face-up blocks, selected, the battle location, the
+//! group's position); then globals: week (one-hot),
 //! turn, phase, whether the observer is active/first/to move, the pending kind (one-hot),
 //! the own hand per card type, card pile sizes, box/bag/Mori/eliminated counts, the battle
 //! (impact, initiative, done, attacker, siege) and the group (steps, command, forced).
@@ -15,7 +16,7 @@ use super::state::{Pending, State, BAG, BOX, DEAD, IN_CASTLE, MORI_BOX, MOVED, S
 use super::Sekigahara;
 use crate::game::{Player, SPECTATOR};
 
-const PER_LOCATION: usize = 18;
+const PER_LOCATION: usize = 22;
 const PENDING_KINDS: usize = 20;
 const WEEKS: usize = 7;
 
@@ -73,12 +74,13 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
         }
         // Identities: the observer's own blocks, and face-up blocks of the other side.
         let known = (sees_all && side_of(i) == me) || !face_down(s, i);
-        if known && r == 0 {
+        if known {
             let blk = &d.blocks[i];
-            out[base + 11] += blk.mons as f32;
-            out[base + 12] += f32::from(blk.leader);
-            out[base + 13] += f32::from(blk.unit == Unit::Arquebus);
-            out[base + 14] += f32::from(blk.unit == Unit::Cavalry);
+            let at = if r == 0 { base + 11 } else { base + 18 };
+            out[at] += blk.mons as f32;
+            out[at + 1] += f32::from(blk.leader);
+            out[at + 2] += f32::from(blk.unit == Unit::Arquebus);
+            out[at + 3] += f32::from(blk.unit == Unit::Cavalry);
         }
     }
     for (disk, &alive) in d.disks.iter().zip(&s.disks) {
