@@ -302,9 +302,8 @@ fn retreat(g: &Sekigahara, s: &mut State, to: u8, ev: &mut Events) {
     if s.pending == Pending::Over {
         return;
     }
-    // FIX (rules tests, r8_7_1_a_losing_force_retreating_into_four_times_its_number_is_overrun):
-    // the losing force may be overrun after its retreat (8.7.1 note, 8.8.5 "a battle or an
-    // overrun"): four times as many enemy blocks where it arrives overrun it.
+    // INTERPRETATION (RULES_NOTES.md S27): the losing force may be overrun after its retreat
+    // (8.7.1 note, 8.8.5 "a battle or an overrun") by four times as many enemy blocks there.
     if !overran && control::overrun(g, s, 1 - loser, to, ev) {
         overran = true;
         control::refresh_castle(g, s, to);

@@ -22,9 +22,8 @@ fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
 pub fn face_down(s: &State, i: usize) -> bool {
     let b = &s.blocks[i];
     b.loc != MORI_BOX && b.loc != DEAD && b.flags & (DEPLOYED | DEFECTED | SHOWN) == 0
-        // FIX (rules tests, determinization_keeps_blocks_deployed_in_a_battle_until_it_is_over):
-        // the losses clear DEPLOYED before the loser's retreat decisions, but the battle (and
-        // its deployed blocks, shown in the view) lasts until the retreat is done.
+        // Blocks deployed in the battle stay face up until it is over (the losses clear the
+        // flags before the retreat decisions; the battle view still lists them).
         && !s.battle.as_ref().is_some_and(|x| x.deploys.iter().any(|d| d.block as usize == i))
 }
 

@@ -97,7 +97,7 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
                 out.extend((0..64u8).filter(|&l| origins & (1 << l) != 0).map(|l| g.encode(Action::Origin(l))));
                 if s.muster_left && in_box(g, s, side).next().is_some() {
                     for &l in &g.recruit_sites[side as usize] {
-                        if census.units(1 - side, l) == 0 || census.blocks[l as usize][side as usize] > 0 {
+                        if census.units(1 - side, l) == 0 || census.units(side, l) > 0 {
                             if in_box(g, s, side).any(|b| matches_site(g, l, b)) {
                                 out.push(g.encode(Action::MusterA(l)));
                             }
