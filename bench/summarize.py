@@ -53,7 +53,9 @@ def rows_of(surface: str, data: Dict[str, Any]) -> List[Dict[str, Any]]:
     elif "playouts" in data:  # bench_python.py: playouts per player count, one set of per-call costs
         calls = data.get("per_call_ns", {})
         # The per-call costs belong to the configuration they were measured in, when named.
-        measured_in = data.get("per_call_setup", {}).get("players")
+        setup = data.get("per_call_setup", {})
+        measured_in = setup.get("players")
+        measured_game = setup.get("game", "samurai")
         for r in data["playouts"]:
             gps = r.get("games_per_s")
             rows.append({
@@ -64,7 +66,8 @@ def rows_of(surface: str, data: Dict[str, Any]) -> List[Dict[str, Any]]:
                 "player_steps_per_sec": r.get("steps_per_s"),
                 "games_per_sec": gps,
                 "us_per_game": 1e6 / gps if gps else None,
-                "ns_per_call": {k: calls.get(k) if measured_in in (None, r.get("players")) else None for k in CALLS},
+                "ns_per_call": {k: calls.get(k) if r.get("game", "samurai") == measured_game
+                                and measured_in in (None, r.get("players")) else None for k in CALLS},
             })
     return rows
 
