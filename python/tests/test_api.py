@@ -187,3 +187,29 @@ def test_random_playout_helper(game2):
     end = random_playout(s, random.Random(1), check=True)
     assert end.is_terminal() and s.history() == start
     assert random_playout(game2, 1, seed=4) == end
+
+
+def test_sekigahara_replacement_component_data():
+    # The copies of the non-setup blocks are placeholders in the embedded data; a replacement
+    # file with the same schema (config "data") replaces the manifest, validated before use.
+    import json
+
+    from conftest import REPO
+
+    data = json.loads((REPO / "core/src/games/sekigahara/data/sekigahara.json").read_text())
+    placeholders = [b["id"] for b in data["blocks"] if b["provenance"] == "placeholder"]
+    assert len(placeholders) == 68
+    drop = {placeholders[0], placeholders[-1]}
+    data["blocks"] = [b for b in data["blocks"] if b["id"] not in drop]
+    game = kassen.load_game("sekigahara", data=data)
+    default = kassen.load_game("sekigahara")
+    assert game != default
+    assert game.info()["provenance"]["counts"]["placeholder"] == 66
+    assert default.info()["provenance"]["counts"]["placeholder"] == 68
+    from kassen.testing import random_playout
+
+    end = random_playout(game, 3, seed=3)
+    assert end.is_terminal() and kassen.State.from_json(end.to_json()) == end
+    data["blocks"][0]["clan"] = "no_such_clan"
+    with pytest.raises(kassen.exceptions.InvalidDataError):
+        kassen.load_game("sekigahara", data=data)
