@@ -65,10 +65,7 @@ fn golden_files_cover_every_game_and_player_count() {
         // Every supported player count has a golden config.
         let (lo, hi) = golden::player_range(id);
         for players in lo..=hi {
-            assert!(
-                configs.iter().any(|c| golden::num_players(id, c) == players),
-                "{id}: no golden config with {players} players"
-            );
+            assert!(configs.iter().any(|c| golden::num_players(id, c) == players), "{id}: no golden config with {players} players");
         }
         for config in &configs {
             let prefix = format!("{id}_p{}_seed", golden::num_players(id, config));
