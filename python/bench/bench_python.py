@@ -6,8 +6,9 @@
 Prints a table and, given a path, writes the numbers as JSON. Meant for a RELEASE wheel
 (`make bench` installs one); a debug build is flagged in the output.
 
-- playouts: complete Samurai games (2, 3, 4 players) with uniformly random legal actions
-  chosen in Python (steps/s counts player actions; chance is resolved inside the engine).
+- playouts: complete games of every configuration in CONFIGS (Samurai with 2, 3, 4 players,
+  Sekigahara) with uniformly random legal actions chosen in Python (steps/s counts player
+  actions; chance is resolved inside the engine).
 - per-call cost (ns): a tight loop over a bound method on a prepared mid-game state, so the
   numbers include the Python call overhead a user pays, plus the loop's own overhead
   (reported separately as `loop_overhead_ns`). `apply_action` is timed in place along
@@ -27,7 +28,10 @@ from typing import Callable, Dict, List
 import kassen
 from kassen import _kassen
 
-PLAYERS = (2, 3, 4)
+#: (game id, config) of the playout rows.
+CONFIGS = (("samurai", {"players": 2}), ("samurai", {"players": 3}), ("samurai", {"players": 4}), ("sekigahara", {}))
+#: Games per playout row, relative to the --quick / full count (Sekigahara games are ~5x longer).
+GAMES_SCALE = {"sekigahara": 0.25}
 
 
 def best_of(repeats: int, f: Callable[[], float]) -> float:
@@ -56,8 +60,9 @@ def loop_overhead_ns(calls: int, repeats: int) -> float:
     return best_of(repeats, once)
 
 
-def playouts(players: int, games: int) -> Dict[str, float]:
-    game = kassen.load_game("samurai", players=players)
+def playouts(gid: str, config: Dict[str, object], games: int) -> Dict[str, object]:
+    game = kassen.load_game(gid, config)
+    players = game.num_players()
     r = random.Random(players)
     steps = 0
     t = time.perf_counter()
@@ -68,8 +73,8 @@ def playouts(players: int, games: int) -> Dict[str, float]:
             s.apply_action(legal[r.randrange(len(legal))])
             steps += 1
     dt = time.perf_counter() - t
-    return {"players": players, "games": games, "steps": steps, "seconds": dt,
-            "steps_per_s": steps / dt, "games_per_s": games / dt}
+    return {"game": gid, "config": config, "players": players, "games": games, "steps": steps,
+            "seconds": dt, "steps_per_s": steps / dt, "games_per_s": games / dt}
 
 
 def recorded_games(game: kassen.Game, count: int) -> List[tuple]:
@@ -123,7 +128,8 @@ def main() -> int:
     if _kassen._debug_build:
         print("WARNING: kassen is a DEBUG build; numbers are not representative", file=sys.stderr)
 
-    results["playouts"] = [playouts(p, games) for p in PLAYERS]
+    results["playouts"] = [playouts(gid, config, max(10, int(games * GAMES_SCALE.get(gid, 1.0))))
+                           for gid, config in CONFIGS]
 
     game = kassen.load_game("samurai", players=3)
     s = game.new_initial_state(7)
@@ -154,9 +160,10 @@ def main() -> int:
 
     print(f"kassen {kassen.__version__} (python {platform.python_version()}"
           f"{', DEBUG build' if _kassen._debug_build else ''})")
-    print(f"{'playouts':<12}{'games':>8}{'steps':>10}{'steps/s':>14}{'games/s':>12}")
+    print(f"{'playouts':<14}{'games':>8}{'steps':>10}{'steps/s':>14}{'games/s':>12}")
     for row in results["playouts"]:  # type: ignore[union-attr]
-        print(f"samurai p{row['players']:<4}{row['games']:>8}{row['steps']:>10}"
+        label = f"{row['game']} p{row['players']}"
+        print(f"{label:<14}{row['games']:>8}{row['steps']:>10}"
               f"{row['steps_per_s']:>14,.0f}{row['games_per_s']:>12,.1f}")
     print(f"\n{'call':<26}{'ns/call':>10}{'target':>10}")
     for name, ns in calls_ns.items():

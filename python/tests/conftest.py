@@ -13,26 +13,61 @@ REPO = Path(__file__).resolve().parents[2]
 #: Golden playthroughs (written by the cross-surface test crate); override with KASSEN_GOLDEN_DIR.
 GOLDEN_DIR = Path(os.environ.get("KASSEN_GOLDEN_DIR", REPO / "tests" / "golden"))
 
+#: Samurai's player counts (the Samurai-specific tests).
 PLAYER_COUNTS = [2, 3, 4]
+
+
+def _configs():
+    """(game id, config) of every registered game in each of its player counts: games with a
+    choice of player counts take ``{"players": n}``, the others the empty config."""
+    out = []
+    for gid in sorted(kassen.games()):
+        info = kassen.load_game(gid).info()
+        lo, hi = info["min_players"], info["max_players"]
+        if lo < hi:
+            out.extend((gid, {"players": n}) for n in range(lo, hi + 1))
+        else:
+            out.append((gid, {}))
+    return out
+
+
+#: Every configuration the generic tests play.
+CONFIGS = _configs()
+#: The two-player configuration of every game (one per game).
+TWO_PLAYER = [c for c in CONFIGS if kassen.load_game(c[0], c[1]).num_players() == 2]
+
+
+def config_id(c) -> str:
+    gid, config = c
+    return f"{gid}-p{kassen.load_game(gid, config).num_players()}"
 
 
 def pytest_report_header(config):
     return f"kassen {kassen.__version__} from {Path(kassen.__file__).parent}"
 
 
-@pytest.fixture(params=PLAYER_COUNTS, ids=lambda n: f"p{n}")
+@pytest.fixture(params=CONFIGS, ids=config_id)
 def game(request) -> kassen.Game:
+    """Every registered game in each of its player counts."""
+    gid, config = request.param
+    return kassen.load_game(gid, config)
+
+
+@pytest.fixture(params=TWO_PLAYER, ids=config_id)
+def game2(request) -> kassen.Game:
+    """Every registered game with two players."""
+    gid, config = request.param
+    return kassen.load_game(gid, config)
+
+
+@pytest.fixture(params=PLAYER_COUNTS, ids=lambda n: f"p{n}")
+def samurai(request) -> kassen.Game:
     return kassen.load_game("samurai", players=request.param)
 
 
 @pytest.fixture
-def game2() -> kassen.Game:
-    return kassen.load_game("samurai", players=2)
-
-
-@pytest.fixture
 def mid_state(game2) -> kassen.State:
-    """A 2-player state some way into the game (deterministic)."""
+    """A 2-player state of every game some way into the game (deterministic)."""
     import random
 
     r = random.Random(5)

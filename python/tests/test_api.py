@@ -43,6 +43,13 @@ def test_games_registry():
     g = kassen.games()
     assert isinstance(g, dict)
     assert g["samurai"] == "Samurai"
+    assert g["sekigahara"] == "Sekigahara: The Unification of Japan"
+
+
+def test_every_registered_game_is_tested():
+    from conftest import CONFIGS
+
+    assert {gid for gid, _ in CONFIGS} == set(kassen.games())
 
 
 def test_load_game_config_forms():
@@ -53,18 +60,24 @@ def test_load_game_config_forms():
     assert kassen.load_game("samurai").num_players() == 2
     assert a != kassen.load_game("samurai", players=4)
     assert a != "samurai" and not (a == 3)
+    # Sekigahara has two seats and no "players" key: its default config is the empty one.
+    seki = kassen.load_game("sekigahara")
+    assert seki == kassen.load_game("sekigahara", {}) and seki.num_players() == 2
+    assert seki.info()["config"] == {} and seki != kassen.load_game("samurai")
+    assert kassen.load_game("sekigahara", explicit_chance=True).explicit_chance()
 
 
 def test_game_facts(game):
     info = game.info()
-    assert info["id"] == game.id == "samurai"
+    assert info["id"] == game.id and game.id in kassen.games()
+    assert info["min_players"] <= game.num_players() <= info["max_players"]
     assert info["num_players"] == game.num_players()
     assert info["num_distinct_actions"] == game.num_distinct_actions() > 0
     assert tuple(info["observation_shape"]) == game.observation_shape()
     assert info["max_game_length"] == game.max_game_length()
     assert info["max_chance_outcomes"] == game.max_chance_outcomes()
     assert game.explicit_chance() is False
-    assert "samurai" in repr(game)
+    assert game.id in repr(game)
 
 
 def test_state_methods_types(game):
@@ -90,7 +103,10 @@ def test_state_methods_types(game):
     t = s.observation_tensor(cp)
     assert isinstance(t, np.ndarray) and t.dtype == np.float32
     assert t.shape == game.observation_shape()
-    assert s.history() == []
+    # The history starts with the chance outcomes the engine resolved (Sekigahara's setup
+    # draws), if the game starts at a chance node.
+    explicit = kassen.load_game(game.id, {**game.info()["config"], "explicit_chance": True}).new_initial_state(3)
+    assert (s.history() != []) == explicit.is_chance_node()
     assert isinstance(s.to_json(), str)
     assert s.game() == game
     assert isinstance(s.events(SPECTATOR), list)
@@ -146,7 +162,7 @@ def test_events_are_dicts_with_audience(mid_state):
 
 def test_repr_has_public_facts_only(mid_state):
     r = repr(mid_state)
-    assert "samurai" in r and "seed" not in r.lower()
+    assert mid_state.game().id in r and "seed" not in r.lower()
     assert str(len(mid_state.history())) in r
 
 
@@ -167,6 +183,33 @@ def test_random_playout_helper(game2):
     from kassen.testing import random_playout
 
     s = game2.new_initial_state(4)
+    start = s.history()
     end = random_playout(s, random.Random(1), check=True)
-    assert end.is_terminal() and s.history() == []
+    assert end.is_terminal() and s.history() == start
     assert random_playout(game2, 1, seed=4) == end
+
+
+def test_sekigahara_replacement_component_data():
+    # The copies of the non-setup blocks are placeholders in the embedded data; a replacement
+    # file with the same schema (config "data") replaces the manifest, validated before use.
+    import json
+
+    from conftest import REPO
+
+    data = json.loads((REPO / "core/src/games/sekigahara/data/sekigahara.json").read_text())
+    placeholders = [b["id"] for b in data["blocks"] if b["provenance"] == "placeholder"]
+    assert len(placeholders) == 68
+    drop = {placeholders[0], placeholders[-1]}
+    data["blocks"] = [b for b in data["blocks"] if b["id"] not in drop]
+    game = kassen.load_game("sekigahara", data=data)
+    default = kassen.load_game("sekigahara")
+    assert game != default
+    assert game.info()["provenance"]["counts"]["placeholder"] == 66
+    assert default.info()["provenance"]["counts"]["placeholder"] == 68
+    from kassen.testing import random_playout
+
+    end = random_playout(game, 3, seed=3)
+    assert end.is_terminal() and kassen.State.from_json(end.to_json()) == end
+    data["blocks"][0]["clan"] = "no_such_clan"
+    with pytest.raises(kassen.exceptions.InvalidDataError):
+        kassen.load_game("sekigahara", data=data)

@@ -33,16 +33,20 @@ def run_single(env, seed):
     return steps, total
 
 
-@pytest.mark.parametrize("players,agent", [(2, 0), (3, 2), (4, 1)])
-def test_single_agent_env(players, agent):
-    env = KassenEnv("samurai", {"players": players}, agent=agent)
+@pytest.mark.parametrize("gid,config,agent", [
+    ("samurai", {"players": 2}, 0), ("samurai", {"players": 3}, 2), ("samurai", {"players": 4}, 1),
+    ("sekigahara", {}, 0), ("sekigahara", {}, 1),
+])
+def test_single_agent_env(gid, config, agent):
+    env = KassenEnv(gid, config, agent=agent)
     a = run_single(env, 7)
     b = run_single(env, 7)
     assert a == b, "same seed, same episode"
 
 
-def test_single_agent_env_illegal_action_rejected():
-    env = KassenEnv("samurai")
+@pytest.mark.parametrize("gid", ["samurai", "sekigahara"])
+def test_single_agent_env_illegal_action_rejected(gid):
+    env = KassenEnv(gid)
     env.reset(seed=0)
     before = env.state.clone()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
@@ -51,9 +55,11 @@ def test_single_agent_env_illegal_action_rejected():
     assert env.state == before
 
 
-def test_single_agent_env_explicit_chance():
-    env = KassenEnv("samurai", {"players": 2, "explicit_chance": True}, agent=1)
-    run_single(env, 3)
+@pytest.mark.parametrize("gid,config", [("samurai", {"players": 2}), ("sekigahara", {})])
+def test_single_agent_env_explicit_chance(gid, config):
+    env = KassenEnv(gid, {**config, "explicit_chance": True}, agent=1)
+    steps, _ = run_single(env, 3)
+    assert steps > 0
 
 
 def run_aec(env, seed):
@@ -73,17 +79,21 @@ def run_aec(env, seed):
     return steps, env.state.returns()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_aec_env(players):
-    env = KassenAECEnv("samurai", {"players": players})
+@pytest.mark.parametrize("gid,config", [
+    ("samurai", {"players": 2}), ("samurai", {"players": 3}), ("samurai", {"players": 4}), ("sekigahara", {}),
+])
+def test_aec_env(gid, config):
+    env = KassenAECEnv(gid, config)
+    players = env.game.num_players()
     assert env.possible_agents == [f"player_{i}" for i in range(players)]
     steps, returns = run_aec(env, 1)
     assert steps > 0 and len(returns) == players
     assert run_aec(env, 1) == (steps, returns)
 
 
-def test_aec_rewards_sum_to_returns():
-    env = KassenAECEnv("samurai", {"players": 3})
+@pytest.mark.parametrize("gid,config", [("samurai", {"players": 3}), ("sekigahara", {})])
+def test_aec_rewards_sum_to_returns(gid, config):
+    env = KassenAECEnv(gid, config)
     env.reset(seed=4)
     got = {a: 0.0 for a in env.possible_agents}
     rng = np.random.default_rng(0)
@@ -94,28 +104,33 @@ def test_aec_rewards_sum_to_returns():
     assert [got[a] for a in env.possible_agents] == env.state.returns()
 
 
-def test_gymnasium_check_env():
+@pytest.mark.parametrize("gid", ["samurai", "sekigahara"])
+def test_gymnasium_check_env(gid):
     gym = pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
 
-    env = KassenEnv("samurai")
+    class FoldsIllegal(KassenEnv):
+        # check_env steps with action_space.sample(), some drawn before it resets the env; an
+        # env with masks rejects illegal ids (IllegalActionError), so this one maps an illegal
+        # id onto a legal one, deterministically.
+        def step(self, action):
+            mask = self.action_masks()
+            if not mask[action]:
+                legal = np.flatnonzero(mask)
+                action = int(legal[int(action) % len(legal)])
+            return super().step(action)
+
+    env = FoldsIllegal(gid)
     assert isinstance(env, gym.Env)
-
-    class LegalOnly(gym.spaces.Discrete):
-        # check_env steps with action_space.sample(); an env with masks rejects illegal ids
-        # (IllegalActionError), so sample among the legal ones.
-        def sample(self, mask=None, probability=None):
-            return int(self.np_random.choice(np.flatnonzero(env.action_masks())))
-
-    env.action_space = LegalOnly(env.game.num_distinct_actions())
     check_env(env, skip_render_check=True)
 
 
-def test_pettingzoo_api_test():
+@pytest.mark.parametrize("gid,config", [("samurai", {"players": 3}), ("sekigahara", {})])
+def test_pettingzoo_api_test(gid, config):
     pz = pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
 
-    env = KassenAECEnv("samurai", {"players": 3})
+    env = KassenAECEnv(gid, config)
     assert isinstance(env, pz.AECEnv)
     api_test(env, num_cycles=200)
 
@@ -137,7 +152,7 @@ def test_envs_work_without_gymnasium_and_pettingzoo():
         while not done:
             a = env.action_space.sample(mask=info["action_mask"])
             obs, r, done, trunc, info = env.step(a)
-        aec = KassenAECEnv("samurai")
+        aec = KassenAECEnv("sekigahara")
         aec.reset(seed=1)
         for agent in aec.agent_iter():
             obs, r, term, trunc, info = aec.last()

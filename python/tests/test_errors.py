@@ -86,6 +86,19 @@ def test_setup_errors():
         kassen.load_game("samurai", {1: 2})
     with raises(ex.InvalidConfigError, 101):
         kassen.load_game("samurai", explicit_chance="yes")
+    # Sekigahara has no "players" key (always two seats); its only key is "data".
+    with raises(ex.UnknownConfigKeyError, 103):
+        kassen.load_game("sekigahara", players=2)
+    with raises(ex.InvalidConfigError, 101):
+        kassen.load_game("sekigahara", explicit_chance=1)
+
+
+@pytest.mark.parametrize("gid", ["samurai", "sekigahara"])
+def test_invalid_component_data(gid):
+    with raises(ex.InvalidDataError, 305):
+        kassen.load_game(gid, data=5)
+    with raises(ex.InvalidDataError, 305):
+        kassen.load_game(gid, data={})
 
 
 def test_config_out_of_range():
@@ -151,9 +164,13 @@ def test_load_errors(mid_state):
     d["history"] = d["history"] + [10**6]
     with raises(ex.InvalidStateError, 304):
         kassen.State.from_json(json.dumps(d))
-    other = kassen.load_game("samurai", players=3)
+    game = mid_state.game()
+    other = kassen.load_game(game.id, {**game.info()["config"], "explicit_chance": True})
     with raises(ex.InvalidStateError, 304):
         other.state_from_json(good)
+    different = next(g for g in sorted(kassen.games()) if g != game.id)
+    with raises(ex.WrongGameError, 6):
+        kassen.load_game(different).state_from_json(good)
 
 
 def test_state_unchanged_after_rejected_action(mid_state):

@@ -1,8 +1,10 @@
 """No hidden information leaks through views, tensors, events or repr.
 
-Samurai hides the tokens behind each screen ("hand") and the own stack. A seat's view must
-hold its own hand and never another seat's; two states that differ only in the other seats'
-secrets (a determinization for the observer) must give the observer the same view and tensor.
+Samurai hides the tokens behind each screen ("hand") and the own stack. Sekigahara hides the
+face-down blocks (which block stands where), the cards in hand, the bid and the blocks in
+each side's bag. A seat's view must hold its own secrets and never another seat's; two states
+that differ only in the other seats' secrets (a determinization for the observer) must give
+the observer the same view and tensor.
 """
 
 from __future__ import annotations
@@ -16,7 +18,12 @@ import kassen
 from kassen import SPECTATOR
 
 
-def states_along_a_game(game, seed, every=7):
+#: States sampled along a game: every 7th, fewer in long games.
+EVERY = {"sekigahara": 23}
+
+
+def states_along_a_game(game, seed, every=None):
+    every = every or EVERY.get(game.id, 7)
     r = random.Random(seed)
     s = game.new_initial_state(seed)
     i = 0
@@ -28,7 +35,8 @@ def states_along_a_game(game, seed, every=7):
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_views_hold_no_other_hand(game, seed):
+def test_views_hold_no_other_hand(samurai, seed):
+    game = samurai
     n = game.num_players()
     for s in states_along_a_game(game, seed):
         for p in [SPECTATOR, *range(n)]:
@@ -39,6 +47,39 @@ def test_views_hold_no_other_hand(game, seed):
                     assert seat["stack"] is None, f"seat {p} sees the stack of seat {q}"
                 else:
                     assert seat["hand"] is not None
+
+
+SEKIGAHARA_SIDES = ["tokugawa", "ishida"]
+SEKIGAHARA_SECRETS = ("hand", "own_bag", "own_bid", "own_reinforcement_discards")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sekigahara_views_hold_no_other_secret(seed):
+    game = kassen.load_game("sekigahara")
+    hidden_seen = 0
+    for s in states_along_a_game(game, seed, every=5):
+        spectator = s.view(SPECTATOR)
+        assert spectator["observer"] == "spectator"
+        assert not set(SEKIGAHARA_SECRETS) & spectator.keys(), "the spectator sees a side's secrets"
+        public = {b["id"]: b for b in spectator["blocks"]}
+        for p, me in enumerate(SEKIGAHARA_SIDES):
+            v = s.view(p)
+            assert v["observer"] == me
+            # Its own secrets, complete.
+            assert sum(c["count"] for c in v["hand"]) == v["hand_size"][me]
+            assert len(v["own_bag"]) == v["bag"][me]
+            # Of the other side's blocks it sees exactly the face-up ones, as the spectator does.
+            theirs = {b["id"]: b for b in v["blocks"] if b["side"] != me}
+            assert theirs == {i: b for i, b in public.items() if b["side"] != me}, f"{me} sees a face-down block"
+            # Every own block that is not in the bag is listed.
+            mine = [b for b in v["blocks"] if b["side"] == me]
+            on_map = sum(loc["blocks"][me] for loc in v["locations"])
+            assert sum(1 for b in mine if b["at"] not in ("recruitment_box", "mori_box", "eliminated")) == on_map
+        # The test has teeth: some blocks on the map are hidden from the spectator.
+        on_map_all = sum(loc["blocks"][side] for loc in spectator["locations"] for side in SEKIGAHARA_SIDES)
+        shown_on_map = sum(1 for b in public.values() if b["at"] not in ("recruitment_box", "mori_box", "eliminated"))
+        hidden_seen += on_map_all - shown_on_map
+    assert hidden_seen > 0
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -57,6 +98,22 @@ def test_view_and_tensor_independent_of_other_secrets(game, seed):
                 if any(d.view(q) != s.view(q) for q in range(n) if q != p):
                     exercised += 1
     assert exercised > 0, "the determinizations never changed another seat's secrets"
+
+
+@pytest.mark.xfail(strict=True, reason="sekigahara: after a battle's losses its deployed blocks turn face down "
+                   "again while the battle view still lists them, so a determinization changes the view")
+def test_sekigahara_view_after_battle_losses_independent_of_hidden_blocks():
+    # Reported rules bug; the reproducer: seed 3, 250 random actions (random.Random(3)), then
+    # the spectator's view lists the deployed blocks of the battle (retreat into the castle)
+    # where a determinization for the spectator has moved them.
+    game = kassen.load_game("sekigahara")
+    r = random.Random(3)
+    s = game.new_initial_state(3)
+    for _ in range(250):
+        s.apply_action(r.choice(s.legal_actions()))
+    assert s.view(SPECTATOR)["pending"]["kind"] == "retreat_into_castle"
+    for k in range(4):
+        assert s.determinize(SPECTATOR, seed=k).view(SPECTATOR) == s.view(SPECTATOR)
 
 
 def test_tensor_reveals_own_hand(game2):

@@ -1,4 +1,5 @@
-"""Complete games through Python: random games for 2, 3 and 4 players, explicit chance."""
+"""Complete games through Python: random games of every registered game in each of its player
+counts (Samurai 2-4, Sekigahara 2), explicit chance."""
 
 from __future__ import annotations
 
@@ -8,21 +9,42 @@ import pytest
 
 import kassen
 from kassen import CHANCE, TERMINAL
+from conftest import CONFIGS, config_id
 from kassen.testing import check_state, random_playout, sample_chance
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 @pytest.mark.parametrize("seed", range(6))
-def test_random_game_completes(players, seed):
-    game = kassen.load_game("samurai", players=players)
+def test_random_game_completes(config, seed):
+    gid, cfg = config
+    game = kassen.load_game(gid, cfg)
+    players = game.num_players()
     s = random_playout(game, seed, seed=seed, check=seed < 2)
     assert s.is_terminal() and s.current_player() == TERMINAL
-    assert s.legal_actions() == []
     assert len(s.history()) <= game.max_game_length()
     r = s.returns()
     assert len(r) == players and any(x != 0 for x in r)
     with pytest.raises(kassen.GameOverError):
         s.apply_action(0)
+
+
+# Known rules bug (reported): a Sekigahara game can end while chance draws are still owed
+# (cards after an exchange), and its finished state then lists those draws as legal actions
+# (about one random game in five). Strict: the marker must go once the rules are fixed.
+KNOWN_TERMINAL_LEGAL_BUG = pytest.mark.xfail(
+    reason="sekigahara: finished games can list owed chance draws as legal actions", strict=True)
+
+
+@pytest.mark.parametrize("config", [
+    pytest.param(c, marks=KNOWN_TERMINAL_LEGAL_BUG) if c[0] == "sekigahara" else c for c in CONFIGS
+], ids=config_id)
+def test_finished_games_have_no_legal_actions(config):
+    game = kassen.load_game(*config)
+    for seed in range(20):
+        s = random_playout(game, seed, seed=seed)
+        assert s.is_terminal()
+        assert s.legal_actions() == [], f"seed {seed}: {[s.action_to_string(a) for a in s.legal_actions()]}"
+        assert not s.legal_actions_mask().any()
 
 
 def test_child_playout_matches_in_place(game):
@@ -36,9 +58,11 @@ def test_child_playout_matches_in_place(game):
     assert b.is_terminal()
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_explicit_chance(players):
-    game = kassen.load_game("samurai", players=players, explicit_chance=True)
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_explicit_chance(config):
+    gid, cfg = config
+    game = kassen.load_game(gid, {**cfg, "explicit_chance": True})
+    players = game.num_players()
     assert game.explicit_chance()
     assert game.info()["config"].get("explicit_chance") is True
     rng = random.Random(players)
@@ -63,10 +87,14 @@ def test_explicit_chance(players):
     assert again == s
 
 
-def test_explicit_chance_state_serializes_at_chance_node():
-    game = kassen.load_game("samurai", players=2, explicit_chance=True)
+@pytest.mark.parametrize("gid", ["samurai", "sekigahara"])
+def test_explicit_chance_state_serializes_at_chance_node(gid):
+    game = kassen.load_game(gid, explicit_chance=True)
     s = game.new_initial_state(3)
     rng = random.Random(0)
+    # A chance node some way into the game (Sekigahara starts with its setup draws).
+    for _ in range(40):
+        s.apply_action(sample_chance(s, rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
     while not s.is_chance_node():
         s.apply_action(rng.choice(s.legal_actions()))
     t = kassen.State.from_json(s.to_json())

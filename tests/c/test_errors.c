@@ -62,6 +62,20 @@ static void test_statics(void) {
     CHECK(kassen_version() != NULL && kassen_last_error_message() != NULL);
 }
 
+/* Whether a game has a choice of player counts (min_players < max_players in its info). */
+static bool has_player_choice(const char *id) {
+    kassen_game *game = NULL;
+    kassen_buf info = {NULL, 0};
+    CHECK_OK(kassen_game_new(id, NULL, &game));
+    CHECK_OK(kassen_game_info_json(game, &info));
+    long lo = info.data ? json_int(info.data, "min_players", -1) : -1;
+    long hi = info.data ? json_int(info.data, "max_players", -1) : -1;
+    CHECK(lo >= 1 && hi >= lo);
+    kassen_buf_free(&info);
+    kassen_game_free(game);
+    return lo < hi;
+}
+
 static void test_setup_errors(const char *id) {
     kassen_game *g = SENTINEL_GAME;
     CHECK_STATUS(kassen_game_new(NULL, NULL, &g), KASSEN_STATUS_NULL_POINTER);
@@ -75,8 +89,14 @@ static void test_setup_errors(const char *id) {
     CHECK_STATUS(kassen_game_new(id, "{not json", &g), KASSEN_STATUS_INVALID_CONFIG);
     CHECK_STATUS(kassen_game_new(id, "[1, 2]", &g), KASSEN_STATUS_INVALID_CONFIG);
     CHECK_STATUS(kassen_game_new(id, "{\"explicit_chance\": 3}", &g), KASSEN_STATUS_INVALID_CONFIG);
-    CHECK_STATUS(kassen_game_new(id, "{\"players\": 99}", &g), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
+    /* "players" is a config key only of games with a choice of player counts. */
+    CHECK_STATUS(kassen_game_new(id, "{\"players\": 99}", &g),
+                 has_player_choice(id) ? KASSEN_STATUS_CONFIG_OUT_OF_RANGE : KASSEN_STATUS_UNKNOWN_CONFIG_KEY);
     CHECK_STATUS(kassen_game_new(id, "{\"no_such_key\": 1}", &g), KASSEN_STATUS_UNKNOWN_CONFIG_KEY);
+    /* Every game takes replacement component data as "data", validated before use. */
+    CHECK_STATUS(kassen_game_new(id, "{\"data\": 5}", &g), KASSEN_STATUS_INVALID_DATA);
+    CHECK_STATUS(kassen_game_new(id, "{\"data\": {}}", &g), KASSEN_STATUS_INVALID_DATA);
+    CHECK(last_error_mentions("data"));
     CHECK(g == SENTINEL_GAME);
     /* A success clears the last error. */
     CHECK_OK(kassen_game_new(id, "", &g));

@@ -48,11 +48,16 @@ static void check_views(const kassen_game *game, const kassen_state *s, uint32_t
     free(obs);
 }
 
-/* Plays one game; returns the number of actions applied by players. */
-static int play(const char *id, uint32_t players, bool explicit_chance, uint64_t seed) {
+/* Plays one game; returns the number of actions applied by players. `players` goes into the
+ * config only for games with a choice of player counts (`choice`); the others take none. */
+static int play(const char *id, uint32_t players, bool choice, bool explicit_chance, uint64_t seed) {
     char config[128];
-    snprintf(config, sizeof config, "{\"players\": %u, \"explicit_chance\": %s}", players,
-             explicit_chance ? "true" : "false");
+    if (choice) {
+        snprintf(config, sizeof config, "{\"players\": %u, \"explicit_chance\": %s}", players,
+                 explicit_chance ? "true" : "false");
+    } else {
+        snprintf(config, sizeof config, "{\"explicit_chance\": %s}", explicit_chance ? "true" : "false");
+    }
     kassen_game *game = NULL;
     CHECK_OK(kassen_game_new(id, config, &game));
     if (game == NULL) {
@@ -63,6 +68,11 @@ static int play(const char *id, uint32_t players, bool explicit_chance, uint64_t
     CHECK(n == players);
     CHECK_OK(kassen_game_num_distinct_actions(game, &num_actions));
     CHECK(num_actions > 0 && num_actions <= MAX_ACTIONS);
+    kassen_buf info = {NULL, 0};
+    CHECK_OK(kassen_game_info_json(game, &info));
+    long max_len = info.data ? json_int(info.data, "max_game_length", -1) : -1;
+    CHECK(max_len > 0);
+    kassen_buf_free(&info);
 
     kassen_state *s = NULL;
     CHECK_OK(kassen_state_new(game, seed, &s));
@@ -182,6 +192,7 @@ static int play(const char *id, uint32_t players, bool explicit_chance, uint64_t
     size_t hist_len = 0;
     CHECK_STATUS(kassen_state_history(s, NULL, 0, &hist_len), KASSEN_STATUS_BUFFER_TOO_SMALL);
     CHECK(hist_len >= (size_t)steps);
+    CHECK((long)hist_len <= max_len);
 
     kassen_state_free(s);
     kassen_game_free(game);
@@ -209,7 +220,7 @@ int main(void) {
         kassen_game_free(game);
         for (long players = lo; players <= hi; players++) {
             for (uint64_t seed = 1; seed <= 3; seed++) {
-                int steps = play(ids[g], (uint32_t)players, seed == 3, seed);
+                int steps = play(ids[g], (uint32_t)players, lo < hi, seed == 3, seed);
                 fprintf(stderr, "%s: %ld players, seed %llu%s: %d player actions\n", ids[g], players,
                         (unsigned long long)seed, seed == 3 ? " (explicit chance)" : "", steps);
                 CHECK(steps > 0);

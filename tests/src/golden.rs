@@ -10,17 +10,23 @@ use serde_json::{json, Map, Value};
 use crate::capi::{CGame, CState};
 use crate::json::first_difference;
 
-/// A checkpoint every this many player actions.
+/// A checkpoint every this many player actions (see [`spacing`]).
 pub const CHECKPOINT_EVERY: usize = 25;
-/// Seeds of the golden games of every (game, player count).
+/// Seeds of the golden games of every (game, config).
 pub const SEEDS: [u64; 3] = [1, 2, 3];
 
 pub fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("golden")
 }
 
+/// `<game>_p<players>_seed<seed>.json`; the number of players is the config's.
 pub fn file_name(game: &str, players: u32, seed: u64) -> String {
     format!("{game}_p{players}_seed{seed}.json")
+}
+
+/// The file name of the golden game of `game` with `config` and `seed`.
+pub fn file_name_for(game: &str, config: &Value, seed: u64) -> String {
+    file_name(game, num_players(game, config), seed)
 }
 
 /// Every golden file, sorted by name.
@@ -84,9 +90,51 @@ pub fn player_range(game: &str) -> (u32, u32) {
     (info.min_players, info.max_players)
 }
 
-/// The config of a golden game: `{"players": n}` (chance resolved automatically).
-pub fn config(players: u32) -> Value {
-    json!({ "players": players })
+/// The number of players of `game` with `config`.
+pub fn num_players(game: &str, config: &Value) -> u32 {
+    load_game(game, Some(config)).unwrap_or_else(|e| panic!("{game} {config}: {e}")).info().num_players
+}
+
+/// The configs of the golden games of a registered game (chance resolved automatically):
+/// - `samurai`: `{"players": n}` for 2, 3 and 4 players;
+/// - `sekigahara`: `{}` (two players, the embedded component data);
+/// - any other game: `{"players": n}` for each supported count when it has a choice of
+///   player counts, else `{}`.
+pub fn configs(game: &str) -> Vec<Value> {
+    match game {
+        "samurai" => (2..=4).map(|n| json!({ "players": n })).collect(),
+        "sekigahara" => vec![json!({})],
+        _ => {
+            let (lo, hi) = player_range(game);
+            if lo < hi {
+                (lo..=hi).map(|n| json!({ "players": n })).collect()
+            } else {
+                vec![json!({})]
+            }
+        }
+    }
+}
+
+/// How often the golden files of a game record what a replay compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spacing {
+    /// Player actions between two checkpoints (current player, legal actions, a save/load
+    /// round trip).
+    pub checkpoint: usize,
+    /// Player actions between two checkpoints that also hold the view of the seat to act (a
+    /// multiple of `checkpoint`).
+    pub view: usize,
+}
+
+/// The spacing of a game's golden files. Samurai records a view at every checkpoint. A
+/// Sekigahara game has ~450 player actions and a view of ~17 kB (51 locations, every block),
+/// so its checkpoints hold a view every 150 actions only (the final views of every seat are
+/// always stored): about 130 kB a file instead of 400 kB.
+pub fn spacing(game: &str) -> Spacing {
+    match game {
+        "sekigahara" => Spacing { checkpoint: CHECKPOINT_EVERY, view: 6 * CHECKPOINT_EVERY },
+        _ => Spacing { checkpoint: CHECKPOINT_EVERY, view: CHECKPOINT_EVERY },
+    }
 }
 
 /// Plays a game through the core API, choosing uniformly among the legal actions with
@@ -99,19 +147,20 @@ pub fn generate(game: &str, config: &Value, seed: u64) -> Value {
     let mut player_actions: Vec<u32> = Vec::new();
     let mut checkpoints = Vec::new();
     let mut legal = Vec::new();
+    let every = spacing(game);
     while !state.is_terminal() {
         let p = state.current_player();
         assert!(p >= 0, "{game}: current player {p} with automatic chance");
         legal.clear();
         state.legal_actions_into(&mut legal);
         assert!(!legal.is_empty(), "{game} seed {seed}: no legal action at step {}", player_actions.len());
-        if player_actions.len() % CHECKPOINT_EVERY == 0 {
-            checkpoints.push(json!({
-                "step": player_actions.len(),
-                "current_player": p,
-                "legal_actions": legal,
-                "view": state.view(p).expect("view of the current player"),
-            }));
+        let step = player_actions.len();
+        if step % every.checkpoint == 0 {
+            let mut cp = json!({ "step": step, "current_player": p, "legal_actions": legal });
+            if step % every.view == 0 {
+                cp["view"] = state.view(p).expect("view of the current player");
+            }
+            checkpoints.push(cp);
         }
         let a = legal[policy.below(legal.len() as u32) as usize];
         state.apply_as(p, a).unwrap_or_else(|e| panic!("{game}: legal action {a} rejected: {e}"));
@@ -273,6 +322,7 @@ pub fn replay<S: Surface>(g: &Value) -> Result<(), String> {
     let actions: Vec<u32> = serde_json::from_value(g["player_actions"].clone()).map_err(|e| e.to_string())?;
     let checkpoints = g["checkpoints"].as_array().ok_or("missing checkpoints")?;
     let mut next_cp = checkpoints.iter().peekable();
+    let every = spacing(game);
     let mut s = S::start(game, config, seed);
     for (i, &a) in actions.iter().enumerate() {
         let p = s.current_player();
@@ -280,9 +330,17 @@ pub fn replay<S: Surface>(g: &Value) -> Result<(), String> {
             return Err(format!("step {i}: current player {p}, the golden game goes on"));
         }
         if let Some(cp) = next_cp.next_if(|cp| cp["step"].as_u64() == Some(i as u64)) {
+            if i % every.checkpoint != 0 {
+                return Err(format!("step {i}: a checkpoint off the spacing of {}", every.checkpoint));
+            }
             expect_same(&format!("step {i}: current_player"), &cp["current_player"], &json!(p))?;
             expect_same(&format!("step {i}: legal_actions"), &cp["legal_actions"], &json!(s.legal_actions()))?;
-            expect_same(&format!("step {i}: view"), &cp["view"], &s.view(p))?;
+            if i % every.view == 0 {
+                let view = cp.get("view").ok_or_else(|| format!("step {i}: the checkpoint has no view"))?;
+                expect_same(&format!("step {i}: view"), view, &s.view(p))?;
+            } else if cp.get("view").is_some() {
+                return Err(format!("step {i}: a view where none is expected"));
+            }
             let again = s.round_trip();
             if !again.same(&s) || again.hash() != s.hash() {
                 return Err(format!("step {i}: to_json/from_json round trip changes the state"));
@@ -293,7 +351,7 @@ pub fn replay<S: Surface>(g: &Value) -> Result<(), String> {
     if let Some(cp) = next_cp.next() {
         return Err(format!("checkpoint {} was never reached", cp["step"]));
     }
-    let expected_cps = actions.len().div_ceil(CHECKPOINT_EVERY);
+    let expected_cps = actions.len().div_ceil(every.checkpoint);
     if checkpoints.len() != expected_cps {
         return Err(format!("{} checkpoints, expected {expected_cps}", checkpoints.len()));
     }

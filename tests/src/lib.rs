@@ -10,8 +10,13 @@
 //!            "views": {"-1": view, "0": view, ...}, "state_json": <to_json value>},
 //!  "checkpoints": [{"step": i, "current_player": p, "legal_actions": [...],
 //!                   "view": view of p} every 25 player actions (step = index into
-//!                   player_actions of the action about to be chosen)]}
+//!                   player_actions of the action about to be chosen); "view" only every
+//!                   `golden::spacing(game).view` actions (Samurai: every checkpoint,
+//!                   Sekigahara: every 150 actions, its views being large)]}
 //! ```
+//!
+//! One file per registered game, golden config (`golden::configs`) and seed 1, 2, 3; the
+//! number of players in the name is the config's.
 
 pub mod capi;
 pub mod golden;

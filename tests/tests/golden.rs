@@ -1,7 +1,8 @@
 //! Golden playthroughs replayed through the core API and through the C ABI.
 //!
 //! `KASSEN_BLESS=1 cargo test -p kassen-tests golden` (re)writes tests/golden/ for every
-//! registered game, player count and seed; without it, the generator checks the files.
+//! registered game, each of its golden configs ([`golden::configs`]) and seed; without it, the
+//! generator checks the files.
 
 use std::sync::OnceLock;
 
@@ -20,11 +21,10 @@ fn regenerate() -> &'static [String] {
         std::fs::create_dir_all(golden::dir()).expect("create tests/golden");
         let mut stale = Vec::new();
         for (id, _) in games() {
-            let (lo, hi) = golden::player_range(id);
-            for players in lo..=hi {
+            for config in golden::configs(id) {
                 for seed in golden::SEEDS {
-                    let g = golden::generate(id, &golden::config(players), seed);
-                    let path = golden::dir().join(golden::file_name(id, players, seed));
+                    let g = golden::generate(id, &config, seed);
+                    let path = golden::dir().join(golden::file_name_for(id, &config, seed));
                     let text = golden::render(&g);
                     if bless() {
                         std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
@@ -60,18 +60,24 @@ fn golden_generator_matches_the_files() {
 fn golden_files_cover_every_game_and_player_count() {
     let names: Vec<String> = files().iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
     for (id, _) in games() {
+        let configs = golden::configs(id);
+        assert!(!configs.is_empty(), "{id} has no golden config");
+        // Every supported player count has a golden config.
         let (lo, hi) = golden::player_range(id);
         for players in lo..=hi {
-            let prefix = format!("{id}_p{players}_seed");
+            assert!(configs.iter().any(|c| golden::num_players(id, c) == players), "{id}: no golden config with {players} players");
+        }
+        for config in &configs {
+            let prefix = format!("{id}_p{}_seed", golden::num_players(id, config));
             let n = names.iter().filter(|n| n.starts_with(&prefix)).count();
-            assert!(n >= 3, "{id} with {players} players has {n} golden games, at least 3 are needed");
+            assert!(n >= 3, "{id} {config} has {n} golden games, at least 3 are needed");
         }
     }
     for name in &names {
         let g = golden::load(&golden::dir().join(name));
-        let expected =
-            golden::file_name(g["game"].as_str().unwrap(), g["config"]["players"].as_u64().unwrap() as u32, g["seed"].as_u64().unwrap());
-        assert_eq!(name, &expected, "file name does not match its content");
+        let (game, seed) = (g["game"].as_str().unwrap(), g["seed"].as_u64().unwrap());
+        assert_eq!(name, &golden::file_name_for(game, &g["config"], seed), "file name does not match its content");
+        assert!(golden::configs(game).contains(&g["config"]), "{name}: config {} is not a golden config of {game}", g["config"]);
     }
 }
 
@@ -92,5 +98,34 @@ fn golden_replay_c_abi() {
         if let Err(e) = golden::replay::<CSurface>(&g) {
             panic!("{} (C ABI): {e}", path.display());
         }
+    }
+}
+
+#[test]
+fn golden_replay_detects_a_difference() {
+    // One file of every game: a changed legal action list, a changed or missing view and a
+    // changed final hash are all caught.
+    for (id, _) in games() {
+        let config = &golden::configs(id)[0];
+        let path = golden::dir().join(golden::file_name_for(id, config, golden::SEEDS[0]));
+        let g = golden::load(&path);
+        golden::replay::<CoreSurface>(&g).unwrap_or_else(|e| panic!("{} (core): {e}", path.display()));
+
+        let mut bad = g.clone();
+        bad["checkpoints"][1]["legal_actions"].as_array_mut().unwrap().push(9_999_999.into());
+        assert!(golden::replay::<CoreSurface>(&bad).unwrap_err().contains("legal_actions"), "{id}: legal actions");
+
+        let mut bad = g.clone();
+        let view = bad["checkpoints"][0]["view"].as_object_mut().expect("the first checkpoint holds a view");
+        view.insert("extra".into(), true.into());
+        assert!(golden::replay::<CoreSurface>(&bad).unwrap_err().contains("view"), "{id}: changed view");
+
+        let mut bad = g.clone();
+        bad["checkpoints"][0].as_object_mut().unwrap().remove("view");
+        assert!(golden::replay::<CoreSurface>(&bad).unwrap_err().contains("no view"), "{id}: missing view");
+
+        let mut bad = g.clone();
+        bad["final"]["hash"] = "1".into();
+        assert!(golden::replay::<CoreSurface>(&bad).unwrap_err().contains("final"), "{id}: final hash");
     }
 }

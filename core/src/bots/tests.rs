@@ -132,3 +132,61 @@ fn monte_carlo_bot_beats_random_bot_on_samurai_2p() {
     }
     assert!(wins >= 15, "monte carlo won only {wins} of {games} games against random");
 }
+
+fn sekigahara(explicit_chance: bool) -> GameHandle {
+    load_game("sekigahara", Some(&json!({"explicit_chance": explicit_chance}))).unwrap()
+}
+
+#[test]
+fn bots_play_sekigahara_to_the_end() {
+    // Monte Carlo (a small budget: debug builds play slowly) for its first 40 decisions on
+    // each side, then random players to the end; at explicit chance nodes the bots draw.
+    for explicit in [false, true] {
+        let game = sekigahara(explicit);
+        let mut s = game.new_initial_state(8);
+        let mut mc: Vec<MonteCarloBot> = (0..2).map(|p| MonteCarloBot::new(30 + p).with_playouts(2).with_max_actions(2)).collect();
+        let mut rnd: Vec<RandomBot> = (0..2).map(|p| RandomBot::new(40 + p)).collect();
+        let (mut searched, mut chance_nodes) = ([0u32; 2], 0);
+        while !s.is_terminal() {
+            let p = s.current_player();
+            let a = if p < 0 {
+                chance_nodes += 1;
+                mc[0].choose(&s)
+            } else if searched[p as usize] < 40 {
+                searched[p as usize] += 1;
+                mc[p as usize].choose(&s)
+            } else {
+                rnd[p as usize].choose(&s)
+            };
+            assert!(s.legal_actions().contains(&a), "illegal action {a} at step {}", s.history().len());
+            s.apply_in_place(a).unwrap();
+        }
+        assert_eq!(searched, [40, 40]);
+        assert_eq!(chance_nodes > 0, explicit);
+        let r = s.returns();
+        assert!(r.contains(&1.0) && r.contains(&-1.0), "returns {r:?}");
+    }
+}
+
+#[test]
+fn monte_carlo_bot_uses_only_what_the_seat_knows_in_sekigahara() {
+    // As for Samurai: hidden blocks, hands and bids redrawn for the acting side give the
+    // same choice.
+    let game = sekigahara(false);
+    let mut s = game.new_initial_state(21);
+    let mut rnd = RandomBot::new(9);
+    let mut compared = 0;
+    while !s.is_terminal() {
+        let seat = s.current_player();
+        if s.history().len() % 37 == 0 && s.legal_actions().len() > 1 {
+            let twin = s.determinize(seat, s.history().len() as u64).unwrap();
+            let mut a = MonteCarloBot::new(77).with_playouts(4).with_max_actions(4);
+            let mut b = a.clone();
+            assert_eq!(a.choose(&s), b.choose(&twin), "step {}: choice depends on hidden information", s.history().len());
+            compared += 1;
+        }
+        let a = rnd.choose(&s);
+        s.apply_in_place(a).unwrap();
+    }
+    assert!(compared > 5, "compared {compared}");
+}
