@@ -28,16 +28,7 @@ def test_random_game_completes(config, seed):
         s.apply_action(0)
 
 
-# Known rules bug (reported): a Sekigahara game can end while chance draws are still owed
-# (cards after an exchange), and its finished state then lists those draws as legal actions
-# (about one random game in five). Strict: the marker must go once the rules are fixed.
-KNOWN_TERMINAL_LEGAL_BUG = pytest.mark.xfail(
-    reason="sekigahara: finished games can list owed chance draws as legal actions", strict=True)
-
-
-@pytest.mark.parametrize("config", [
-    pytest.param(c, marks=KNOWN_TERMINAL_LEGAL_BUG) if c[0] == "sekigahara" else c for c in CONFIGS
-], ids=config_id)
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_finished_games_have_no_legal_actions(config):
     game = kassen.load_game(*config)
     for seed in range(20):

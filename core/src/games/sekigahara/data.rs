@@ -503,10 +503,18 @@ impl Data {
                 return Err(bad(format!("{}: {random} random setup draws but {in_bag} blocks in the bag", SIDES[side as usize])));
             }
         }
-        let provenance = json!({
-            "counts": counts,
-            "notes": "Map, setup blocks, cards, disks and tracks are read from the published components. The copies of non-setup blocks (34 per side) are placeholders: their numbers are invented so that each side has 48 blocks; pass a replacement file as config \"data\" to use the real manifest.",
-        });
+        let placeholders: Vec<usize> = (0..2u8)
+            .map(|side| f.blocks.iter().filter(|b| b.side == SIDES[side as usize] && b.provenance == "placeholder").count())
+            .collect();
+        let notes = if placeholders.iter().any(|&n| n > 0) {
+            format!(
+                "Map, setup blocks, cards, disks and tracks are read from the published components. {} Tokugawa and {} Ishida blocks are placeholders: copies of non-setup block faces whose numbers are invented so that each side has its full manifest; pass a replacement file as config \"data\" to use the real manifest.",
+                placeholders[0], placeholders[1]
+            )
+        } else {
+            "No block is a placeholder in this data file.".to_string()
+        };
+        let provenance = json!({"counts": counts, "notes": notes});
         Ok(Data {
             clans,
             locations,

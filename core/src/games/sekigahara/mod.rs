@@ -121,6 +121,9 @@ impl Sekigahara {
     }
 
     fn legal(&self, s: &State, out: &mut Vec<ActionId>) {
+        if s.pending == Pending::Over {
+            return;
+        }
         if s.due.any() {
             cards::legal_draws(self, s, out);
             return;

@@ -266,6 +266,7 @@ fn end_week(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     if s.week >= g.data.weeks {
         s.turn = 1;
         s.step = 3;
+        s.due = Default::default();
         let p = control::points(g, s);
         s.winner = if p[TOKUGAWA as usize] > p[ISHIDA as usize] { TOKUGAWA } else { ISHIDA };
         s.end = Some(EndReason::Points);
