@@ -1497,7 +1497,7 @@ fn r8_8_5_a_retreat_into_the_enemy_starts_a_battle_the_retreating_side_attacks()
     let declared = ev.iter().find(|e| e["kind"] == "battle_declared").expect("a new battle");
     assert_eq!((declared["at"].as_str(), declared["attacker"].as_str()), (Some("kuwana"), Some("tokugawa")));
     assert_eq!((t.battle().loc, t.battle().attacker, t.s.pending), (t.l("kuwana"), T, Pending::Deploy));
-    let _ = t.resolve_chance();
+    t.resolve_chance();
     assert_eq!(t.cp(), T as Player, "the retreating side deploys first");
 }
 
