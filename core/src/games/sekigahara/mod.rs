@@ -225,9 +225,14 @@ impl Game for Sekigahara {
         if a >= self.layout.num_actions() {
             return false;
         }
-        let mut v = Vec::with_capacity(64);
-        self.legal(s, &mut v);
-        v.binary_search(&a).is_ok()
+        // One scratch vector per thread: checking an action allocates nothing.
+        thread_local!(static SCRATCH: std::cell::RefCell<Vec<ActionId>> = const { std::cell::RefCell::new(Vec::new()) });
+        SCRATCH.with(|v| {
+            let mut v = v.borrow_mut();
+            v.clear();
+            self.legal(s, &mut v);
+            v.binary_search(&a).is_ok()
+        })
     }
 
     fn chance_outcomes(&self, s: &State, out: &mut Vec<(ActionId, f64)>) {
