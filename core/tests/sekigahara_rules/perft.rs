@@ -1,0 +1,65 @@
+//! Move-generation counts from fixed seeds, and the action space.
+
+use super::*;
+
+#[test]
+fn perft_counts_from_fixed_seeds() {
+    let mut found = Vec::new();
+    for seed in [1u64, 2, 3] {
+        let s = first_state(seed, "bid");
+        found.push([1, 2, 3, 4, 5].map(|d| perft(&s, d)));
+    }
+    for seed in [1u64, 2] {
+        let s = first_state(seed, "mode");
+        found.push([1, 2, 3, 4, 5].map(|d| perft(&s, d)));
+    }
+    assert_eq!(found, PERFT_EXPECTED, "move generation changed: update the counts knowingly");
+}
+
+// Depths 1-5 from the first bid of seeds 1-3 (5, 5 and 3 distinct cards in the Tokugawa hand;
+// then the Ishida bid, the choice of the first player, the mode, its cards) and from the first
+// movement phase of seeds 1-2 (state RNG for chance).
+const PERFT_EXPECTED: [[u64; 5]; 5] =
+    [[5, 25, 50, 200, 1300], [5, 25, 50, 200, 1275], [3, 15, 30, 120, 735], [4, 28, 145, 771, 4515], [4, 27, 141, 761, 4497]];
+
+#[test]
+fn every_legal_action_applies_and_ids_out_of_range_are_rejected() {
+    let g = game();
+    let n = g.num_distinct_actions();
+    assert_eq!(g.info().num_distinct_actions, n);
+    let mut states = 0;
+    for seed in [3u64, 4] {
+        let mut rng = Rng::from_seed(seed);
+        random_walk(seed, 1500, |g, _, s, _| {
+            if g.current_player(s) == TERMINAL {
+                return;
+            }
+            states += 1;
+            let mut legal = Vec::new();
+            g.legal_actions(s, &mut legal);
+            assert!(!legal.is_empty());
+            assert!(legal.windows(2).all(|w| w[0] < w[1]), "ascending, no duplicates");
+            for &a in &legal {
+                assert!(a < n);
+                let mut c = s.clone();
+                g.step(&mut c, a, &mut Events::off()).unwrap_or_else(|e| panic!("{:?}: {e}", g.decode(a)));
+                assert_eq!(g.validate(&c), Ok(()));
+            }
+            for a in [n, n + 1, n + 1000, u32::MAX] {
+                let mut c = s.clone();
+                assert!(!g.is_legal(&c, a));
+                assert!(matches!(g.step(&mut c, a, &mut Events::off()), Err(RuleError::ActionOutOfRange { .. })));
+                assert_eq!(c, *s);
+            }
+            for _ in 0..8 {
+                let a = rng.below(n);
+                if legal.binary_search(&a).is_err() {
+                    let mut c = s.clone();
+                    assert!(matches!(g.step(&mut c, a, &mut Events::off()), Err(RuleError::IllegalAction { .. })), "{:?}", g.decode(a));
+                    assert_eq!(c, *s);
+                }
+            }
+        });
+    }
+    assert!(states > 1000);
+}
