@@ -151,6 +151,7 @@ pub struct Data {
 struct File {
     schema: String,
     #[serde(default)]
+    #[allow(dead_code)] // documentation in the file only
     source: String,
     sides: Vec<String>,
     clans: Vec<FileClan>,
@@ -172,8 +173,10 @@ struct FileClan {
     id: String,
     side: String,
     #[serde(default)]
+    #[allow(dead_code)] // documentation in the file only
     leader: Option<String>,
     #[serde(default)]
+    #[allow(dead_code)] // documentation in the file only
     kanji: Option<String>,
     provenance: String,
 }
@@ -193,6 +196,7 @@ struct FileLocation {
     xy: [i32; 2],
     provenance: String,
     #[serde(default)]
+    #[allow(dead_code)] // documentation in the file only
     note: Option<String>,
 }
 
@@ -220,6 +224,7 @@ struct FileBlock {
     name: Option<String>,
     provenance: String,
     #[serde(default)]
+    #[allow(dead_code)] // documentation in the file only
     note: Option<String>,
 }
 
@@ -236,6 +241,7 @@ struct FileCard {
     count: u8,
     provenance: String,
     #[serde(default)]
+    #[allow(dead_code)] // documentation in the file only
     note: Option<String>,
 }
 
@@ -263,6 +269,7 @@ struct FileMori {
     exit: String,
     provenance: String,
     #[serde(default)]
+    #[allow(dead_code)] // documentation in the file only
     note: Option<String>,
 }
 
@@ -272,6 +279,7 @@ struct FileRow {
     weeks: Vec<u8>,
     provenance: String,
     #[serde(default)]
+    #[allow(dead_code)] // documentation in the file only
     note: Option<String>,
 }
 
@@ -289,7 +297,6 @@ impl Data {
         if f.schema != "kassen.sekigahara.data/1" {
             return Err(bad(format!("unknown schema {:?}", f.schema)));
         }
-        let _ = &f.source;
         if f.sides != SIDES {
             return Err(bad("sides must be [\"tokugawa\", \"ishida\"]"));
         }
@@ -300,7 +307,6 @@ impl Data {
         let mut clans = Vec::new();
         for c in &f.clans {
             check_provenance(&c.provenance, &format!("clan {}", c.id))?;
-            let _ = (&c.leader, &c.kanji);
             if clans.iter().any(|x: &Clan| x.id == c.id) {
                 return Err(bad(format!("duplicate clan {}", c.id)));
             }
@@ -322,7 +328,6 @@ impl Data {
         for l in &f.locations {
             check_provenance(&l.provenance, &format!("location {}", l.id))?;
             count(&l.provenance);
-            let _ = &l.note;
             if locations.iter().any(|x: &Location| x.id == l.id) {
                 return Err(bad(format!("duplicate location {}", l.id)));
             }
@@ -387,7 +392,6 @@ impl Data {
             let what = format!("block {}", b.id);
             check_provenance(&b.provenance, &what)?;
             count(&b.provenance);
-            let _ = &b.note;
             let side = side_of(&b.side, &what)?;
             let clan = clan_of(&b.clan, &what)?;
             if clans[clan as usize].side != side {
@@ -439,7 +443,6 @@ impl Data {
             let what = format!("card {}", c.id);
             check_provenance(&c.provenance, &what)?;
             count(&c.provenance);
-            let _ = &c.note;
             let side = side_of(&c.side, &what)?;
             let clan = c.clan.as_deref().map(|s| clan_of(s, &what)).transpose()?;
             if c.loyalty == clan.is_some() {
@@ -488,7 +491,6 @@ impl Data {
         }
         check_provenance(&f.recruitment_box_start.provenance, "recruitment_box_start")?;
         check_provenance(&f.recruitment_row.provenance, "recruitment_row")?;
-        let _ = (&f.recruitment_row.note, &f.mori_box.note);
         check_provenance(&f.mori_box.provenance, "mori_box")?;
         let mori_exit = loc_of(&f.mori_box.exit, "mori_box")?;
         if f.weeks == 0 || f.weeks > 20 || f.recruitment_row.weeks.len() != f.weeks as usize {

@@ -133,6 +133,7 @@ pub fn view(g: &Sekigahara, s: &State, player: Player) -> Value {
         .collect();
     let visible: Vec<Value> = (0..d.blocks.len()).filter(|&i| sees(i) && s.blocks[i].loc != BAG).map(|i| block_json(g, s, i)).collect();
     let bag_of = |side: u8| count(side, BAG);
+    let points = control::points(g, s);
     let mut v = json!({
         "game": "sekigahara",
         "observer": if let Some(m) = me { json!(SIDES[m as usize]) } else { json!("spectator") },
@@ -158,7 +159,7 @@ pub fn view(g: &Sekigahara, s: &State, player: Player) -> Value {
             "size": s.blocks.iter().filter(|b| b.flags & SELECTED != 0).count(), "command": s.group.command, "forced_march": s.group.forced,
             "all_main_road": s.group.all_main }) } else { Value::Null },
         "battle": battle_json(g, s),
-        "points": {"tokugawa": control::points(g, s)[0], "ishida": control::points(g, s)[1]},
+        "points": {"tokugawa": points[0], "ishida": points[1]},
         "winner": side_name(s.winner),
     });
     if let Some(m) = me {
