@@ -11,7 +11,7 @@
 use std::any::Any;
 use std::fmt;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::{json, Map, Value};
 
@@ -26,8 +26,8 @@ pub const STATE_FORMAT: &str = "kassen.state/1";
 
 // === The registry: one row per game ===
 
-/// Builds a configured game from the game-specific config, `explicit_chance`, and the normalized config.
-type Constructor = fn(&Map<String, Value>, bool, Value) -> Result<GameHandle, SetupError>;
+/// Builds a configured game from the game-specific config keys and `explicit_chance`.
+type Constructor = fn(&Map<String, Value>, bool) -> Result<GameHandle, SetupError>;
 
 struct Entry {
     id: &'static str,
@@ -35,9 +35,17 @@ struct Entry {
     create: Constructor,
 }
 
-fn create<G: Game>(cfg: &Map<String, Value>, explicit: bool, normalized: Value) -> Result<GameHandle, SetupError> {
+/// The normalized config is what the caller gave, with every default the game filled in
+/// (`info().config`) and `explicit_chance`, so that equal games have equal configs whatever
+/// was left out (and their saves load into each other).
+fn create<G: Game>(cfg: &Map<String, Value>, explicit: bool) -> Result<GameHandle, SetupError> {
     let rules = G::setup(cfg)?;
-    Ok(Instance::new_shared(rules, explicit, normalized))
+    let mut normalized = cfg.clone();
+    if let Value::Object(defaults) = rules.info().config {
+        normalized.extend(defaults);
+    }
+    normalized.insert("explicit_chance".into(), Value::Bool(explicit));
+    Ok(Instance::new_shared(rules, explicit, Value::Object(normalized)))
 }
 
 static REGISTRY: &[Entry] = &[
@@ -63,8 +71,7 @@ pub fn load_game(id: &str, config: Option<&Value>) -> Result<GameHandle, SetupEr
         Some(Value::Bool(b)) => b,
         Some(v) => return Err(SetupError::InvalidConfig(format!("explicit_chance must be a boolean, got {}", kind_of(&v)))),
     };
-    let normalized = config.cloned().filter(|v| !v.is_null()).unwrap_or_else(|| json!({}));
-    (entry.create)(&map, explicit, normalized)
+    (entry.create)(&map, explicit)
 }
 
 /// Creates a game from its id and a config given as JSON text (`None` or empty for defaults).
@@ -135,17 +142,28 @@ pub trait DynState: Send + Sync {
     /// Writes the observation into `out` (`info().observation_len()` elements).
     fn observation_tensor_into(&self, player: Player, out: &mut [f32]) -> Result<(), RuleError>;
     /// The perfect-recall event history of `player` ([`SPECTATOR`]: public events only).
-    fn events(&self, player: Player) -> Result<Vec<Event>, RuleError>;
+    fn events(&self, player: Player) -> Result<Vec<Event>, RuleError> {
+        self.events_since(player, 0)
+    }
+    /// `events(player)` from its `from`-th event on (empty when `from` is past the end). The
+    /// history is built once and extended as the game goes on, so a frontend that asks after
+    /// every step pays only for what is new.
+    fn events_since(&self, player: Player, from: usize) -> Result<Vec<Event>, RuleError>;
     /// Every action and chance outcome applied since the initial state.
     fn history(&self) -> &[ActionId];
     fn seed(&self) -> u64;
     fn to_json(&self) -> Value;
     /// A hash that is identical on every run, platform and surface.
     fn stable_hash(&self) -> u64;
-    /// A state that `player` cannot tell apart from this one, its hidden parts redrawn from
-    /// `seed` (a determinization, for search). It keeps this state's action log, which it no
-    /// longer matches: use it for search, not for saving.
+    /// A state that `player` cannot tell apart from this one (a determinization, for search):
+    /// a whole game history sampled from what `player` has seen ([`Game::resample_history`]),
+    /// replayed with its chance outcomes as sampled, under a fresh seed drawn from `seed`. It
+    /// carries nothing of the hidden truth: not the seed, not the other seats' secret choices.
+    /// Its saves (`to_json`) mark the sampled part of the log as `"recorded"`.
     fn determinize(&self, player: Player, seed: u64) -> Result<StateHandle, RuleError>;
+    /// Puts the state back as it was after the first `len` entries of its history (the state
+    /// before a failed call). Used by the C and Python boundaries after a caught panic.
+    fn rollback(&mut self, len: usize);
     fn clone_box(&self) -> Box<dyn DynState>;
     fn dyn_eq(&self, other: &dyn DynState) -> bool;
     fn as_any(&self) -> &dyn Any;
@@ -178,11 +196,19 @@ impl StateHandle {
         Ok(next)
     }
 
-    /// Applies `a` on behalf of `player`, who must be the one to act.
+    /// Applies `a` on behalf of `player` (a seat, or [`CHANCE`] for a chance outcome), who must
+    /// be the one to act.
     pub fn apply_as(&mut self, player: Player, a: ActionId) -> Result<(), RuleError> {
+        let n = self.game().num_players();
+        if player != CHANCE && !(0..n as Player).contains(&player) {
+            return Err(RuleError::InvalidPlayer { player, num_players: n as u32 });
+        }
         let current = self.current_player();
         if current == TERMINAL {
             return Err(RuleError::GameOver);
+        }
+        if player == CHANCE && current != CHANCE {
+            return Err(RuleError::NotChanceNode);
         }
         if player != current {
             return Err(RuleError::NotYourTurn { player, current });
@@ -266,12 +292,14 @@ pub struct Instance<G: Game> {
     rules: G,
     explicit_chance: bool,
     info: GameInfo,
+    /// Stable hash of the normalized config, computed once (a `"data"` file can be large).
+    config_hash: u64,
     me: Weak<Instance<G>>,
 }
 
 impl<G: Game> fmt::Debug for Instance<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Game({}, {})", self.info.id, self.info.config)
+        write!(f, "Game({}, {} players)", self.info.id, self.info.num_players)
     }
 }
 
@@ -279,8 +307,10 @@ impl<G: Game> Instance<G> {
     /// A shared configured game. `config` is the normalized config shown in `info`.
     pub fn new_shared(rules: G, explicit_chance: bool, config: Value) -> Arc<Self> {
         let mut info = rules.info();
+        let mut h = StableHasher::default();
+        config.to_string().hash(&mut h);
         info.config = config;
-        Arc::new_cyclic(|me| Instance { rules, explicit_chance, info, me: me.clone() })
+        Arc::new_cyclic(|me| Instance { rules, explicit_chance, info, config_hash: h.finish(), me: me.clone() })
     }
 
     fn arc(&self) -> Arc<Self> {
@@ -289,11 +319,15 @@ impl<G: Game> Instance<G> {
 
     /// A typed state at the start of a game, chance resolved as configured.
     pub fn initial_bound(&self, seed: u64) -> Bound<G> {
-        Bound::initial(self.arc(), seed, &mut Events::off())
+        Bound::start(self.arc(), seed, 0, &mut Events::off())
     }
 
     pub fn rules(&self) -> &G {
         &self.rules
+    }
+
+    fn same_config(&self, other: &Instance<G>) -> bool {
+        std::ptr::eq(self, other) || (self.config_hash == other.config_hash && self.info.config == other.info.config)
     }
 }
 
@@ -301,21 +335,42 @@ impl<G: Game> Instance<G> {
 pub struct Bound<G: Game> {
     game: Arc<Instance<G>>,
     seed: u64,
+    /// The first `recorded` entries of `history` were applied as recorded, not drawn from
+    /// `seed`: the sampled past of a determinization.
+    recorded: usize,
     history: Vec<ActionId>,
     state: G::State,
+    /// The event history rebuilt so far, shared with clones and extended on demand.
+    events: OnceLock<Arc<Mutex<Option<EventLog<G>>>>>,
+}
+
+/// Every event of a game up to `at`, the replay that produced them.
+struct EventLog<G: Game> {
+    at: Bound<G>,
+    list: Vec<Event>,
 }
 
 impl<G: Game> Clone for Bound<G> {
     fn clone(&self) -> Self {
-        Bound { game: self.game.clone(), seed: self.seed, history: self.history.clone(), state: self.state.clone() }
+        Bound {
+            game: self.game.clone(),
+            seed: self.seed,
+            recorded: self.recorded,
+            history: self.history.clone(),
+            state: self.state.clone(),
+            events: self.events.clone(),
+        }
     }
 }
 
 impl<G: Game> Bound<G> {
-    fn initial(game: Arc<Instance<G>>, seed: u64, ev: &mut Events) -> Self {
+    /// The initial state under `seed`; its first `recorded` actions will be applied as given.
+    fn start(game: Arc<Instance<G>>, seed: u64, recorded: usize, ev: &mut Events) -> Self {
         let state = game.rules.new_initial_state(seed);
-        let mut b = Bound { game, seed, history: Vec::new(), state };
-        b.settle(ev);
+        let mut b = Bound { game, seed, recorded, history: Vec::new(), state, events: OnceLock::new() };
+        if recorded == 0 {
+            b.settle(ev);
+        }
         b
     }
 
@@ -348,23 +403,61 @@ impl<G: Game> Bound<G> {
         &self.state
     }
 
-    /// Replays `history` from `seed`, recording events into `ev`.
-    fn replay(game: Arc<Instance<G>>, seed: u64, history: &[ActionId], ev: &mut Events) -> Result<Self, String> {
-        let mut b = Bound::initial(game, seed, ev);
-        let mut checked = 0;
+    /// Replays `history` from `seed` (its first `recorded` entries as given), recording
+    /// events into `ev`.
+    fn replay(game: Arc<Instance<G>>, seed: u64, recorded: usize, history: &[ActionId], ev: &mut Events) -> Result<Self, String> {
+        let mut b = Bound::start(game, seed, recorded, ev);
+        b.advance(history, ev)?;
+        Ok(b)
+    }
+
+    /// Applies the rest of `target`, of which `self.history` is a prefix. Chance outcomes the
+    /// engine resolves itself must be the ones recorded.
+    fn advance(&mut self, target: &[ActionId], ev: &mut Events) -> Result<(), String> {
+        let mut checked = self.history.len();
         loop {
-            // Chance outcomes the engine resolved itself must be the ones recorded.
-            let i = b.history.len();
-            if history.get(checked..i) != Some(&b.history[checked..]) {
+            let i = self.history.len();
+            if target.get(checked..i) != Some(&self.history[checked..]) {
                 return Err(format!("chance outcome near step {checked} differs from the one the seed produces"));
             }
-            if i == history.len() {
-                return Ok(b);
+            if i == target.len() {
+                return Ok(());
             }
-            let a = history[i];
-            b.step(a, ev).map_err(|e| format!("action {a} at step {i} rejected: {e}"))?;
+            let a = target[i];
+            let rejected = |e: RuleError| format!("action {a} at step {i} rejected: {e}");
+            if i < self.recorded {
+                ev.set_step(i as u32);
+                self.game.rules.step(&mut self.state, a, ev).map_err(rejected)?;
+                self.history.push(a);
+                if i + 1 == self.recorded {
+                    self.settle(ev);
+                }
+            } else {
+                self.step(a, ev).map_err(rejected)?;
+            }
             checked = i + 1;
         }
+    }
+
+    /// Runs `f` on every event of the game so far, extending the shared log first.
+    fn with_events<R>(&self, f: impl FnOnce(&[Event]) -> R) -> R {
+        let cell = self.events.get_or_init(Default::default);
+        let mut guard = cell.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Taken out while it is extended: a panic leaves no half-extended log behind.
+        let mut log = match guard.take() {
+            Some(log) if log.at.seed == self.seed && log.at.recorded == self.recorded && self.history.starts_with(&log.at.history) => log,
+            _ => {
+                let mut ev = Events::recording();
+                let at = Bound::start(self.game.clone(), self.seed, self.recorded, &mut ev);
+                EventLog { at, list: ev.into_vec() }
+            }
+        };
+        let mut ev = Events::recording();
+        log.at.advance(&self.history, &mut ev).expect("a state's own action log always replays");
+        log.list.extend(ev.into_vec());
+        let out = f(&log.list);
+        *guard = Some(log);
+        out
     }
 
     fn check_player(&self, player: Player) -> Result<(), RuleError> {
@@ -416,9 +509,14 @@ impl<G: Game> DynGame for Instance<G> {
             return Err(LoadError::RulesVersion { found: header.rules_version, expected: self.info.rules_version.clone() });
         }
         if header.config != self.info.config {
-            return Err(LoadError::InvalidState(format!("saved state has config {}, this game has {}", header.config, self.info.config)));
+            // A save may spell its config differently (defaults left out): compare normalized.
+            let theirs = load_game(G::ID, Some(&header.config)).map_err(LoadError::Setup)?;
+            if theirs.info().config != self.info.config {
+                return Err(LoadError::InvalidState("saved state has another config than this game".into()));
+            }
         }
-        let bound = Bound::replay(self.arc(), header.seed, &header.history, &mut Events::off()).map_err(LoadError::InvalidState)?;
+        let bound = Bound::replay(self.arc(), header.seed, header.recorded, &header.history, &mut Events::off())
+            .map_err(LoadError::InvalidState)?;
         if let Some(snapshot) = v.get("state") {
             let saved: G::State = serde_json::from_value(snapshot.clone())
                 .map_err(|e| LoadError::InvalidState(format!("state snapshot does not match the schema: {e}")))?;
@@ -494,11 +592,9 @@ impl<G: Game> DynState for Bound<G> {
         Ok(())
     }
 
-    fn events(&self, player: Player) -> Result<Vec<Event>, RuleError> {
+    fn events_since(&self, player: Player, from: usize) -> Result<Vec<Event>, RuleError> {
         self.check_player(player)?;
-        let mut ev = Events::recording();
-        Bound::replay(self.game.clone(), self.seed, &self.history, &mut ev).expect("a state's own action log always replays");
-        Ok(ev.into_vec().into_iter().filter(|e| e.audience.includes(player)).collect())
+        Ok(self.with_events(|all| all.iter().filter(|e| e.audience.includes(player)).skip(from).cloned().collect()))
     }
 
     fn history(&self) -> &[ActionId] {
@@ -510,7 +606,7 @@ impl<G: Game> DynState for Bound<G> {
     }
 
     fn to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "format": STATE_FORMAT,
             "game": G::ID,
             "rules_version": self.game.info.rules_version,
@@ -518,14 +614,19 @@ impl<G: Game> DynState for Bound<G> {
             "seed": self.seed,
             "history": self.history,
             "state": serde_json::to_value(&self.state).expect("states serialize"),
-        })
+        });
+        if self.recorded > 0 {
+            v["recorded"] = json!(self.recorded);
+        }
+        v
     }
 
     fn stable_hash(&self) -> u64 {
         let mut h = StableHasher::default();
         G::ID.hash(&mut h);
-        self.game.info.config.to_string().hash(&mut h);
+        self.game.config_hash.hash(&mut h);
         self.seed.hash(&mut h);
+        self.recorded.hash(&mut h);
         self.history.hash(&mut h);
         self.state.hash(&mut h);
         h.finish()
@@ -534,8 +635,19 @@ impl<G: Game> DynState for Bound<G> {
     fn determinize(&self, player: Player, seed: u64) -> Result<StateHandle, RuleError> {
         self.check_player(player)?;
         let mut rng = crate::rng::Rng::from_seed(seed);
-        let state = self.game.rules.resample_hidden(&self.state, player, &mut rng);
-        Ok(StateHandle(Box::new(Bound { game: self.game.clone(), seed: self.seed, history: self.history.clone(), state })))
+        let past = self.game.rules.resample_history(&self.history, player, &mut rng);
+        let fresh = rng.next_u64();
+        let world = Bound::replay(self.game.clone(), fresh, past.len(), &past, &mut Events::off())
+            .unwrap_or_else(|e| panic!("{}: resample_history gave a history that does not replay: {e}", G::ID));
+        Ok(StateHandle(Box::new(world)))
+    }
+
+    fn rollback(&mut self, len: usize) {
+        let len = len.min(self.history.len());
+        let mut back = Bound::replay(self.game.clone(), self.seed, self.recorded.min(len), &self.history[..len], &mut Events::off())
+            .expect("a prefix of a state's own action log replays");
+        back.events = std::mem::take(&mut self.events);
+        *self = back;
     }
 
     fn clone_box(&self) -> Box<dyn DynState> {
@@ -545,7 +657,11 @@ impl<G: Game> DynState for Bound<G> {
     fn dyn_eq(&self, other: &dyn DynState) -> bool {
         match other.as_any().downcast_ref::<Bound<G>>() {
             Some(o) => {
-                self.game.info.config == o.game.info.config && self.seed == o.seed && self.history == o.history && self.state == o.state
+                self.seed == o.seed
+                    && self.recorded == o.recorded
+                    && self.history == o.history
+                    && self.state == o.state
+                    && self.game.same_config(&o.game)
             }
             None => false,
         }
@@ -568,8 +684,12 @@ struct SavedHeader {
     rules_version: String,
     config: Value,
     seed: u64,
+    recorded: usize,
     history: Vec<ActionId>,
 }
+
+/// The fields of a saved state; any other is an error.
+const SAVED_FIELDS: [&str; 8] = ["format", "game", "rules_version", "config", "seed", "recorded", "history", "state"];
 
 impl SavedHeader {
     fn parse(v: &Value) -> Result<SavedHeader, LoadError> {
@@ -577,6 +697,9 @@ impl SavedHeader {
         let format = obj.get("format").and_then(Value::as_str).unwrap_or("");
         if format != STATE_FORMAT {
             return Err(LoadError::UnsupportedFormat { found: format.to_string(), expected: STATE_FORMAT.to_string() });
+        }
+        if let Some(k) = obj.keys().find(|k| !SAVED_FIELDS.contains(&k.as_str())) {
+            return Err(LoadError::InvalidState(format!("unknown field {k:?} in a saved state")));
         }
         let text = |k: &str| {
             obj.get(k)
@@ -594,8 +717,17 @@ impl SavedHeader {
             .map(|a| a.as_u64().filter(|&x| x <= u32::MAX as u64).map(|x| x as ActionId))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| LoadError::InvalidState("history must hold action ids".into()))?;
+        let recorded = match obj.get("recorded") {
+            None => 0,
+            Some(r) => r
+                .as_u64()
+                .filter(|&r| r as usize <= history.len())
+                .ok_or_else(|| LoadError::InvalidState("\"recorded\" must count entries of the history".into()))?
+                as usize,
+        };
         Ok(SavedHeader {
             game: text("game")?,
+            recorded,
             rules_version: text("rules_version")?,
             config: obj.get("config").cloned().unwrap_or_else(|| json!({})),
             seed,

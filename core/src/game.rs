@@ -122,11 +122,18 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// `info().observation_len()` elements and is zeroed by the caller.
     fn observation_tensor(&self, s: &Self::State, player: Player, out: &mut [f32]);
 
-    /// A state that `observer` cannot tell apart from `s` (same view, same tensor), with the
-    /// hidden parts drawn anew from `rng`: a determinization for search, and the basis of the
-    /// conformance suite's leak test. Games without hidden information return a clone.
-    fn resample_hidden(&self, s: &Self::State, _observer: Player, _rng: &mut crate::rng::Rng) -> Self::State {
-        s.clone()
+    /// Determinization by history: an action log that `observer` cannot tell apart from
+    /// `history` (every action and chance outcome applied since the initial state). Replayed
+    /// from the initial state with its chance outcomes as recorded, it must be legal at every
+    /// step and give `observer` the same events, view and tensor; what `observer` has not seen
+    /// (other seats' secret choices, chance outcomes shown only to others, draws never revealed)
+    /// is drawn anew from `rng`. The result may depend only on what `observer` knows: two
+    /// histories it cannot tell apart give the same result for the same `rng`.
+    /// ([`SPECTATOR`] knows only public information.) The engine replays it under a fresh seed
+    /// ([`crate::DynState::determinize`]) and the conformance suite checks all of the above.
+    /// Games whose past hides nothing return `history` unchanged.
+    fn resample_history(&self, history: &[ActionId], _observer: Player, _rng: &mut crate::rng::Rng) -> Vec<ActionId> {
+        history.to_vec()
     }
 
     /// Consistency checks on a deserialized state (beyond replaying its history).

@@ -5,10 +5,11 @@
 //! From each seed it plays a random game through the erased interface and checks, at every
 //! state: no dead ends; legal actions sorted, unique and in range, agreeing with `is_legal`
 //! over the whole id range (every 5th state) and with the mask; every legal action applies;
-//! illegal ids are rejected with the state unchanged; views and tensors have the declared
-//! shape, are finite and deterministic; no hidden-information leak (a state the observer
-//! cannot tell apart, from `Game::resample_hidden`, gives the same view and tensor, and the same
-//! resample for the same seed); JSON round-trips. At the end: the game ended within `max_game_length`, returns are finite, the
+//! illegal ids are rejected with the state unchanged; legal actions are distinct moves (unique
+//! descriptions); views and tensors have the declared shape, are finite and deterministic;
+//! determinizations ([`check_determinization`]) are real states with the observer's view,
+//! tensor and whole event history, depend only on what the observer knows, and keep nothing
+//! of the hidden truth (this is also the leak test); events only grow; JSON round-trips. At the end: the game ended within `max_game_length`, returns are finite, the
 //! same seed and actions reproduce the same state, and every event a seat gets is addressed
 //! to it.
 
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::engine::{Instance, StateHandle};
-use crate::game::{ActionId, Game, CHANCE, SPECTATOR, TERMINAL};
+use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
 use crate::DynGame;
 
@@ -111,7 +112,11 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
         }
         check_illegal(&s, &legal, n, &mut rng, report)?;
         check_legal_apply(&s, &legal, &mut rng, report)?;
-        check_views(game, &s, players, &mut rng, report)?;
+        check_views(game, &s, players, step, &mut rng, report)?;
+        check_action_strings(&s, &legal)?;
+        if step % 25 == 0 {
+            check_events_append(&s, &legal, players)?;
+        }
         if step % 10 == 0 {
             let back = StateHandle::from_value(&s.to_json()).map_err(|e| format!("to_json/from_json failed: {e}"))?;
             ensure(back == s && back.to_json() == s.to_json(), || "json round trip changed the state".into())?;
@@ -145,6 +150,32 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
     Ok(())
 }
 
+/// Every legal action is a distinct move: no two share a description (OpenSpiel's rule).
+fn check_action_strings(s: &StateHandle, legal: &[ActionId]) -> Result<(), String> {
+    let mut seen = std::collections::HashMap::new();
+    for &a in legal {
+        let text = s.action_to_string(a).map_err(|e| e.to_string())?;
+        if let Some(b) = seen.insert(text.clone(), a) {
+            return Err(format!("legal actions {b} and {a} are the same move {text:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Events are a perfect-recall log: a step only appends, and `events_since` is its tail.
+fn check_events_append(s: &StateHandle, legal: &[ActionId], players: i32) -> Result<(), String> {
+    let Some(&a) = legal.first() else { return Ok(()) };
+    let next = s.child(a).map_err(|e| e.to_string())?;
+    for p in SPECTATOR..players {
+        let before = s.events(p).map_err(|e| e.to_string())?;
+        let after = next.events(p).map_err(|e| e.to_string())?;
+        ensure(after.starts_with(&before), || format!("events of seat {p} changed after a step instead of growing"))?;
+        let tail = next.events_since(p, before.len()).map_err(|e| e.to_string())?;
+        ensure(tail == after[before.len()..], || format!("events_since for seat {p} is not the tail of events"))?;
+    }
+    Ok(())
+}
+
 fn check_illegal(s: &StateHandle, legal: &[ActionId], n: u32, rng: &mut Rng, report: &mut Report) -> Result<(), String> {
     let before = s.to_json();
     let mut probes = vec![n, n + 17, u32::MAX];
@@ -174,30 +205,67 @@ fn check_legal_apply(s: &StateHandle, legal: &[ActionId], rng: &mut Rng, report:
     Ok(())
 }
 
-fn check_views<G: Game>(game: &Arc<Instance<G>>, s: &StateHandle, players: i32, rng: &mut Rng, report: &mut Report) -> Result<(), String> {
+fn check_views<G: Game>(
+    game: &Arc<Instance<G>>,
+    s: &StateHandle,
+    players: i32,
+    step: u32,
+    rng: &mut Rng,
+    report: &mut Report,
+) -> Result<(), String> {
     let len = game.info().observation_len();
-    let typed = s.as_any().downcast_ref::<crate::engine::Bound<G>>().ok_or("state of another game")?.state();
-    let rules = game.rules();
     for p in SPECTATOR..players {
         let v = s.view(p).map_err(|e| e.to_string())?;
         ensure(v == s.view(p).map_err(|e| e.to_string())?, || "view is not deterministic".into())?;
         let t = s.observation_tensor(p).map_err(|e| e.to_string())?;
         ensure(t.len() == len && t.iter().all(|x| x.is_finite()), || "tensor has the wrong length or a non-finite value".into())?;
-        // No leak: a state that p cannot tell apart gives p the same view and tensor.
-        let other = rules.resample_hidden(typed, p, rng);
-        if other != *typed {
-            report.hidden_variants += 1;
+        if step % 10 == 0 {
+            if check_determinization(s, p, rng.next_u64())? {
+                report.hidden_variants += 1;
+            }
         }
-        ensure(rules.view(&other, p) == v, || format!("view of seat {p} changes with information hidden from it"))?;
-        let mut t2 = vec![0.0; len];
-        rules.observation_tensor(&other, p, &mut t2);
-        ensure(t2 == t, || format!("tensor of seat {p} changes with information hidden from it"))?;
-        // A determinization may depend only on what p knows: equal from indistinguishable states.
-        let seed = rng.next_u64();
-        let (a, b) =
-            (rules.resample_hidden(typed, p, &mut Rng::from_seed(seed)), rules.resample_hidden(&other, p, &mut Rng::from_seed(seed)));
-        ensure(a == b, || format!("resample_hidden for seat {p} depends on information hidden from it"))?;
         report.views_compared += 1;
     }
     ensure(s.view(players).is_err() && s.view(-2).is_err(), || "a view of a seat that does not exist was given".into())
+}
+
+/// Checks a determinization of `s` for `observer` (see [`crate::DynState::determinize`]):
+/// - it is a real state of the game: its sampled history replays, and it round-trips through
+///   `to_json`/`from_json`;
+/// - it carries nothing of the hidden truth: another seed;
+/// - `observer` cannot tell it apart: the same view, tensor and whole event history (perfect
+///   recall: everything the observer has seen happened in the sampled world too), the same
+///   player to act and, where the observer acts, the same legal actions;
+/// - it depends only on what `observer` knows: determinizing it again gives the same result as
+///   determinizing `s`, for the same seed.
+///
+/// Also the leak test: any view, tensor or event of `observer` that changed with information
+/// hidden from it fails here. Returns whether the sampled history differs from the true one.
+pub fn check_determinization(s: &StateHandle, observer: Player, seed: u64) -> Result<bool, String> {
+    let d = s.determinize(observer, seed).map_err(|e| e.to_string())?;
+    let p = observer;
+    ensure(d.seed() != s.seed() || s.history().is_empty(), || format!("determinization for seat {p} kept the true seed"))?;
+    ensure(d.current_player() == s.current_player(), || format!("determinization for seat {p} changed the player to act"))?;
+    ensure(d.view(p).ok() == s.view(p).ok(), || format!("view of seat {p} changes with information hidden from it"))?;
+    ensure(d.observation_tensor(p).ok() == s.observation_tensor(p).ok(), || {
+        format!("tensor of seat {p} changes with information hidden from it")
+    })?;
+    let (mine, theirs) = (s.events(p).map_err(|e| e.to_string())?, d.events(p).map_err(|e| e.to_string())?);
+    if let Some(i) = (0..mine.len().max(theirs.len())).find(|&i| mine.get(i) != theirs.get(i)) {
+        return Err(format!(
+            "seat {p} saw event {i} {} in the game, but the determinization for it gives {}",
+            mine.get(i).map_or("(none)".into(), |e| serde_json::to_string(e).unwrap_or_default()),
+            theirs.get(i).map_or("(none)".into(), |e| serde_json::to_string(e).unwrap_or_default()),
+        ));
+    }
+    if s.current_player() == p {
+        ensure(d.legal_actions() == s.legal_actions(), || format!("seat {p}'s own legal actions changed in its determinization"))?;
+    }
+    let back = StateHandle::from_value(&d.to_json()).map_err(|e| format!("a determinization does not load from its save: {e}"))?;
+    ensure(back == d, || "a determinization changed through to_json/from_json".into())?;
+    let again = seed.rotate_left(17) ^ 0x00de_7e12;
+    let (from_truth, from_world) =
+        (s.determinize(p, again).map_err(|e| e.to_string())?, d.determinize(p, again).map_err(|e| e.to_string())?);
+    ensure(from_truth == from_world, || format!("the determinization for seat {p} depends on information hidden from it"))?;
+    Ok(d.history() != s.history())
 }

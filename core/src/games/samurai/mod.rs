@@ -24,6 +24,8 @@
 mod action;
 mod capture;
 pub mod data;
+#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
+#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
 mod hidden;
 mod scoring;
 mod setup;
@@ -267,10 +269,6 @@ impl Game for Samurai {
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         tensor::write(self, s, player, out)
-    }
-
-    fn resample_hidden(&self, s: &State, observer: Player, rng: &mut Rng) -> State {
-        hidden::resample(self, s, observer, rng)
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

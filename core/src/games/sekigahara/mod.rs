@@ -48,6 +48,8 @@ mod cards;
 mod control;
 pub mod data;
 mod describe;
+#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
+#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
 mod hidden;
 mod movement;
 mod state;
@@ -285,10 +287,6 @@ impl Game for Sekigahara {
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         tensor::write(self, s, player, out)
-    }
-
-    fn resample_hidden(&self, s: &State, observer: Player, rng: &mut Rng) -> State {
-        hidden::resample(self, s, observer, rng)
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {
