@@ -396,17 +396,22 @@ kassen_status kassen_state_apply(const struct kassen_state *state,
  *
  * On failure the state is exactly as it was and the status says why:
  * `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_GAME_OVER`,
- * `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
+ * `KASSEN_STATUS_ACTION_OUT_OF_RANGE`, `KASSEN_STATUS_ILLEGAL_ACTION` or
+ * `KASSEN_STATUS_PANIC` (a bug in the rules; the state is still as it was).
  */
 kassen_status kassen_state_apply_in_place(struct kassen_state *state, uint32_t action);
 
 /**
  * Applies `action` in place on behalf of `player`, who must be the one to act (use it
- * where actions arrive from several seats, e.g. a server).
+ * where actions arrive from several seats, e.g. a server); `player` -1 (CHANCE) applies a
+ * chance outcome.
  *
  * On failure the state is exactly as it was and the status says why:
- * `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_NOT_YOUR_TURN`, `KASSEN_STATUS_GAME_OVER`,
- * `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
+ * `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_PLAYER` (no such seat),
+ * `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_NOT_CHANCE_NODE` (-1 where a seat is to act),
+ * `KASSEN_STATUS_NOT_YOUR_TURN`, `KASSEN_STATUS_ACTION_OUT_OF_RANGE`,
+ * `KASSEN_STATUS_ILLEGAL_ACTION` or `KASSEN_STATUS_PANIC` (a bug in the rules; the state is
+ * still as it was).
  */
 kassen_status kassen_state_apply_as(struct kassen_state *state, int32_t player, uint32_t action);
 
@@ -496,6 +501,20 @@ kassen_status kassen_state_view_json(const struct kassen_state *state,
 kassen_status kassen_state_events_json(const struct kassen_state *state,
                                        int32_t player,
                                        struct kassen_buf *out);
+
+/**
+ * The events of `player` from its `from_index`-th event on: the tail of
+ * `kassen_state_events_json`, for a frontend that polls after each step (keep the number of
+ * events received so far and pass it as `from_index`; an index past the end gives `[]`).
+ * The state builds its event history once and extends it, so each call costs only what is
+ * new.
+ *
+ * Ownership and failures as for `kassen_state_events_json`.
+ */
+kassen_status kassen_state_events_since_json(const struct kassen_state *state,
+                                             int32_t player,
+                                             uint64_t from_index,
+                                             struct kassen_buf *out);
 
 /**
  * Copies the observation tensor of `player` (a seat, or -1 for the spectator) into the

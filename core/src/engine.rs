@@ -33,6 +33,7 @@ struct Entry {
     id: &'static str,
     name: &'static str,
     create: Constructor,
+    configs: fn() -> Vec<Value>,
 }
 
 /// The normalized config is what the caller gave, with every default the game filled in
@@ -49,13 +50,32 @@ fn create<G: Game>(cfg: &Map<String, Value>, explicit: bool) -> Result<GameHandl
 }
 
 static REGISTRY: &[Entry] = &[
-    Entry { id: Samurai::ID, name: "Samurai", create: create::<Samurai> },
-    Entry { id: Sekigahara::ID, name: "Sekigahara: The Unification of Japan", create: create::<Sekigahara> },
+    Entry { id: Samurai::ID, name: "Samurai", create: create::<Samurai>, configs: Samurai::covered_configs },
+    Entry {
+        id: Sekigahara::ID,
+        name: "Sekigahara: The Unification of Japan",
+        create: create::<Sekigahara>,
+        configs: Sekigahara::covered_configs,
+    },
 ];
 
 /// `(id, name)` of every registered game.
 pub fn games() -> Vec<(&'static str, &'static str)> {
     REGISTRY.iter().map(|e| (e.id, e.name)).collect()
+}
+
+/// The configurations of game `id` that tests, the soak run and benchmarks cover
+/// ([`Game::covered_configs`]), the last one also with `"explicit_chance": true`. Empty for
+/// an unknown id.
+pub fn covered_configs(id: &str) -> Vec<Value> {
+    let Some(entry) = REGISTRY.iter().find(|e| e.id == id) else { return Vec::new() };
+    let mut configs = (entry.configs)();
+    if let Some(Value::Object(last)) = configs.last() {
+        let mut explicit = last.clone();
+        explicit.insert("explicit_chance".into(), Value::Bool(true));
+        configs.push(Value::Object(explicit));
+    }
+    configs
 }
 
 /// Creates a game from its id and a JSON config object (`None`, `null` or `{}` for defaults).
@@ -214,6 +234,29 @@ impl StateHandle {
             return Err(RuleError::NotYourTurn { player, current });
         }
         self.apply_in_place(a)
+    }
+
+    /// [`DynState::apply_in_place`] for the C and Python boundaries: if the game panics, the
+    /// state is put back as it was before the call ([`DynState::rollback`]) and the panic goes
+    /// on to the boundary that catches it.
+    pub fn apply_in_place_guarded(&mut self, a: ActionId) -> Result<(), RuleError> {
+        self.guarded(|s| s.apply_in_place(a))
+    }
+
+    /// [`StateHandle::apply_as`] with the same guarantee as [`StateHandle::apply_in_place_guarded`].
+    pub fn apply_as_guarded(&mut self, player: Player, a: ActionId) -> Result<(), RuleError> {
+        self.guarded(|s| s.apply_as(player, a))
+    }
+
+    fn guarded(&mut self, f: impl FnOnce(&mut StateHandle) -> Result<(), RuleError>) -> Result<(), RuleError> {
+        let len = self.history().len();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(self))) {
+            Ok(r) => r,
+            Err(payload) => {
+                self.rollback(len);
+                std::panic::resume_unwind(payload)
+            }
+        }
     }
 
     pub fn legal_actions(&self) -> Vec<ActionId> {

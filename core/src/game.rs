@@ -74,6 +74,12 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// `explicit_chance` are removed first). Unknown keys are an error.
     fn setup(config: &Map<String, Value>) -> Result<Self, SetupError>;
 
+    /// The configurations that tests, the soak run and the benchmarks cover: every player
+    /// count and rules variant (the engine adds an `explicit_chance` variant).
+    fn covered_configs() -> Vec<Value> {
+        vec![Value::Object(Map::new())]
+    }
+
     /// Static facts (the engine adds the engine-level config keys).
     fn info(&self) -> GameInfo;
 

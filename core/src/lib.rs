@@ -15,7 +15,7 @@ pub mod games;
 pub mod rng;
 pub mod testing;
 
-pub use engine::{games, load_game, DynGame, DynState, GameHandle, StateHandle};
+pub use engine::{covered_configs, games, load_game, DynGame, DynState, GameHandle, StateHandle};
 pub use error::{Error, ErrorCode, LoadError, RuleError, SetupError};
 pub use events::{Audience, Event, Events};
 pub use game::{ActionId, Game, GameInfo, Player, CHANCE, SPECTATOR, TERMINAL};

@@ -199,29 +199,34 @@ pub unsafe extern "C" fn kassen_state_apply(state: *const kassen_state, action: 
 ///
 /// On failure the state is exactly as it was and the status says why:
 /// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_GAME_OVER`,
-/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
+/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`, `KASSEN_STATUS_ILLEGAL_ACTION` or
+/// `KASSEN_STATUS_PANIC` (a bug in the rules; the state is still as it was).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_apply_in_place(state: *mut kassen_state, action: u32) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or a state it does not share during the call.
         let state = unsafe { arg_mut(state, "state") }?;
-        state.inner.apply_in_place(action)?;
+        state.inner.apply_in_place_guarded(action)?;
         Ok(())
     }
 }
 
 /// Applies `action` in place on behalf of `player`, who must be the one to act (use it
-/// where actions arrive from several seats, e.g. a server).
+/// where actions arrive from several seats, e.g. a server); `player` -1 (CHANCE) applies a
+/// chance outcome.
 ///
 /// On failure the state is exactly as it was and the status says why:
-/// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_NOT_YOUR_TURN`, `KASSEN_STATUS_GAME_OVER`,
-/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE` or `KASSEN_STATUS_ILLEGAL_ACTION`.
+/// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_PLAYER` (no such seat),
+/// `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_NOT_CHANCE_NODE` (-1 where a seat is to act),
+/// `KASSEN_STATUS_NOT_YOUR_TURN`, `KASSEN_STATUS_ACTION_OUT_OF_RANGE`,
+/// `KASSEN_STATUS_ILLEGAL_ACTION` or `KASSEN_STATUS_PANIC` (a bug in the rules; the state is
+/// still as it was).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_apply_as(state: *mut kassen_state, player: i32, action: u32) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or a state it does not share during the call.
         let state = unsafe { arg_mut(state, "state") }?;
-        state.inner.apply_as(player, action)?;
+        state.inner.apply_as_guarded(player, action)?;
         Ok(())
     }
 }
@@ -358,6 +363,33 @@ pub unsafe extern "C" fn kassen_state_events_json(state: *const kassen_state, pl
     }
 }
 
+/// The events of `player` from its `from_index`-th event on: the tail of
+/// `kassen_state_events_json`, for a frontend that polls after each step (keep the number of
+/// events received so far and pass it as `from_index`; an index past the end gives `[]`).
+/// The state builds its event history once and extends it, so each call costs only what is
+/// new.
+///
+/// Ownership and failures as for `kassen_state_events_json`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_events_since_json(
+    state: *const kassen_state,
+    player: i32,
+    from_index: u64,
+    out: *mut kassen_buf,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let from = usize::try_from(from_index).unwrap_or(usize::MAX);
+        let events = state.inner.events_since(player, from)?;
+        let text = serde_json::to_string(&events)
+            .map_err(|e| crate::boundary::Failure::new(kassen_status::InvalidData, format!("events do not serialize: {e}")))?;
+        unsafe { give(out, text) };
+        Ok(())
+    }
+}
+
 /// Copies the observation tensor of `player` (a seat, or -1 for the spectator) into the
 /// caller's array `buf` of `cap` floats, and its length (`kassen_game_observation_len`)
 /// into `*out_len`.
@@ -449,5 +481,120 @@ pub unsafe extern "C" fn kassen_state_equal(a: *const kassen_state, b: *const ka
         let out = Out::new(out, "out")?;
         unsafe { out.write(a.inner == b.inner) };
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A game whose rules panic on one action: the boundary must report the panic and leave
+    //! the state exactly as it was (the header's promise for every in-place apply).
+    use std::sync::Arc;
+
+    use kassen_core::engine::Instance;
+    use kassen_core::{ActionId, Events, Game, GameInfo, Player, SetupError, CHANCE, TERMINAL};
+    use serde_json::{json, Map, Value};
+
+    use std::ffi::CStr;
+
+    use super::*;
+
+    struct Boom;
+
+    impl Game for Boom {
+        /// The actions taken so far and a counter the panicking action bumps before it panics.
+        type State = (Vec<ActionId>, u32);
+        const ID: &'static str = "boom";
+
+        fn setup(_: &Map<String, Value>) -> Result<Self, SetupError> {
+            Ok(Boom)
+        }
+        fn info(&self) -> GameInfo {
+            GameInfo {
+                id: "boom".into(),
+                name: "Boom".into(),
+                min_players: 1,
+                max_players: 1,
+                num_players: 1,
+                num_distinct_actions: 3,
+                max_chance_outcomes: 2,
+                observation_shape: vec![1],
+                max_game_length: 10,
+                rules_version: "boom/1".into(),
+                rulebook: "none".into(),
+                config: json!({}),
+                provenance: json!({}),
+            }
+        }
+        fn num_players(&self) -> usize {
+            1
+        }
+        fn num_distinct_actions(&self) -> u32 {
+            3
+        }
+        fn new_initial_state(&self, _: u64) -> Self::State {
+            (Vec::new(), 0)
+        }
+        fn current_player(&self, s: &Self::State) -> Player {
+            match s.0.len() {
+                n if n >= 6 => TERMINAL,
+                n if n % 2 == 1 => CHANCE,
+                _ => 0,
+            }
+        }
+        fn legal_actions(&self, s: &Self::State, out: &mut Vec<ActionId>) {
+            match self.current_player(s) {
+                CHANCE => out.extend([0, 1]),
+                0 => out.extend([0, 1, 2]),
+                _ => {}
+            }
+        }
+        fn chance_outcomes(&self, _: &Self::State, out: &mut Vec<(ActionId, f64)>) {
+            out.extend([(0, 0.5), (1, 0.5)]);
+        }
+        fn sample_chance(&self, _: &mut Self::State) -> ActionId {
+            0
+        }
+        fn apply(&self, s: &mut Self::State, a: ActionId, _: &mut Events) {
+            s.1 += 1;
+            if a == 2 {
+                panic!("the rules of this game break on action 2");
+            }
+            s.0.push(a);
+        }
+        fn returns(&self, _: &Self::State) -> Vec<f64> {
+            vec![0.0]
+        }
+        fn action_to_string(&self, _: &Self::State, a: ActionId) -> String {
+            a.to_string()
+        }
+        fn action_to_json(&self, _: &Self::State, a: ActionId) -> Value {
+            json!({ "id": a })
+        }
+        fn view(&self, s: &Self::State, _: Player) -> Value {
+            json!({ "taken": s.0 })
+        }
+        fn observation_tensor(&self, _: &Self::State, _: Player, _: &mut [f32]) {}
+    }
+
+    #[test]
+    fn a_panic_inside_an_apply_leaves_the_state_as_it_was() {
+        let game: Arc<dyn kassen_core::DynGame> = Instance::new_shared(Boom, false, json!({}));
+        let mut handle = game.new_initial_state(7);
+        handle.apply_in_place(0).unwrap();
+        let state = kassen_state::boxed(handle);
+        // SAFETY: `state` is a live state this test owns until kassen_state_free.
+        unsafe {
+            let before = (*state).inner.to_json();
+            assert_eq!(kassen_state_apply_in_place(state, 2), kassen_status::Panic);
+            assert_eq!((*state).inner.to_json(), before);
+            assert_eq!(kassen_state_apply_as(state, 0, 2), kassen_status::Panic);
+            assert_eq!((*state).inner.to_json(), before);
+            let message = CStr::from_ptr(crate::boundary::last_error_ptr()).to_str().unwrap();
+            assert!(message.contains("action 2"), "{message}");
+            // The state still plays on.
+            assert_eq!(kassen_state_apply_as(state, 0, 1), kassen_status::Ok);
+            assert_eq!((*state).inner.history(), &[0, 0, 1, 0]);
+            kassen_state_free(state);
+        }
     }
 }

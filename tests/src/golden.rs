@@ -95,24 +95,10 @@ pub fn num_players(game: &str, config: &Value) -> u32 {
     load_game(game, Some(config)).unwrap_or_else(|e| panic!("{game} {config}: {e}")).info().num_players
 }
 
-/// The configs of the golden games of a registered game (chance resolved automatically):
-/// - `samurai`: `{"players": n}` for 2, 3 and 4 players;
-/// - `sekigahara`: `{}` (two players, the embedded component data);
-/// - any other game: `{"players": n}` for each supported count when it has a choice of
-///   player counts, else `{}`.
+/// The configs of the golden games of a registered game: its covered configs
+/// ([`kassen_core::covered_configs`]) with chance resolved automatically.
 pub fn configs(game: &str) -> Vec<Value> {
-    match game {
-        "samurai" => (2..=4).map(|n| json!({ "players": n })).collect(),
-        "sekigahara" => vec![json!({})],
-        _ => {
-            let (lo, hi) = player_range(game);
-            if lo < hi {
-                (lo..=hi).map(|n| json!({ "players": n })).collect()
-            } else {
-                vec![json!({})]
-            }
-        }
-    }
+    kassen_core::covered_configs(game).into_iter().filter(|c| c.get("explicit_chance").is_none()).collect()
 }
 
 /// How often the golden files of a game record what a replay compares.

@@ -157,6 +157,10 @@ impl Game for Samurai {
         Samurai::new(players, data)
     }
 
+    fn covered_configs() -> Vec<Value> {
+        (2..=4).map(|n| json!({ "players": n })).collect()
+    }
+
     fn info(&self) -> GameInfo {
         let per_player = 5 + 20 + 2 + 1 + self.data.tokens.len() as u32 + 15;
         let passes = self.n as u32 * (self.data.tokens.len() as u32 * self.n as u32 + 1);
