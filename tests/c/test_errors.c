@@ -212,8 +212,10 @@ static void test_rule_errors(kassen_state *s, uint32_t num_actions, uint32_t num
     CHECK_STATUS(kassen_state_apply_as(s, other, legal[0]), KASSEN_STATUS_NOT_YOUR_TURN);
     CHECK(last_error_mentions("turn"));
     check_unchanged(s, &before);
-    CHECK_STATUS(kassen_state_apply_as(s, -1, legal[0]), KASSEN_STATUS_NOT_YOUR_TURN);
-    CHECK_STATUS(kassen_state_apply_as(s, 1000, legal[0]), KASSEN_STATUS_NOT_YOUR_TURN);
+    CHECK_STATUS(kassen_state_apply_as(s, -1, legal[0]), KASSEN_STATUS_NOT_CHANCE_NODE);
+    check_unchanged(s, &before);
+    CHECK_STATUS(kassen_state_apply_as(s, 1000, legal[0]), KASSEN_STATUS_INVALID_PLAYER);
+    CHECK_STATUS(kassen_state_apply_as(s, -2, legal[0]), KASSEN_STATUS_INVALID_PLAYER);
     check_unchanged(s, &before);
     /* The right player with an illegal action. */
     CHECK_STATUS(kassen_state_apply_as(s, cur, illegal), KASSEN_STATUS_ILLEGAL_ACTION);
@@ -224,6 +226,9 @@ static void test_rule_errors(kassen_state *s, uint32_t num_actions, uint32_t num
     CHECK_STATUS(kassen_state_view_json(s, (int32_t)num_players, &b), KASSEN_STATUS_INVALID_PLAYER);
     CHECK_STATUS(kassen_state_view_json(s, -2, &b), KASSEN_STATUS_INVALID_PLAYER);
     CHECK_STATUS(kassen_state_events_json(s, 99, &b), KASSEN_STATUS_INVALID_PLAYER);
+    CHECK_STATUS(kassen_state_events_since_json(s, 99, 0, &b), KASSEN_STATUS_INVALID_PLAYER);
+    CHECK_STATUS(kassen_state_events_since_json(s, 0, 0, NULL), KASSEN_STATUS_NULL_POINTER);
+    CHECK_STATUS(kassen_state_events_since_json(NULL, 0, 0, &b), KASSEN_STATUS_NULL_POINTER);
     CHECK_STATUS(kassen_state_action_to_string(s, num_actions, &b), KASSEN_STATUS_ACTION_OUT_OF_RANGE);
     CHECK_STATUS(kassen_state_action_to_json(s, num_actions, &b), KASSEN_STATUS_ACTION_OUT_OF_RANGE);
     CHECK(b.data == NULL);

@@ -40,6 +40,14 @@ static void check_views(const kassen_game *game, const kassen_state *s, uint32_t
         CHECK(view.len > 1 && view.data[0] == '{');
         CHECK_OK(kassen_state_events_json(s, p, &events));
         CHECK(events.len >= 2 && events.data[0] == '[');
+        /* The tail from index 0 is the whole list; from past the end it is empty. */
+        kassen_buf all = {NULL, 0}, none = {NULL, 0};
+        CHECK_OK(kassen_state_events_since_json(s, p, 0, &all));
+        CHECK(all.len == events.len && memcmp(all.data, events.data, events.len) == 0);
+        CHECK_OK(kassen_state_events_since_json(s, p, UINT64_MAX, &none));
+        CHECK(none.len == 2 && memcmp(none.data, "[]", 2) == 0);
+        kassen_buf_free(&all);
+        kassen_buf_free(&none);
         CHECK_OK(kassen_state_observation_tensor(s, p, obs, obs_len, &len));
         CHECK(len == obs_len);
         kassen_buf_free(&view);
