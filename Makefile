@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo test test-rust test-c test-python bench header golden lint clean
+.PHONY: help demo test test-rust test-c test-valgrind test-python bench soak header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -12,7 +12,7 @@ demo: ## build everything (release) and play every game end to end between the b
 	$(CARGO) build --release --workspace --exclude kassen-python
 	$(CARGO) run --release -q -p kassen-core --example demo
 
-test: test-rust test-c test-python ## run every test (debug builds): Rust, C ABI, Python
+test: test-rust test-c test-valgrind test-python ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), Python
 	@echo "make test: all suites passed"
 
 test-rust: ## Rust unit, rule, conformance, golden and header-drift tests
@@ -22,11 +22,20 @@ test-c: ## C tests against include/kassen.h with ASan/UBSan
 	$(CARGO) build -p kassen-ffi
 	bash tests/c/run.sh $(CARGO_TARGET_DIR)/debug
 
+test-valgrind: ## the C tests under valgrind memcheck (fails on any leak or invalid access)
+	$(CARGO) build -p kassen-ffi
+	bash tests/c/valgrind.sh $(CARGO_TARGET_DIR)/debug
+
 test-python: ## build the wheel (debug) into .venv and run pytest against it
 	bash python/tests/run.sh
 
 bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
 	bash bench/run.sh
+
+soak: ## 1,000,000 random games per game and config (release, every core); figures in bench-results/soak.json
+	mkdir -p bench-results
+	KASSEN_SOAK_GAMES=$${KASSEN_SOAK_GAMES:-1000000} KASSEN_SOAK_OUT=$(CURDIR)/bench-results/soak.json \
+		$(CARGO) test --release -p kassen-core --test soak -- --nocapture
 
 header: ## regenerate include/kassen.h with the pinned cbindgen
 	KASSEN_BLESS=1 $(CARGO) test -p kassen-tests header

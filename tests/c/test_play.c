@@ -213,6 +213,13 @@ int main(void) {
              KASSEN_VERSION_PATCH);
     CHECK(strncmp(kassen_version(), version, strlen(version)) == 0);
 
+    /* Games per player count (the last with explicit chance): KASSEN_C_SEEDS, default 3
+     * (tests/c/valgrind.sh plays fewer under valgrind). */
+    const char *env = getenv("KASSEN_C_SEEDS");
+    uint64_t seeds = env ? strtoull(env, NULL, 10) : 3;
+    if (seeds < 1) {
+        seeds = 1;
+    }
     char ids[32][64];
     int n = registered_games(ids, 32);
     CHECK(n >= 1);
@@ -227,10 +234,11 @@ int main(void) {
         kassen_buf_free(&info);
         kassen_game_free(game);
         for (long players = lo; players <= hi; players++) {
-            for (uint64_t seed = 1; seed <= 3; seed++) {
-                int steps = play(ids[g], (uint32_t)players, lo < hi, seed == 3, seed);
+            for (uint64_t seed = 1; seed <= seeds; seed++) {
+                bool explicit_chance = seed == seeds;
+                int steps = play(ids[g], (uint32_t)players, lo < hi, explicit_chance, seed);
                 fprintf(stderr, "%s: %ld players, seed %llu%s: %d player actions\n", ids[g], players,
-                        (unsigned long long)seed, seed == 3 ? " (explicit chance)" : "", steps);
+                        (unsigned long long)seed, explicit_chance ? " (explicit chance)" : "", steps);
                 CHECK(steps > 0);
             }
         }

@@ -22,6 +22,9 @@ use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
 use crate::DynGame;
 
+mod soak;
+pub use soak::{soak, SoakReport};
+
 /// What the suite exercised.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Report {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs the C test programs (tests/c/test_*.c) under valgrind's memcheck, built without the
+# sanitizers (they do not mix with valgrind), against the static library. Fails on any
+# definite, indirect or possible leak and on any invalid read or write.
+#
+# Usage: bash tests/c/valgrind.sh [TARGET_DIR]   (default: target/debug; build it first with
+#        `cargo build -p kassen-ffi`). Installs valgrind from Debian's packages if it is missing.
+# KASSEN_C_SEEDS (default 1 here) sets how many games per player count test_play plays.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+target="${1:-target/debug}"
+case "$target" in /*) ;; *) target="$root/$target" ;; esac
+lib="$target/libkassen.a"
+[[ -f "$lib" ]] || { echo "valgrind.sh: $lib not found; run 'cargo build -p kassen-ffi' first" >&2; exit 2; }
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "valgrind.sh: installing valgrind"
+    (apt-get update -qq && apt-get install -y -qq valgrind) >/dev/null
+fi
+
+out="$target/c-valgrind"
+mkdir -p "$out"
+cc="${CC:-cc}"
+export KASSEN_C_SEEDS="${KASSEN_C_SEEDS:-1}"
+status=0
+passed=0
+failed=0
+for src in "$root"/tests/c/test_*.c; do
+    name="$(basename "$src" .c)"
+    "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -I"$root/include" -o "$out/$name" "$src" \
+        "$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl
+    echo "== valgrind $name"
+    if valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+        --errors-for-leak-kinds=definite,indirect,possible --track-origins=no \
+        "$out/$name" >"$out/$name.log" 2>"$out/$name.valgrind"; then
+        passed=$((passed + 1))
+        tail -n 1 "$out/$name.log"
+    else
+        failed=$((failed + 1))
+        status=1
+        echo "valgrind: $name failed (exit $?); its report:" >&2
+        grep -v "^[a-z_]*: .* player actions$" "$out/$name.valgrind" | tail -n 60 >&2
+    fi
+done
+echo "valgrind: $passed passed, $failed failed"
+exit $status
