@@ -5,7 +5,8 @@
 #
 # Usage: bash tests/c/valgrind.sh [TARGET_DIR]   (default: target/debug; build it first with
 #        `cargo build -p kassen-ffi`). Installs valgrind from Debian's packages if it is missing.
-# KASSEN_C_SEEDS (default 1 here) sets how many games per player count test_play plays.
+# KASSEN_C_SEEDS (default 1 here) sets how many games per player count test_play plays,
+# KASSEN_C_FUZZ (default 3000 here) how many calls test_fuzz makes.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -22,6 +23,7 @@ out="$target/c-valgrind"
 mkdir -p "$out"
 cc="${CC:-cc}"
 export KASSEN_C_SEEDS="${KASSEN_C_SEEDS:-1}"
+export KASSEN_C_FUZZ="${KASSEN_C_FUZZ:-3000}"
 status=0
 passed=0
 failed=0
