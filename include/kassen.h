@@ -419,6 +419,7 @@ kassen_status kassen_state_apply_as(struct kassen_state *state, int32_t player, 
  * Copies the outcomes of a chance node into the caller's arrays `ids` and `probs` (both
  * of `cap` elements; the probabilities sum to 1), and their number into `*out_len`.
  * Zero outcomes when the state is not a chance node.
+ * Not for players' eyes: at a hidden draw the outcomes list what is left in a deck.
  *
  * If they do not fit, nothing is copied, the required number is written to `*out_len`
  * and `KASSEN_STATUS_BUFFER_TOO_SMALL` is returned; `ids` and `probs` may be NULL when
@@ -456,6 +457,10 @@ kassen_status kassen_state_history(const struct kassen_state *state,
 /**
  * Describes `action` in this state as a short human-readable string.
  *
+ * Not for other seats' eyes: the description of an action another seat chose, or of a chance
+ * outcome, can name what is hidden (the token drawn, the block moved). Show a seat its own
+ * legal actions; describe other seats' moves with their events (`kassen_state_events_json`).
+ *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
  * `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
@@ -467,6 +472,10 @@ kassen_status kassen_state_action_to_string(const struct kassen_state *state,
 /**
  * Describes `action` in this state as a JSON object for frontends
  * (`{"id": ..., "verb": ..., ...}`).
+ *
+ * Not for other seats' eyes: the description of an action another seat chose, or of a chance
+ * outcome, can name what is hidden (the token drawn, the block moved). Show a seat its own
+ * legal actions; describe other seats' moves with their events (`kassen_state_events_json`).
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
