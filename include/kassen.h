@@ -226,7 +226,9 @@ const char *kassen_last_error_message(void);
 void kassen_buf_free(struct kassen_buf *buf);
 
 /**
- * Lists the registered games as a JSON array `[{"id": "...", "name": "..."}, ...]`.
+ * Lists the registered games as a JSON array `[{"id": "...", "name": "...", "configs":
+ * [...]}, ...]`; `configs` are the configurations the project's tests cover (every player
+ * count and rules variant; each is a valid `config_json` for `kassen_game_new`).
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if `out` is NULL; on failure
@@ -246,7 +248,8 @@ kassen_status kassen_games_json(struct kassen_buf *out);
  * `kassen_game_free`. On failure `*out` is not written and the status says why:
  * `KASSEN_STATUS_NULL_POINTER` (`id` or `out` is NULL), `KASSEN_STATUS_INVALID_UTF8`,
  * `KASSEN_STATUS_UNKNOWN_GAME`, `KASSEN_STATUS_INVALID_CONFIG` (including malformed JSON),
- * `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` or `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`.
+ * `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`, `KASSEN_STATUS_UNKNOWN_CONFIG_KEY` or
+ * `KASSEN_STATUS_INVALID_DATA` (a replacement component file `"data"` fails validation).
  */
 kassen_status kassen_game_new(const char *id, const char *config_json, struct kassen_game **out);
 
