@@ -186,9 +186,11 @@ fn reinforce_next(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
 }
 
 /// Whether the side has a discard decision at the reinforcement step (a hand of one card
-/// still offers the rounding choice).
+/// still offers the rounding choice). Cards still owed to it (a no-movement exchange or a
+/// battle's replenishment at the end of the week) are drawn before the decision, which halves
+/// the hand as it is after them (6.2).
 fn needs_discard_choice(g: &Sekigahara, s: &State, side: u8) -> bool {
-    s.hand_size(g, side) > 0
+    s.hand_size(g, side) + s.due.cards[side as usize] as u32 > 0
 }
 
 fn bid_made(g: &Sekigahara, s: &mut State, side: u8, c: u8, ev: &mut Events) {
