@@ -14,7 +14,7 @@ pub const DEAD: u8 = 103;
 
 /// Block flags.
 pub const MOVED: u8 = 1;
-/// Mustered or arrived from the Mori box this phase: cannot move (7.2, 9.3).
+/// Mustered or arrived from the Mori box this turn: cannot move until the next turn (7.2, 9.3).
 pub const MUSTERED: u8 = 2;
 /// Inside the castle of its location (8.9.2).
 pub const IN_CASTLE: u8 = 4;

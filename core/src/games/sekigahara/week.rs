@@ -222,10 +222,17 @@ fn bid_made(g: &Sekigahara, s: &mut State, side: u8, c: u8, ev: &mut Events) {
     s.pending = Pending::ChooseFirst { side: winner };
 }
 
-/// 7: a movement phase starts: blocks may move again.
+/// 7: a movement phase starts: blocks may move again. Blocks mustered or arrived from the
+/// Mori box stay put for the rest of their turn (7.2, 9.3), so that mark is lifted only when a
+/// turn starts: Mori blocks brought to Osaka by a Tokugawa attack in Tokugawa's combat phase
+/// cannot move in Ishida's movement phase of the same turn.
 pub fn start_movement(s: &mut State, ev: &mut Events) {
+    let turn_starts = s.step == 0;
     for b in &mut s.blocks {
-        b.flags &= !(MOVED | MUSTERED | SELECTED | SHOWN);
+        b.flags &= !(MOVED | SELECTED | SHOWN);
+        if turn_starts {
+            b.flags &= !MUSTERED;
+        }
     }
     s.roads_used = 0;
     s.origins_used = 0;
