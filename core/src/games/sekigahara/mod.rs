@@ -37,7 +37,9 @@
 //!    field battle: the side with the initiative plays `Leader` (free), `Card` then `Select`
 //!    (and `Select`/`Done` for a double card's second block) or `EndDeploy`; after each card
 //!    deployment the opponent: `Challenge`/`NoChallenge`, then `Refute` → casualties: `Select`
-//!    (or `Disk` in a siege) → retreat: `Select` blocks into the castle, `Done`, `Retreat`.
+//!    (or `Disk` in a siege) → retreat: `Select` blocks into the castle, `Done`, `Retreat`;
+//!    into a castle where the retreating side is besieged: `Siege` (join the garrison) or
+//!    `Field` (stay outside).
 //!
 //! Chance (card and block draws, `DrawCard`/`DrawBlock`) comes before any decision.
 
@@ -115,7 +117,7 @@ impl Sekigahara {
             Pending::Deploy | Pending::DeployBlock { .. } | Pending::DeploySecond { .. } => s.battle.as_ref().map_or(0, |b| b.initiative),
             Pending::Challenge => s.battle.as_ref().map_or(0, |b| 1 - b.deploys[b.last as usize].side),
             Pending::Refute => s.battle.as_ref().map_or(0, |b| b.deploys[b.last as usize].side),
-            Pending::RetreatCastle | Pending::Retreat => s.battle.as_ref().map_or(0, |b| 1 - b.winner),
+            Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. } => s.battle.as_ref().map_or(0, |b| 1 - b.winner),
             _ => s.active(),
         }
     }
@@ -143,7 +145,7 @@ impl Sekigahara {
             | Pending::DeployBlock { .. }
             | Pending::DeploySecond { .. } => battle::legal(self, s, out),
             Pending::Challenge | Pending::Refute => battle::legal(self, s, out),
-            Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat => aftermath::legal(self, s, out),
+            Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. } => aftermath::legal(self, s, out),
             Pending::Over => {}
         }
         out[start..].sort_unstable();
@@ -256,7 +258,9 @@ impl Game for Sekigahara {
                 | Pending::Menu
                 | Pending::Group
                 | Pending::Muster { .. } => movement::apply(self, s, action, ev),
-                Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat => aftermath::apply(self, s, action, ev),
+                Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. } => {
+                    aftermath::apply(self, s, action, ev)
+                }
                 Pending::Over => unreachable!("no action is legal after the end"),
                 _ => battle::apply(self, s, action, ev),
             },

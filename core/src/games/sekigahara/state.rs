@@ -194,6 +194,11 @@ pub enum Pending {
     RetreatCastle,
     /// 8.8: the destination of the retreating blocks.
     Retreat,
+    /// 8.8.5: the retreating blocks reached `to`, where their side is besieged in its castle
+    /// (blocks or a disk inside): `Siege` joins the garrison, `Field` stays outside.
+    JoinGarrison {
+        to: u8,
+    },
     Over,
 }
 

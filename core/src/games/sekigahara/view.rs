@@ -71,6 +71,7 @@ pub fn pending_json(g: &Sekigahara, s: &State) -> Value {
         Pending::Casualty { .. } => "casualty",
         Pending::RetreatCastle => "retreat_into_castle",
         Pending::Retreat => "retreat",
+        Pending::JoinGarrison { .. } => "join_garrison",
         Pending::Over => "over",
     };
     let mut v = json!({"kind": kind});
@@ -82,6 +83,7 @@ pub fn pending_json(g: &Sekigahara, s: &State) -> Value {
             v["option"] = json!(if option_a { "A" } else { "B" });
         }
         Pending::DeployBlock { card } | Pending::DeploySecond { card } => v["card"] = json!(g.data.cards[card as usize].id),
+        Pending::JoinGarrison { to } => v["at"] = json!(g.data.locations[to as usize].id),
         _ => {}
     }
     if s.due.any() {
