@@ -249,6 +249,35 @@ fn r7_3_4_command_needs_an_own_controlled_castle_or_own_capital() {
     assert_eq!(t.steps(), vec![pair("numazu", "sunpu")]);
 }
 
+#[test]
+fn r7_3_4_a_revealed_leader_gives_command_to_every_group_of_its_stack() {
+    // INTERPRETATION (RULES_NOTES.md S7): command is given to "one stack of one location"
+    // (7.3.4), to "blocks moving from within command" (7.3.3): a group that leaves the leader
+    // behind has it too. Ayabe: no castle, no capital, no highway.
+    let mut t = Tb::blank();
+    t.put(&["T_fukushima_01", "T_fukushima_03"], "ayabe");
+    t.moving_all(T);
+    t.act(Action::Origin(t.l("ayabe")));
+    let mut plain = t.clone();
+    t.sel(&["T_fukushima_03"]);
+    let ev = t.act(Action::Command(t.b("T_fukushima_01")));
+    assert!(ev.iter().any(|e| e["kind"] == "leader_revealed" && e["audience"] == "all"));
+    t.act(Action::Step(t.r("ayabe", "miyazu")));
+    assert_eq!(t.steps(), vec![pair("miyazu", "tsuruga")], "1 + command");
+    t.act(Action::Step(t.r("miyazu", "tsuruga")));
+    t.act(Action::Stop);
+    // The next group of the same stack, the leader itself, is in command as well.
+    assert_eq!(t.s.pending, Pending::Group);
+    assert!(t.s.group.command);
+    t.sel(&["T_fukushima_01"]);
+    t.act(Action::Step(t.r("ayabe", "kyoto")));
+    assert!(t.ok(Action::Step(t.r("kyoto", "sawayama"))));
+    // Without the leader shown: one location.
+    plain.sel(&["T_fukushima_03"]);
+    plain.act(Action::Step(plain.r("ayabe", "miyazu")));
+    assert!(plain.steps().is_empty());
+}
+
 // === 7.4 overrun ===
 
 #[test]

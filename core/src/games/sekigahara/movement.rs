@@ -17,7 +17,7 @@ pub fn size_penalty(size: u32) -> u8 {
     (size.saturating_sub(1) / 4).min(4) as u8
 }
 
-/// INTERPRETATION (RULES_NOTES.md S7): at the group's origin; a leader in the group may be shown instead.
+/// INTERPRETATION (RULES_NOTES.md S7): at the group's origin; a leader of the stack may be shown instead.
 /// 7.3.4: command from a friendly castle the side controls, or its own capital, at `loc`.
 pub fn origin_command(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
     let l = &g.data.locations[loc as usize];
@@ -124,14 +124,20 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
                 }
                 out.push(g.encode(Action::Stop));
             }
+            // INTERPRETATION (RULES_NOTES.md S7): a leader of the stack gives command to the
+            // whole stack (7.3.4 "one stack of one location"), whether it moves with this group,
+            // a later one, or stays.
+            if !gr.command {
+                let leaders = (0..s.blocks.len()).filter(|&b| {
+                    g.data.blocks[b].leader && (s.blocks[b].flags & SELECTED != 0 || movable(g, s, side, gr.origin, b))
+                });
+                out.extend(leaders.map(|b| g.encode(Action::Command(b as u8))));
+            }
             if size > 0 {
                 for &(_, r) in &g.data.locations[gr.at as usize].adj {
                     if can_step(g, s, size, r) {
                         out.push(g.encode(Action::Step(r)));
                     }
-                }
-                if !gr.command {
-                    out.extend(selected(s).filter(|&b| g.data.blocks[b].leader).map(|b| g.encode(Action::Command(b as u8))));
                 }
                 // INTERPRETATION (RULES_NOTES.md S8): one forced march per group, at any point of its move.
                 if !gr.forced {
@@ -220,7 +226,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         }
         (Pending::Group, Action::Step(r)) => step(g, s, side, r, ev),
         (Pending::Group, Action::Drop(b)) => {
-            s.blocks[b as usize].flags &= !(SELECTED | SHOWN);
+            s.blocks[b as usize].flags &= !SELECTED;
             let at = g.data.locations[s.group.at as usize].id.as_str();
             ev.emit(Audience::ALL, || json!({"kind": "block_dropped", "side": SIDES[side as usize], "at": at}));
         }
@@ -249,8 +255,11 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
     }
 }
 
+/// A new group from `origin`: command from the origin's castle or capital, or from a leader of
+/// the stack already shown (it stays shown until the stack is finished).
 fn fresh_group(g: &Sekigahara, s: &State, side: u8, origin: u8) -> Group {
-    Group { origin, at: origin, steps: 0, all_main: true, penalty: 0, command: origin_command(g, s, side, origin), forced: false }
+    let shown = s.blocks.iter().any(|b| b.flags & SHOWN != 0);
+    Group { origin, at: origin, steps: 0, all_main: true, penalty: 0, command: origin_command(g, s, side, origin) || shown, forced: false }
 }
 
 /// 7.3: the group moves along road `r`, taking control of what it enters; contact with the
@@ -293,11 +302,16 @@ fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
 /// group from the origin, or is finished when no block there can move.
 fn end_group(g: &Sekigahara, s: &mut State, side: u8) {
     for b in &mut s.blocks {
-        b.flags &= !(SELECTED | SHOWN);
+        b.flags &= !SELECTED;
     }
     let origin = s.group.origin;
-    s.group = fresh_group(g, s, side, origin);
     let more = (0..s.blocks.len()).any(|b| movable(g, s, side, origin, b));
+    if !more {
+        for b in &mut s.blocks {
+            b.flags &= !SHOWN;
+        }
+    }
+    s.group = fresh_group(g, s, side, origin);
     s.pending = if more { Pending::Group } else { Pending::Menu };
 }
 
