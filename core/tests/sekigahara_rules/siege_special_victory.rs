@@ -178,7 +178,8 @@ fn r9_3_mori_box_one_block_per_card_discarded_in_an_ishida_movement_phase_terumo
     t.sel(&["I_ukita_02"]);
     t.act(Action::ForcedMarch(t.c("I_ukita_1")));
     assert_eq!(t.count_at(I, "osaka"), 3, "a forced march card too");
-    t.act(Action::EndStack);
+    t.act(Action::Step(t.r("kyoto", "minakuchi")));
+    t.act(Action::Stop);
     t.act(Action::EndPhase);
     // Tokugawa's movement phase: Ishida discards nothing there; Tokugawa's discards do nothing.
     t.resolve_chance();

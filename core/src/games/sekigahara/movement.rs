@@ -58,14 +58,14 @@ fn can_start_stack(s: &State) -> bool {
 }
 
 /// INTERPRETATION (RULES_NOTES.md S6): a road is crossed once per phase, by any group.
-/// Whether the group may take road `r` now (7.3.1, 7.3.3).
-fn can_step(g: &Sekigahara, s: &State, size: u32, r: u8) -> bool {
+/// Whether the group may take road `r` now (7.3.1, 7.3.3), with a forced march if `forced`.
+fn can_step(g: &Sekigahara, s: &State, size: u32, r: u8, forced: bool) -> bool {
     if s.roads_used & (1 << r) != 0 || size == 0 {
         return false;
     }
     let gr = &s.group;
     let penalty = if gr.steps == 0 { size_penalty(size) } else { gr.penalty };
-    let base = 1 + u8::from(gr.command) + u8::from(gr.forced);
+    let base = 1 + u8::from(gr.command) + u8::from(forced);
     let main = gr.all_main && g.data.roads[r as usize].main;
     gr.steps + 1 + penalty <= base + u8::from(main)
 }
@@ -111,18 +111,24 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
         Pending::Group => {
             let gr = s.group;
             let size = selected(s).count() as u32;
+            // INTERPRETATION (RULES_NOTES.md S8): a group that paid a forced march has set out
+            // and must take a step before it stops.
             if gr.steps == 0 {
-                for b in 0..s.blocks.len() {
-                    if movable(g, s, side, gr.origin, b) && s.blocks[b].flags & SELECTED == 0 {
-                        out.push(g.encode(Action::Select(b as u8)));
+                if !gr.march_owed {
+                    for b in 0..s.blocks.len() {
+                        if movable(g, s, side, gr.origin, b) && s.blocks[b].flags & SELECTED == 0 {
+                            out.push(g.encode(Action::Select(b as u8)));
+                        }
                     }
+                    out.push(g.encode(Action::EndStack));
                 }
-                out.push(g.encode(Action::EndStack));
             } else {
                 if size >= 2 {
                     out.extend(selected(s).map(|b| g.encode(Action::Drop(b as u8))));
                 }
-                out.push(g.encode(Action::Stop));
+                if !gr.march_owed {
+                    out.push(g.encode(Action::Stop));
+                }
             }
             // INTERPRETATION (RULES_NOTES.md S7): a leader of the stack gives command to the
             // whole stack (7.3.4 "one stack of one location"), whether it moves with this group,
@@ -134,13 +140,15 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
                 out.extend(leaders.map(|b| g.encode(Action::Command(b as u8))));
             }
             if size > 0 {
-                for &(_, r) in &g.data.locations[gr.at as usize].adj {
-                    if can_step(g, s, size, r) {
+                let roads = &g.data.locations[gr.at as usize].adj;
+                for &(_, r) in roads {
+                    if can_step(g, s, size, r, gr.forced) {
                         out.push(g.encode(Action::Step(r)));
                     }
                 }
-                // INTERPRETATION (RULES_NOTES.md S8): one forced march per group, at any point of its move.
-                if !gr.forced {
+                // INTERPRETATION (RULES_NOTES.md S8): one forced march per group, at any point of
+                // its move, and only where the group can then take a step.
+                if !gr.forced && roads.iter().any(|&(_, r)| can_step(g, s, size, r, true)) {
                     out.extend(own_cards().map(|c| g.encode(Action::ForcedMarch(c))));
                 }
             }
@@ -244,6 +252,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         }
         (Pending::Group, Action::ForcedMarch(c)) => {
             s.group.forced = true;
+            s.group.march_owed = true;
             cards::discard(g, s, c, "forced_march", ev);
         }
         (Pending::Muster { .. }, Action::Select(b)) => {
@@ -259,7 +268,16 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
 /// the stack already shown (it stays shown until the stack is finished).
 fn fresh_group(g: &Sekigahara, s: &State, side: u8, origin: u8) -> Group {
     let shown = s.blocks.iter().any(|b| b.flags & SHOWN != 0);
-    Group { origin, at: origin, steps: 0, all_main: true, penalty: 0, command: origin_command(g, s, side, origin) || shown, forced: false }
+    Group {
+        origin,
+        at: origin,
+        steps: 0,
+        all_main: true,
+        penalty: 0,
+        command: origin_command(g, s, side, origin) || shown,
+        forced: false,
+        march_owed: false,
+    }
 }
 
 /// 7.3: the group moves along road `r`, taking control of what it enters; contact with the
@@ -280,6 +298,7 @@ fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
         blk.flags = (blk.flags | MOVED) & !IN_CASTLE;
     }
     s.group.steps += 1;
+    s.group.march_owed = false;
     s.group.all_main &= road.main;
     s.group.at = to;
     ev.emit(Audience::ALL, || {

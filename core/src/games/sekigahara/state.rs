@@ -89,6 +89,8 @@ pub struct Group {
     /// Command (7.3.4): from a castle or capital at the origin, or a revealed leader.
     pub command: bool,
     pub forced: bool,
+    /// A forced march was paid and the group has not stepped since: it must step (7.3.3).
+    pub march_owed: bool,
 }
 
 /// One deployment in a battle (8.2.3).

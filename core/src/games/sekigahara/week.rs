@@ -65,7 +65,7 @@ pub fn initial_state(g: &Sekigahara, rng: Rng) -> State {
         muster_left: false,
         roads_used: 0,
         origins_used: 0,
-        group: Group { origin: NONE, at: NONE, steps: 0, all_main: true, penalty: 0, command: false, forced: false },
+        group: Group { origin: NONE, at: NONE, steps: 0, all_main: true, penalty: 0, command: false, forced: false, march_owed: false },
         declared: 0,
         forced: None,
         battle: None,
