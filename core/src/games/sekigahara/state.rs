@@ -28,6 +28,7 @@ pub const DEFECTED: u8 = 32;
 pub const SHOWN: u8 = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Blk {
     /// A location index, or [`BAG`], [`BOX`], [`MORI_BOX`], [`DEAD`].
     pub loc: u8,
@@ -44,6 +45,7 @@ impl Blk {
 
 /// The four movement modes (7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Mode {
     /// 0 cards: no stack moves; exchange any number of cards.
     NoMove,
@@ -78,6 +80,7 @@ impl Mode {
 
 /// The group of blocks being moved (7.3): they left `origin` together and are now at `at`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Group {
     pub origin: u8,
     pub at: u8,
@@ -95,6 +98,7 @@ pub struct Group {
 
 /// One deployment in a battle (8.2.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Deploy {
     pub block: u8,
     /// The side whose impact it counts for now (changes on defection).
@@ -108,6 +112,7 @@ pub struct Deploy {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Battle {
     pub loc: u8,
     pub attacker: u8,
@@ -136,6 +141,7 @@ pub struct Battle {
 
 /// The decision the game waits for. Chance draws owed (`State::due`) come first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Pending {
     /// 6.2: discard half the hand (rounding chosen by the player).
     ReinforceDiscard {
@@ -205,6 +211,7 @@ pub enum Pending {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum EndReason {
     /// 2.1: a commander eliminated or Hideyori captured.
     Immediate,
@@ -214,6 +221,7 @@ pub enum EndReason {
 
 /// Chance draws the game owes before the next decision, in this order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Due {
     /// Random setup placements (5.2.2): `(location or BOX, side)`, drawn front to back.
     pub setup: Vec<(u8, u8)>,
@@ -230,6 +238,7 @@ impl Due {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct State {
     pub rng: Rng,
     /// 1-based week.
