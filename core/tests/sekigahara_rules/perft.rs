@@ -71,7 +71,7 @@ fn a_saved_state_with_an_unknown_field_is_rejected() {
     assert!(kassen_core::StateHandle::from_json(&saved.to_string()).is_ok());
     let mut extra = saved.clone();
     extra["state"]["extra"] = serde_json::json!(1);
-    let e = kassen_core::StateHandle::from_json(&extra.to_string()).err().expect("an unknown field in the state");
+    let e = kassen_core::StateHandle::from_json(&extra.to_string()).expect_err("an unknown field in the state");
     assert!(matches!(e, kassen_core::LoadError::InvalidState(_)), "{e}");
     assert_eq!(e.code() as i32, 304);
     // Inside a nested struct too (the group being moved, a block).
@@ -86,7 +86,7 @@ fn a_saved_state_with_an_unknown_field_is_rejected() {
         }
         assert!(x.is_object(), "{path:?}");
         x["extra"] = serde_json::json!(true);
-        let e = kassen_core::StateHandle::from_json(&v.to_string()).err().expect("rejected");
+        let e = kassen_core::StateHandle::from_json(&v.to_string()).expect_err("rejected");
         assert_eq!(e.code() as i32, 304, "{path:?}");
     }
 }

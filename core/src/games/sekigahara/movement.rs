@@ -134,9 +134,8 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
             // whole stack (7.3.4 "one stack of one location"), whether it moves with this group,
             // a later one, or stays.
             if !gr.command {
-                let leaders = (0..s.blocks.len()).filter(|&b| {
-                    g.data.blocks[b].leader && (s.blocks[b].flags & SELECTED != 0 || movable(g, s, side, gr.origin, b))
-                });
+                let leaders = (0..s.blocks.len())
+                    .filter(|&b| g.data.blocks[b].leader && (s.blocks[b].flags & SELECTED != 0 || movable(g, s, side, gr.origin, b)));
                 out.extend(leaders.map(|b| g.encode(Action::Command(b as u8))));
             }
             if size > 0 {
