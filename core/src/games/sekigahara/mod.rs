@@ -145,7 +145,9 @@ impl Sekigahara {
             | Pending::DeployBlock { .. }
             | Pending::DeploySecond { .. } => battle::legal(self, s, out),
             Pending::Challenge | Pending::Refute => battle::legal(self, s, out),
-            Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. } => aftermath::legal(self, s, out),
+            Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. } => {
+                aftermath::legal(self, s, out)
+            }
             Pending::Over => {}
         }
         out[start..].sort_unstable();
@@ -190,7 +192,7 @@ impl Game for Sekigahara {
             max_chance_outcomes: (d.side_cards.iter().map(|v| v.len()).max().unwrap_or(0) as u32).max(blocks),
             observation_shape: vec![tensor::len(self)],
             max_game_length: phases * (movement + combat) + d.weeks as u32 * week + 2 * blocks + 2 * cards,
-            rules_version: "sekigahara/1".into(),
+            rules_version: "sekigahara/2".into(),
             rulebook: "shared/rules/sekigahara_gmt.ja.md and sekigahara_gmt.ko.txt (translations of the GMT 2011 rules)".into(),
             config: json!({}),
             provenance: d.provenance.clone(),
