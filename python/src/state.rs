@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use serde_json::json;
 
-use crate::convert::{action_id, player_id, value_to_py};
+use crate::convert::{action_id, json_text, player_id, value_to_py, IntArg, Seed};
 use crate::errors::{guard, panic_error, Error, Result};
 use crate::game::Game;
 
@@ -35,13 +35,13 @@ impl State {
     }
 
     #[inline]
-    fn action(&self, a: i64) -> Result<u32> {
+    fn action(&self, a: &IntArg) -> Result<u32> {
         action_id(a, || self.num_actions())
     }
 
     #[inline]
-    fn player(&self, p: i64) -> Result<i32> {
-        player_id(p, || self.num_players())
+    fn player(&self, p: &IntArg) -> Result<i32> {
+        player_id(p, self.num_players())
     }
 
     /// Applies `a` in place. If the rules code panics, the state is rebuilt from its action
@@ -109,11 +109,13 @@ impl State {
         Ok(PyArray1::from_vec(py, mask))
     }
 
-    fn is_legal(&self, action: i64) -> Result<bool> {
-        if !(0..=u32::MAX as i64).contains(&action) {
-            return Ok(false);
+    /// Whether `action` is legal here. Any int is a fair question: one out of range (negative,
+    /// huge) is simply not legal. A non-int (a `bool`) is `ArgumentTypeError`.
+    fn is_legal(&self, action: IntArg) -> Result<bool> {
+        match action.0 {
+            Ok(a) if (0..=u32::MAX as i64).contains(&a) => guard(|| Ok(self.inner.is_legal(a as u32))),
+            _ => Ok(false),
         }
-        guard(|| Ok(self.inner.is_legal(action as u32)))
     }
 
     /// `(outcome id, probability)` pairs at a chance node; empty elsewhere.
@@ -122,33 +124,34 @@ impl State {
     }
 
     /// Applies `action` in place for whoever is to act (a chance outcome at a chance node).
-    /// On error the state is unchanged.
-    fn apply_action(&mut self, action: i64) -> Result<()> {
-        let a = self.action(action)?;
+    /// An id outside `[0, num_distinct_actions)` is `ActionOutOfRangeError` (201), a `bool`
+    /// `ArgumentTypeError` (5). On error the state is unchanged.
+    fn apply_action(&mut self, action: IntArg) -> Result<()> {
+        let a = self.action(&action)?;
         self.apply_guarded(|s| Ok(s.apply_in_place(a)?))
     }
 
     /// Applies `action` on behalf of `player`, who must be the one to act
-    /// (`NotYourTurnError` otherwise).
-    fn apply_action_as(&mut self, player: i64, action: i64) -> Result<()> {
-        let p = self.player(player)?;
-        let a = self.action(action)?;
+    /// (`NotYourTurnError` otherwise; a player that is no seat nor -1: `InvalidPlayerError`).
+    fn apply_action_as(&mut self, player: IntArg, action: IntArg) -> Result<()> {
+        let p = self.player(&player)?;
+        let a = self.action(&action)?;
         self.apply_guarded(|s| Ok(s.apply_as(p, a)?))
     }
 
     /// The successor state under `action`; this state is not changed.
-    fn child(&self, action: i64) -> Result<State> {
-        let a = self.action(action)?;
+    fn child(&self, action: IntArg) -> Result<State> {
+        let a = self.action(&action)?;
         Ok(State::new(guard(|| Ok(self.inner.child(a)?))?))
     }
 
     /// A state `player` cannot tell apart from this one (same view and tensor), its hidden
     /// parts redrawn from `seed`: a determinization for search (IS-MCTS, PIMC). It keeps this
     /// state's action log, which it no longer matches: search from it, do not save it.
-    #[pyo3(signature = (player, seed=0))]
-    fn determinize(&self, player: i64, seed: u64) -> Result<State> {
-        let p = self.player(player)?;
-        Ok(State::new(guard(|| Ok(self.inner.determinize(p, seed)?))?))
+    #[pyo3(signature = (player, seed=Seed(0)), text_signature = "($self, player, seed=0)")]
+    fn determinize(&self, player: IntArg, seed: Seed) -> Result<State> {
+        let p = self.player(&player)?;
+        Ok(State::new(guard(|| Ok(self.inner.determinize(p, seed.0)?))?))
     }
 
     fn clone(&self) -> State {
@@ -168,21 +171,21 @@ impl State {
         guard(|| Ok(self.inner.returns()))
     }
 
-    fn action_to_string(&self, action: i64) -> Result<String> {
-        let a = self.action(action)?;
+    fn action_to_string(&self, action: IntArg) -> Result<String> {
+        let a = self.action(&action)?;
         guard(|| Ok(self.inner.action_to_string(a)?))
     }
 
     /// The action as a dict (`{"id": .., "verb": .., ...}`).
-    fn action_to_json<'py>(&self, py: Python<'py>, action: i64) -> Result<Bound<'py, PyAny>> {
-        let a = self.action(action)?;
+    fn action_to_json<'py>(&self, py: Python<'py>, action: IntArg) -> Result<Bound<'py, PyAny>> {
+        let a = self.action(&action)?;
         let v = guard(|| Ok(self.inner.action_to_json(a)?))?;
         Ok(value_to_py(py, &v)?)
     }
 
     /// What `player` may know (`SPECTATOR` = -1: public information only), as a dict.
-    fn view<'py>(&self, py: Python<'py>, player: i64) -> Result<Bound<'py, PyAny>> {
-        let p = self.player(player)?;
+    fn view<'py>(&self, py: Python<'py>, player: IntArg) -> Result<Bound<'py, PyAny>> {
+        let p = self.player(&player)?;
         let inner = &self.inner;
         // Building a view takes tens of microseconds: worth letting other threads run.
         let v = py.detach(|| guard(|| Ok(inner.view(p)?)))?;
@@ -196,10 +199,10 @@ impl State {
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: i64,
+        player: IntArg,
         out: Option<Bound<'py, PyArrayDyn<f32>>>,
     ) -> Result<Bound<'py, PyArrayDyn<f32>>> {
-        let p = self.player(player)?;
+        let p = self.player(&player)?;
         let arr = match out {
             Some(arr) => arr,
             None => {
@@ -219,8 +222,8 @@ impl State {
     }
 
     /// The perfect-recall event history of `player` (`-1`: public events), as dicts.
-    fn events<'py>(&self, py: Python<'py>, player: i64) -> Result<Bound<'py, PyList>> {
-        let p = self.player(player)?;
+    fn events<'py>(&self, py: Python<'py>, player: IntArg) -> Result<Bound<'py, PyList>> {
+        let p = self.player(&player)?;
         let inner = &self.inner;
         let values = py.detach(|| {
             guard(|| {
@@ -246,9 +249,11 @@ impl State {
         py.detach(|| guard(|| Ok(inner.to_json_string())))
     }
 
-    /// Loads a saved state of any registered game (its log is replayed and checked).
+    /// Loads a saved state of any registered game (its log is replayed and checked). Text
+    /// longer than 16 MiB or nested deeper than 128 levels is `MalformedJsonError` (300).
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &str) -> Result<State> {
+        let text = json_text(text, ErrorCode::MalformedJson)?;
         py.detach(|| guard(|| Ok(StateHandle::from_json(text)?))).map(State::new)
     }
 

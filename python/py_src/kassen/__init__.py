@@ -29,6 +29,7 @@ from kassen._kassen import (
     load_game,
 )
 from kassen.exceptions import (
+    ArgumentTypeError,
     GameOverError,
     IllegalActionError,
     InvalidArgumentError,
@@ -58,4 +59,5 @@ __all__ = [
     "NotYourTurnError",
     "GameOverError",
     "InvalidArgumentError",
+    "ArgumentTypeError",
 ]

@@ -1,4 +1,8 @@
-"""Type stubs of the native module kassen._kassen (checked with mypy.stubtest)."""
+"""Type stubs of the native module kassen._kassen (checked with mypy.stubtest).
+
+Ints (action ids, players, seeds) may be of any size: out of range is a kassen error with a
+code (201, 205, 5), never OverflowError; a bool is ArgumentTypeError.
+"""
 
 from typing import Any, Optional, final
 
