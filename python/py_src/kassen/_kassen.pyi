@@ -1,4 +1,9 @@
-"""Type stubs of the native module kassen._kassen (checked with mypy.stubtest)."""
+"""Type stubs of the native module kassen._kassen (checked with mypy.stubtest).
+
+Ints (action ids, players, seeds) may be of any size: out of range is a kassen error with a
+code (201, 205, 5), never OverflowError; a bool is ArgumentTypeError. A State may be used from
+several threads: calls on one state are serialized by a lock inside it.
+"""
 
 from typing import Any, Optional, final
 
@@ -49,6 +54,8 @@ class Game:
 
 @final
 class State:
+    """A game state; thread-safe (calls on one state are serialized)."""
+
     def current_player(self) -> int: ...
     def is_terminal(self) -> bool: ...
     def is_chance_node(self) -> bool: ...
