@@ -126,6 +126,13 @@ pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
+/// The configurations of game `game_id` that the project's tests cover: every player count
+/// and rules variant, the last also with explicit chance (`[]` for an unknown id).
+#[pyfunction]
+pub fn covered_configs<'py>(py: Python<'py>, game_id: &str) -> PyResult<Bound<'py, PyAny>> {
+    crate::convert::value_to_py(py, &serde_json::Value::Array(engine::covered_configs(game_id)))
+}
+
 /// Creates a game: `load_game("samurai", players=3)` or `load_game("samurai", {"players": 3})`.
 ///
 /// The config is converted to JSON with bounds: a value nested deeper than 128 levels (a list

@@ -12,16 +12,15 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
-use kassen_core::engine::{GameHandle, StateHandle, STATE_FORMAT};
+use kassen_core::engine::{GameHandle, StateHandle};
 use kassen_core::{ErrorCode, TERMINAL};
 use numpy::ndarray::IxDyn;
 use numpy::{PyArray, PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use serde_json::json;
 
 use crate::convert::{action_id, json_text, player_id, value_to_py, IntArg, Seed};
-use crate::errors::{guard, panic_error, Error, Result};
+use crate::errors::{guard, Error, Result};
 use crate::game::Game;
 
 /// A game state. Get one from `Game.new_initial_state`, `State.child` or `State.from_json`.
@@ -76,37 +75,20 @@ impl State {
     }
 }
 
-/// Applies `f` to `s` in place. If the rules code panics, the state is rebuilt from its action
-/// log as it was before the call, so even then a failed call changes nothing.
-#[inline]
-fn apply_guarded(s: &mut StateHandle, f: impl FnOnce(&mut StateHandle) -> Result<()>) -> Result<()> {
-    let before = s.history().len();
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(s))) {
-        Ok(r) => r,
-        Err(payload) => {
-            restore(s, before);
-            Err(panic_error(payload))
+impl State {
+    fn events_from<'py>(&self, py: Python<'py>, p: i32, from: usize) -> Result<Bound<'py, PyList>> {
+        let values = self.with_detached(py, |s| {
+            guard(|| {
+                let events = s.events_since(p, from)?;
+                Ok(events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect::<Vec<_>>())
+            })
+        })?;
+        let list = PyList::empty(py);
+        for v in &values {
+            list.append(value_to_py(py, v)?)?;
         }
+        Ok(list)
     }
-}
-
-#[cold]
-fn restore(s: &mut StateHandle, history_len: usize) {
-    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let game = s.game();
-        let info = game.info();
-        let saved = json!({
-            "format": STATE_FORMAT,
-            "game": game.id(),
-            "rules_version": info.rules_version,
-            "config": info.config,
-            "seed": s.seed(),
-            "history": &s.history()[..history_len.min(s.history().len())],
-        });
-        if let Ok(restored) = game.state_from_value(&saved) {
-            *s = restored;
-        }
-    }));
 }
 
 #[pymethods]
@@ -161,7 +143,7 @@ impl State {
     /// `ArgumentTypeError` (5). On error the state is unchanged.
     fn apply_action(&self, py: Python<'_>, action: IntArg) -> Result<()> {
         let a = self.action(&action)?;
-        self.with(py, |s| apply_guarded(s, |s| Ok(s.apply_in_place(a)?)))
+        self.with(py, |s| guard(|| Ok(s.apply_in_place_guarded(a)?)))
     }
 
     /// Applies `action` on behalf of `player`, who must be the one to act
@@ -169,7 +151,7 @@ impl State {
     fn apply_action_as(&self, py: Python<'_>, player: IntArg, action: IntArg) -> Result<()> {
         let p = self.player(&player)?;
         let a = self.action(&action)?;
-        self.with(py, |s| apply_guarded(s, |s| Ok(s.apply_as(p, a)?)))
+        self.with(py, |s| guard(|| Ok(s.apply_as_guarded(p, a)?)))
     }
 
     /// The successor state under `action`; this state is not changed.
@@ -178,9 +160,11 @@ impl State {
         Ok(State::new(self.with(py, |s| guard(|| Ok(s.child(a)?)))?))
     }
 
-    /// A state `player` cannot tell apart from this one (same view and tensor), its hidden
-    /// parts redrawn from `seed`: a determinization for search (IS-MCTS, PIMC). It keeps this
-    /// state's action log, which it no longer matches: search from it, do not save it.
+    /// A state `player` cannot tell apart from this one: a whole game history sampled from
+    /// what `player` has seen (the same view, tensor and events for `player`; other seats'
+    /// secrets and unseen draws drawn anew from `seed`), under a fresh seed. A determinization
+    /// for search (IS-MCTS, PIMC): it carries nothing of the hidden truth and is a real state
+    /// that plays on, saves and loads.
     #[pyo3(signature = (player, seed=Seed(0)), text_signature = "($self, player, seed=0)")]
     fn determinize(&self, py: Python<'_>, player: IntArg, seed: Seed) -> Result<State> {
         let p = self.player(&player)?;
@@ -253,19 +237,21 @@ impl State {
     /// The perfect-recall event history of `player` (`-1`: public events), as dicts.
     fn events<'py>(&self, py: Python<'py>, player: IntArg) -> Result<Bound<'py, PyList>> {
         let p = self.player(&player)?;
-        let values = self.with_detached(py, |s| {
-            guard(|| {
-                let events = s.events(p)?;
-                Ok(events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect::<Vec<_>>())
-            })
-        })?;
-        let list = PyList::empty(py);
-        for v in &values {
-            list.append(value_to_py(py, v)?)?;
-        }
-        Ok(list)
+        self.events_from(py, p, 0)
     }
 
+    /// `events(player)` from its `start`-th event on (a frontend that polls after each step
+    /// passes the number of events it has; each call costs only what is new). A `start` past
+    /// the end gives `[]`; a negative one is `InvalidArgumentError` (5).
+    fn events_since<'py>(&self, py: Python<'py>, player: IntArg, start: IntArg) -> Result<Bound<'py, PyList>> {
+        let p = self.player(&player)?;
+        let from = match start.0 {
+            Ok(v) if v < 0 => return Err(Error::invalid_argument(format!("start {v} is negative"))),
+            Ok(v) => v as usize,
+            Err(_) => usize::MAX,
+        };
+        self.events_from(py, p, from)
+    }
     /// Every action and chance outcome applied since the initial state.
     fn history(&self, py: Python<'_>) -> Vec<u32> {
         self.with(py, |s| s.history().to_vec())

@@ -26,6 +26,7 @@ from kassen._kassen import (
     Game,
     State,
     __version__,
+    covered_configs,
     games,
     load_game,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "Game",
     "State",
     "__version__",
+    "covered_configs",
     "games",
     "load_game",
     "exceptions",
