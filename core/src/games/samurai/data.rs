@@ -85,6 +85,11 @@ impl Token {
         !matches!(self.kind, TokenKind::FigureSwap | TokenKind::TokenSwap)
     }
 
+    /// Identical to `other` (2.1: the printed kind and strength, and so everything else).
+    pub fn same_as(&self, other: &Token) -> bool {
+        self.kind == other.kind && self.strength == other.strength && self.quick == other.quick && self.influences == other.influences
+    }
+
     /// May be picked up by a token exchange: a placed token without a Japanese character.
     pub fn exchangeable(&self) -> bool {
         matches!(self.kind, TokenKind::Figure(_) | TokenKind::Samurai)

@@ -102,8 +102,9 @@ pub fn legal_plays(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
         Pending::None => {}
     }
     let hand = s.hands[s.seat as usize];
+    // INTERPRETATION (RULES_NOTES.md N14): identical tokens are one move.
     for t in bits(hand) {
-        if placeable(g, s, t) {
+        if placeable(g, s, t) && g.first_of_kind(hand, t) {
             push_places(g, s, t, out);
         }
     }
@@ -154,7 +155,7 @@ pub fn is_legal_play(g: &Samurai, s: &State, a: Action) -> bool {
         }
         (Pending::SwapFigure { .. }, _) => false,
         (Pending::None, Action::PlaceToken { token, hex }) => {
-            (token as usize) < d.tokens.len() && hand & (1 << token) != 0 && placeable(g, s, token) && empty_target(token, hex)
+            g.first_of_kind(hand, token) && placeable(g, s, token) && empty_target(token, hex)
         }
         (Pending::None, Action::SwapFigure { figure, hex }) => {
             hand & (1 << d.figure_swap) != 0 && figure < 3 && g.settlement_at(hex).is_some_and(|st| swap_first_ok(g, s, st, figure))
@@ -250,7 +251,9 @@ pub fn end_turn(g: &Samurai, s: &mut State, ev: &mut Events) {
 }
 
 pub fn legal_draws(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
-    for t in bits(s.stacks[s.seat as usize]) {
+    let stack = s.stacks[s.seat as usize];
+    // INTERPRETATION (RULES_NOTES.md N14): identical tokens are one outcome.
+    for t in bits(stack).filter(|&t| g.first_of_kind(stack, t)) {
         out.push(g.encode(Action::Draw { token: t }));
     }
 }
