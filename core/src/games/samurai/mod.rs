@@ -24,7 +24,6 @@
 mod action;
 mod capture;
 pub mod data;
-#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
 mod hidden;
 mod scoring;
 mod setup;
@@ -293,6 +292,11 @@ impl Game for Samurai {
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         tensor::write(self, s, player, out)
+    }
+
+    /// Other seats' keeps and draws are dealt anew (hidden.rs).
+    fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
+        hidden::resample_history(self, history, observer, rng)
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {
