@@ -743,3 +743,28 @@ fn r5_5_identical_tokens_are_one_draw_with_their_summed_probability() {
         assert!(a == ship_1 || a == ship_2, "a chance draw is always a listed outcome");
     }
 }
+
+// === 7.1 The screens are lifted (tracker 7, item 12) ===
+
+#[test]
+fn r7_1_at_the_end_every_seat_sees_all_hands_and_captures_in_its_events() {
+    for players in [2u32, 3, 4] {
+        let g = kassen_core::load_game("samurai", Some(&serde_json::json!({"players": players}))).unwrap();
+        let (s, _) = kassen_core::testing::random_playout(&*g, 21);
+        let state = s.to_json()["state"].clone();
+        for p in SPECTATOR..players as i32 {
+            let events = s.events(p).unwrap();
+            let lifted: Vec<_> = events.iter().filter(|e| e.body["kind"] == "screens_lifted").collect();
+            assert_eq!(lifted.len(), 1, "{players}p seat {p}");
+            assert!(lifted[0].audience.is_all());
+            for seat in 0..players as usize {
+                let shown = &lifted[0].body["seats"][seat];
+                let hand = state["hands"][seat].as_u64().unwrap();
+                let tokens: Vec<u64> = shown["hand"].as_array().unwrap().iter().map(|t| t["token"].as_u64().unwrap()).collect();
+                assert_eq!(tokens, (0..20).filter(|t| hand & (1 << t) != 0).collect::<Vec<u64>>(), "{players}p seat {seat}");
+                let captured = &state["captured"][seat];
+                assert_eq!(shown["captured"], serde_json::json!({"helmet": captured[0], "buddha": captured[1], "rice": captured[2]}));
+            }
+        }
+    }
+}
