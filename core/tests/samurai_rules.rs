@@ -768,3 +768,50 @@ fn r7_1_at_the_end_every_seat_sees_all_hands_and_captures_in_its_events() {
         }
     }
 }
+
+// === Config and saves (tracker 7, items 8 and F) ===
+
+#[test]
+fn config_player_counts_out_of_range_and_non_numbers_have_their_own_codes() {
+    use kassen_core::ErrorCode;
+    let code = |players: serde_json::Value| {
+        kassen_core::load_game("samurai", Some(&serde_json::json!({ "players": players }))).err().map(|e| e.code())
+    };
+    for n in [serde_json::json!(-1), serde_json::json!(0), serde_json::json!(1), serde_json::json!(5), serde_json::json!(1000)] {
+        assert_eq!(code(n.clone()), Some(ErrorCode::ConfigOutOfRange), "players {n}");
+    }
+    for n in [
+        serde_json::json!(i64::MIN),
+        serde_json::json!(u64::MAX),
+        serde_json::json!(2.5),
+        serde_json::json!(-3.0),
+        serde_json::json!(1e300),
+    ] {
+        assert_eq!(code(n.clone()), Some(ErrorCode::ConfigOutOfRange), "players {n}");
+    }
+    for n in [serde_json::json!("3"), serde_json::json!(null), serde_json::json!(true), serde_json::json!([3]), serde_json::json!({})] {
+        assert_eq!(code(n.clone()), Some(ErrorCode::InvalidConfig), "players {n}");
+    }
+    for n in [serde_json::json!(3), serde_json::json!(3.0)] {
+        assert_eq!(code(n.clone()), None, "players {n}");
+    }
+}
+
+#[test]
+fn a_save_with_an_unknown_field_inside_the_state_does_not_load() {
+    let g = kassen_core::load_game("samurai", Some(&serde_json::json!({"players": 3}))).unwrap();
+    let (s, _) = kassen_core::testing::random_playout(&*g, 4);
+    let good = s.to_json();
+    assert!(kassen_core::StateHandle::from_value(&good).is_ok());
+    let with = |path: &[&str]| {
+        let mut v = good.clone();
+        let mut at = &mut v["state"];
+        for p in path {
+            at = &mut at[*p];
+        }
+        at["extra"] = serde_json::json!(1);
+        kassen_core::StateHandle::from_value(&v).err().map(|e| e.code())
+    };
+    assert_eq!(with(&[]), Some(kassen_core::ErrorCode::InvalidState), "a field beside phase, hands, ...");
+    assert_eq!(with(&["turn"]), Some(kassen_core::ErrorCode::InvalidState), "a field inside the turn");
+}

@@ -162,10 +162,7 @@ impl Game for Samurai {
         let mut data = None;
         for (k, v) in config {
             match k.as_str() {
-                "players" => {
-                    players = v.as_u64().ok_or_else(|| SetupError::InvalidConfig(format!("players must be an integer, got {v}")))?.min(1000)
-                        as usize
-                }
+                "players" => players = player_count(v)?,
                 "data" => data = Some(Data::from_value(v)?),
                 other => return Err(SetupError::UnknownKey(other.to_string())),
             }
@@ -304,6 +301,18 @@ impl Game for Samurai {
             return Err("board size does not match the component data".into());
         }
         Ok(())
+    }
+}
+
+/// The `players` config value: a number that is 2, 3 or 4 (out of range otherwise), or an
+/// invalid config when it is no number at all.
+fn player_count(v: &Value) -> Result<usize, SetupError> {
+    let x = v.as_f64().ok_or_else(|| SetupError::InvalidConfig(format!("players must be a number, got {v}")))?;
+    match x {
+        2.0 => Ok(2),
+        3.0 => Ok(3),
+        4.0 => Ok(4),
+        _ => Err(SetupError::OutOfRange(format!("players must be 2, 3 or 4, got {v}"))),
     }
 }
 
