@@ -175,7 +175,9 @@ impl Game for Samurai {
     }
 
     fn info(&self) -> GameInfo {
-        let per_player = 5 + 20 + 2 + 1 + self.data.tokens.len() as u32 + 15;
+        // Per seat: 5 keeps, at most T - 5 draws, T tokens played, the second figure and the
+        // re-placed token of the two exchanges, at most T turns ended after playing.
+        let per_player = 3 * self.data.tokens.len() as u32 + 3;
         let passes = self.n as u32 * (self.data.tokens.len() as u32 * self.n as u32 + 1);
         let figures = 3 * self.per_type as u32;
         GameInfo {
