@@ -51,7 +51,6 @@ mod control;
 pub mod data;
 mod describe;
 #[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
-#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
 mod hidden;
 mod movement;
 mod state;
