@@ -37,7 +37,7 @@
 
 use super::battle::card_fits;
 use super::data::{Start, NONE};
-use super::state::{Blk, Pending, State, BOX, DEAD, DEFECTED, DEPLOYED, MORI_BOX, SELECTED, SHOWN};
+use super::state::{Pending, State, BOX, DEAD, DEFECTED, DEPLOYED, MORI_BOX, SELECTED, SHOWN};
 use super::{Action, Sekigahara};
 use crate::events::Events;
 use crate::game::{ActionId, Game, Player, CHANCE};
@@ -93,7 +93,7 @@ struct CardLog {
     bans: Vec<(usize, Vec<u8>)>,
     /// `(step, types)`: at the end, before the step, the hand holds one of these (a refute is due).
     wants: Option<(usize, Vec<u8>)>,
-    /// Reinforcement discards not shown yet (steps), and whether they were shown later.
+    /// Steps of reinforcement discards not shown yet.
     reinforce_open: Vec<usize>,
     /// A bid not shown yet (step, type).
     bid_open: Option<(usize, u8)>,
@@ -115,8 +115,10 @@ pub fn resample_history(g: &Sekigahara, history: &[ActionId], observer: Player, 
     // === Pass 1: the true history ===
     // The last step after which each hidden block was seen (-1: never).
     let mut seen = vec![-1i64; nb];
-    // The state before the step of each hidden block reference.
-    let mut refs: Vec<Option<Blk>> = vec![None; n];
+    // Each reference to a hidden block: its step, and the blocks of its side in the same
+    // state before the step (`bundles[start..end]`, the block itself included).
+    let mut refs: Vec<(usize, u32, u32)> = Vec::new();
+    let mut bundles: Vec<u8> = Vec::new();
     // Card types of the sample at the steps that draw or hide a card of a hidden side.
     let mut card_at = vec![NONE; n];
     let mut logs: [CardLog; 2] = Default::default();
@@ -140,8 +142,12 @@ pub fn resample_history(g: &Sekigahara, history: &[ActionId], observer: Player, 
         let side = if chance { NONE } else { g.decider(&s) };
         let pending = s.pending;
         if let Some(b) = block_of(act) {
-            if hidden[d.blocks[b as usize].side as usize] {
-                refs[t] = Some(s.blocks[b as usize]);
+            let bs = d.blocks[b as usize].side as usize;
+            if hidden[bs] {
+                let start = bundles.len() as u32;
+                let state = s.blocks[b as usize];
+                bundles.extend(side_blocks[bs].iter().copied().filter(|&i| s.blocks[i as usize] == state));
+                refs.push((t, start, bundles.len() as u32));
             }
         }
         // Reveals and existence shown by this step that the state after it does not keep.
@@ -187,9 +193,18 @@ pub fn resample_history(g: &Sekigahara, history: &[ActionId], observer: Player, 
 
         g.apply(&mut s, a, &mut ev);
 
+        // Face up after the step (see `face_down`); eliminated blocks and the Mori box are
+        // settled at the end.
         for &i in &watched {
-            if !face_down(&s, i as usize) {
+            if s.blocks[i as usize].flags & (DEPLOYED | DEFECTED | SHOWN) != 0 {
                 seen[i as usize] = t as i64;
+            }
+        }
+        if let Some(b) = &s.battle {
+            for x in &b.deploys {
+                if hidden[d.blocks[x.block as usize].side as usize] {
+                    seen[x.block as usize] = t as i64;
+                }
             }
         }
         for &i in &pinned_here {
@@ -277,6 +292,13 @@ pub fn resample_history(g: &Sekigahara, history: &[ActionId], observer: Player, 
         }
     }
 
+    // Shown for good: eliminated, or still in the Mori box.
+    for &i in &watched {
+        if matches!(s.blocks[i as usize].loc, DEAD | MORI_BOX) {
+            seen[i as usize] = n as i64;
+        }
+    }
+
     // === The cards of each hidden side ===
     for p in 0..2 {
         if hidden[p] {
@@ -285,35 +307,36 @@ pub fn resample_history(g: &Sekigahara, history: &[ActionId], observer: Player, 
     }
 
     // === Pass 2: the sample ===
+    // The true history relabeled: `on[b]` is the block of the sample that follows the path of
+    // the game's block `b`. A pinned block follows its own path; a reference to a free one
+    // goes to a free block on a path in the same state, and the two paths trade blocks (they
+    // are in the same state, so the sample's states stay a relabeling of the game's).
     let mut out = Vec::with_capacity(n);
-    let mut s = g.new_initial_state(0);
-    let mut cands: Vec<u8> = Vec::new();
+    let mut on: Vec<u8> = (0..nb as u8).collect();
+    let mut cands: Vec<(u8, u8)> = Vec::new();
+    let mut next_ref = refs.iter().peekable();
     for (t, &a) in history.iter().enumerate() {
         let act = g.decode(a).expect("a recorded action decodes");
         let mut act2 = match act {
-            Action::DrawCard(_) | Action::Discard(_) | Action::Bid(_) if card_at[t] != NONE => match act {
-                Action::DrawCard(_) => Action::DrawCard(card_at[t]),
-                Action::Discard(_) => Action::Discard(card_at[t]),
-                _ => Action::Bid(card_at[t]),
-            },
+            Action::DrawCard(_) if card_at[t] != NONE => Action::DrawCard(card_at[t]),
+            Action::Discard(_) if card_at[t] != NONE => Action::Discard(card_at[t]),
+            Action::Bid(_) if card_at[t] != NONE => Action::Bid(card_at[t]),
             other => other,
         };
-        if let (Some(b), Some(state)) = (block_of(act), refs[t]) {
-            if seen[b as usize] < t as i64 {
-                let side = d.blocks[b as usize].side as usize;
+        if let Some(&(_, start, end)) = next_ref.next_if(|r| r.0 == t) {
+            let b = block_of(act).expect("a block reference") as usize;
+            if seen[b] < t as i64 {
+                let free = |x: u8| seen[x as usize] < t as i64;
                 cands.clear();
-                cands.extend(side_blocks[side].iter().copied().filter(|&i| seen[i as usize] < t as i64 && s.blocks[i as usize] == state));
-                debug_assert!(!cands.is_empty(), "a free block in the state of the game's block at step {t}");
-                if !cands.is_empty() {
-                    let k = if cands.len() == 1 { 0 } else { rng.below(cands.len() as u32) as usize };
-                    act2 = with_block(act, cands[k]);
-                }
+                cands.extend(bundles[start as usize..end as usize].iter().map(|&path| (on[path as usize], path)).filter(|&(x, _)| free(x)));
+                cands.sort_unstable();
+                let k = if cands.len() == 1 { 0 } else { rng.below(cands.len() as u32) as usize };
+                let (x, path) = cands[k];
+                on.swap(b, path as usize);
+                act2 = with_block(act, x);
             }
         }
-        let a2 = g.encode(act2);
-        debug_assert!(g.is_legal(&s, a2), "sampled action {act2:?} (for {act:?}) is illegal at step {t}");
-        g.apply(&mut s, a2, &mut ev);
-        out.push(a2);
+        out.push(g.encode(act2));
     }
     out
 }
