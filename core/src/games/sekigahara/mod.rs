@@ -50,7 +50,6 @@ mod cards;
 mod control;
 pub mod data;
 mod describe;
-#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
 mod hidden;
 mod movement;
 mod state;
@@ -292,6 +291,10 @@ impl Game for Sekigahara {
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         tensor::write(self, s, player, out)
+    }
+
+    fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
+        hidden::resample_history(self, history, observer, rng)
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

@@ -154,17 +154,15 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
         }
         Pending::Muster { loc, option_a } => {
             let chosen = in_box(g, s, side).filter(|&b| s.blocks[b].flags & SELECTED != 0).count();
-            let mut choices = 0;
             if option_a || chosen == 0 {
                 for b in in_box(g, s, side) {
                     if s.blocks[b].flags & SELECTED == 0 && (!option_a || matches_site(g, loc, b)) {
                         out.push(g.encode(Action::Select(b as u8)));
-                        choices += 1;
                     }
                 }
             }
-            // Done once something is chosen (or, in a determinized state, nothing can be).
-            if chosen > 0 || choices == 0 {
+            // Done once something is chosen.
+            if chosen > 0 {
                 out.push(g.encode(Action::Done));
             }
         }
