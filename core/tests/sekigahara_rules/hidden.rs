@@ -11,7 +11,7 @@ use kassen_core::StateHandle;
 #[test]
 fn views_never_name_face_down_blocks_of_the_other_side() {
     let mut checked = 0;
-    for seed in [2u64, 3, 4] {
+    for seed in [2u64, 3, 4, 5] {
         let mut k = 0u32;
         random_walk(seed, 3000, |g, _, s, _| {
             k += 1;
@@ -108,7 +108,7 @@ fn play_until(seed: u64, max: usize, mut stop: impl FnMut(&Sekigahara, &StateHan
 /// Mid-game states of a few seeds (a battle under way in some).
 fn mid_game_states() -> Vec<StateHandle> {
     let mut v = Vec::new();
-    for seed in [31u64, 32] {
+    for seed in [31u64, 32, 33] {
         let mut k = 0;
         v.extend(play_until(seed, 5000, |_, _, s| {
             k += 1;
