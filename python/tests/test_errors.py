@@ -174,6 +174,33 @@ def test_load_errors(mid_state):
     different = next(g for g in sorted(kassen.games()) if g != game.id)
     with raises(ex.WrongGameError, 6):
         kassen.load_game(different).state_from_json(good)
+    # Any field the format does not have fails, at the top level or inside the snapshot.
+    d = json.loads(good)
+    d["comment"] = "x"
+    with raises(ex.InvalidStateError, 304):
+        kassen.State.from_json(json.dumps(d))
+    d = json.loads(good)
+    d["state"]["unknown_field"] = 1
+    with raises(ex.InvalidStateError, 304):
+        kassen.State.from_json(json.dumps(d))
+    d = json.loads(good)
+    if isinstance(d["state"].get("rng"), dict):  # the state's generator, where a game names it so
+        d["state"]["rng"]["t"] = 1
+        with raises(ex.InvalidStateError, 304):
+            kassen.State.from_json(json.dumps(d))
+    # A save whose config no longer sets up a game is an invalid save: a LoadError.
+    d = json.loads(good)
+    d["config"] = {**d["config"], "no_such_key": 1}
+    with raises(ex.InvalidStateError, 304):
+        kassen.State.from_json(json.dumps(d))
+
+
+def test_chance_player_at_a_decision(mid_state):
+    # apply_action_as(CHANCE, ...) where a seat is to act: not a chance node (204).
+    before = mid_state.to_json()
+    with raises(ex.NotChanceNodeError, 204):
+        mid_state.apply_action_as(kassen.CHANCE, mid_state.legal_actions()[0])
+    assert mid_state.to_json() == before
 
 
 def test_state_unchanged_after_rejected_action(mid_state):
