@@ -138,6 +138,8 @@ pub struct Spacing {
 pub fn spacing(game: &str) -> Spacing {
     match game {
         "sekigahara" => Spacing { checkpoint: CHECKPOINT_EVERY, view: 6 * CHECKPOINT_EVERY },
+        // ~500 player actions and a ~6 kB view (15 regions, every placement, three seats)
+        "three_kingdoms_redux" => Spacing { checkpoint: CHECKPOINT_EVERY, view: 6 * CHECKPOINT_EVERY },
         _ => Spacing { checkpoint: CHECKPOINT_EVERY, view: CHECKPOINT_EVERY },
     }
 }
