@@ -2,6 +2,7 @@
 //! clarifications (C) / the game's interpretations (T, RULES_NOTES.md).
 
 mod bidding;
+mod clarifications;
 mod common;
 mod conformance;
 mod data_switches;
