@@ -253,3 +253,19 @@ fn e18_deficit_protection_watchtower() {
     act(&g, &mut s, Action::Choice(1));
     assert_eq!((s.seats[WU].deficits, s.seats[WU].gold), (0, 4 - 2));
 }
+
+#[test]
+fn e18_deficit_protection_against_upkeep_in_a_replacement_file() {
+    let mut v: serde_json::Value = serde_json::from_str(EMBEDDED).unwrap();
+    let i = v["state_developments"].as_array().unwrap().iter().position(|d| d["id"] == "watchtower").unwrap();
+    v["state_developments"][i]["effect"][0]["cause"] = serde_json::json!("upkeep");
+    let g = game(serde_json::json!({ "data": v }));
+    let mut s = bidding(&g, 2, &[], NONE);
+    let wt = dev(&g, "watchtower");
+    s.seats[WU].built = 1 << wt;
+    s.seats[WU].support = 4; // 2 rice of support upkeep
+    s.seats[WU].rice = 0;
+    end_bidding(&g, &mut s);
+    assert_eq!(s.seats[WU].deficits, 1, "one of the two missing rice is covered by paying 2 gold");
+    assert_eq!(s.seats[WU].gold, 4 - 2);
+}

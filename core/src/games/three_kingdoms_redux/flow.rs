@@ -837,6 +837,20 @@ impl Tkr {
             let rice_short = (rice_due - p.rice).max(0);
             p.rice -= rice_due - rice_short;
             p.deficits += gold_short + rice_short;
+            // INTERPRETATION (RULES_NOTES.md T25): a deficit_protection card with cause
+            // upkeep/any is used automatically, as far as its payment can be made
+            let mut shortfall = gold_short + rice_short;
+            while shortfall > 0 {
+                let Some(d) = self.protection(s, seat, Cause::Upkeep) else { break };
+                for e in &self.data.developments[d as usize].effects {
+                    if let Effect::DeficitProtection { pay, .. } = e {
+                        self.pay(s, seat, pay);
+                    }
+                }
+                s.seats[seat].protections_used += 1;
+                s.seats[seat].deficits -= 1;
+                shortfall -= 1;
+            }
             // 4) military score
             let units: i32 = s.regions.iter().filter(|r| r.seat as usize == seat).map(|r| r.units as i32).sum();
             s.seats[seat].military += units;
