@@ -75,7 +75,7 @@ fn line(e: &Value) -> Option<String> {
             "  upkeep {who}: {} rice for support, {} gold + {} rice for units, {} deficit(s), military +{}",
             e["support_rice"], e["unit_gold"], e["unit_rice"], e["deficits"], e["military_gain"]
         ),
-        "game_over" => format!("game over (trigger {}), scores {:?}", e["reason"], e["scores"]),
+        "game_over" => format!("game over (end trigger {}), totals {}", e["reason"], e["scores"]),
         _ => return None,
     })
 }

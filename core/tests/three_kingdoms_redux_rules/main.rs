@@ -8,4 +8,5 @@ mod conformance;
 mod data_switches;
 mod effects;
 mod resolution;
+mod setup;
 mod upkeep_end;
