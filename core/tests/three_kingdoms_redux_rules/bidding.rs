@@ -197,3 +197,16 @@ fn c15_tribal_action_guaranteed_one_general_gold_or_units() {
     assert_eq!(s.seats[SHU].tribal, 4);
     assert_eq!(s.seats[SHU].gold, 5 - 2, "the gold is paid");
 }
+
+#[test]
+fn c6_two_win_ties_fall_back_to_reached_first() {
+    // 조조 (win_ties on all actions) and 황개 (win_ties on battles) tie on the Wei-Wu battle
+    let g = plain();
+    let mut s = bidding(&g, 1, &["huang_gai"], NONE);
+    s.seats[WEI].support = 1;
+    place(&g, &mut s, "cao_cao", A_BATTLE0 + 2, &[Action::Support]); // 4 + 1 = 5, first
+    s.seats[WU].support = 1;
+    place(&g, &mut s, "huang_gai", A_BATTLE0 + 2, &[Action::Support]); // 4 + 1 = 5
+    assert_eq!(s.totals[(A_BATTLE0 + 2) as usize][WEI], s.totals[(A_BATTLE0 + 2) as usize][WU]);
+    assert_eq!(g.bid_winner(&s, A_BATTLE0 + 2), 1 << WEI);
+}

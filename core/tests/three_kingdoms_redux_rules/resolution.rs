@@ -271,3 +271,18 @@ fn c32_ma_chao_recruited_stocks_at_round_end_and_pays_from_next_round() {
     assert_eq!(s.round, 2);
     assert_eq!(s.stage, Stage::Alliance);
 }
+
+#[test]
+fn c21_no_units_no_occupation_everything_returns() {
+    let g = plain();
+    let mut s = bidding(&g, 1, &["zhang_fei"], NONE);
+    pass(&g, &mut s);
+    pass(&g, &mut s);
+    place(&g, &mut s, "zhang_fei", A_BATTLE0 + 1, &[]);
+    end_bidding(&g, &mut s);
+    assert!(s.seats[SHU].won & (1 << (A_BATTLE0 + 1)) != 0);
+    // the battle was won but 장비 carries no unit: performing it occupies nothing
+    act(&g, &mut s, Action::Perform(A_BATTLE0 + 1));
+    assert!(s.regions.iter().all(|r| r.seat == NONE));
+    assert_eq!(s.gloc[idx(&g, "zhang_fei") as usize], kassen_core::games::three_kingdoms_redux::GLoc::Active);
+}
