@@ -251,6 +251,10 @@ fn s8_5_example_barter_post_then_ma_chao_horses_c32() {
     s.built_round[bp as usize] = 1;
     s.seats[SHU].weapons = [0, 1, 0, 0];
     end_bidding(&g, &mut s);
+    // §8 5): Shu orders its two benefits: the exchange first, then 마초
+    assert_eq!(s.pending, Pending::BenefitOrder);
+    assert_eq!(g.legal_typed(&s), vec![Action::Choice(0), Action::Choice(1)]);
+    act(&g, &mut s, Action::Choice(1));
     assert_eq!(s.pending, Pending::Exchange { card: (g.data().generals.len() + bp as usize) as u16, effect: 0, left: 1 });
     act(&g, &mut s, Action::Choice(2)); // give 2 rice, get 1 weapon
     act(&g, &mut s, Action::Weapon(1)); // a horse
@@ -258,6 +262,24 @@ fn s8_5_example_barter_post_then_ma_chao_horses_c32() {
     assert_eq!(s.reservoir[mc], 3);
     // 2 rice for the horse, then 1 rice of support upkeep (2 tokens) in this round's upkeep
     assert_eq!(s.seats[SHU].rice, 5 - 2 - 1);
+}
+
+#[test]
+fn s8_5_the_other_order_loses_the_foal() {
+    // with 마초 first, Shu holds 1 horse: no foal; then the barter still buys one
+    let g = plain();
+    let mut s = bidding(&g, 2, &["ma_chao"], NONE);
+    let mc = idx(&g, "ma_chao") as usize;
+    s.reservoir[mc] = 4;
+    let bp = dev(&g, "barter_post");
+    s.seats[SHU].built |= 1 << bp;
+    s.seats[SHU].weapons = [0, 1, 0, 0];
+    end_bidding(&g, &mut s);
+    act(&g, &mut s, Action::Choice(0));
+    assert_eq!(s.reservoir[mc], 4);
+    act(&g, &mut s, Action::Choice(2));
+    act(&g, &mut s, Action::Weapon(1));
+    assert_eq!(s.seats[SHU].weapons[1], 2);
 }
 
 #[test]

@@ -68,6 +68,7 @@ impl Tkr {
             picks: [0; 4],
             keep_left: [0; 3],
             queue: Vec::new(),
+            benefits_done: 0,
             end_reason: 0,
             final_scores: Vec::new(),
         }
@@ -672,14 +673,26 @@ impl Tkr {
 
     // === 8. 5) round-end benefits ===
 
-    /// (card, effect index) of `seat`'s round_end_exchange effects, in card order.
-    pub(crate) fn exchanges(&self, s: &State, seat: usize) -> Vec<(Card, u8)> {
+    pub(crate) fn exchange_option_ok(&self, s: &State, seat: usize, give: &Bundle) -> bool {
+        self.has(s, seat, give)
+    }
+
+    /// (card, effect index) of `seat`'s round-end benefits (§8 5)): incomes, exchanges,
+    /// card reservoirs and round-end military changes, in card order (at most 16).
+    pub(crate) fn benefits(&self, s: &State, seat: usize) -> Vec<(Card, u8)> {
         let mut cards = Vec::new();
         self.cards(s, seat, &mut cards);
         let mut out = Vec::new();
         for c in cards {
             for (i, e) in self.effects(c).iter().enumerate() {
-                if matches!(e, Effect::RoundEndExchange { .. }) {
+                if matches!(
+                    e,
+                    Effect::RoundEndIncome { .. }
+                        | Effect::RoundEndExchange { .. }
+                        | Effect::CardReservoir { .. }
+                        | Effect::MilitaryScoreChange { on_build: false, .. }
+                ) && out.len() < 16
+                {
                     out.push((c, i as u8));
                 }
             }
@@ -687,89 +700,82 @@ impl Tkr {
         out
     }
 
-    pub(crate) fn exchange_option_ok(&self, s: &State, seat: usize, give: &Bundle) -> bool {
-        self.has(s, seat, give)
-    }
-
     fn step_benefits(&self, s: &mut State, ev: &mut Events) {
         while s.cursor < 3 {
             let seat = s.action_order[s.cursor as usize] as usize;
-            let mut cards = Vec::new();
-            self.cards(s, seat, &mut cards);
-            if s.scratch == 0 {
-                // INTERPRETATION (RULES_NOTES.md T24): incomes first, then exchanges, then
-                // reservoirs: the order that leaves the owner every option (§8 5) 예시)
-                for &c in &cards {
-                    for (i, e) in self.effects(c).iter().enumerate() {
-                        match e {
-                            Effect::RoundEndIncome { gain, cond } if self.cond_ok_pub(s, seat, cond, c, None, None) => {
-                                let name = self.card_name(c).to_string();
-                                ev.emit(Audience::ALL, || json!({"kind": "income", "seat": seat, "card": name}));
-                                self.grant(s, seat, gain, c, i as u8, 1, ev);
-                            }
-                            Effect::MilitaryScoreChange { on_build: false, self_amount, each_opponent, transfer, cond }
-                                if self.cond_ok_pub(s, seat, cond, c, None, None) =>
-                            {
-                                self.military_change(s, seat, *self_amount, *each_opponent, *transfer);
-                            }
-                            _ => {}
-                        }
-                    }
+            let list = self.benefits(s, seat);
+            let open: Vec<usize> = (0..list.len()).filter(|&k| s.benefits_done & (1 << k) == 0).collect();
+            match open.len() {
+                0 => {
+                    s.benefits_done = 0;
+                    s.cursor += 1;
                 }
-                s.scratch = 1;
-            }
-            let ex = self.exchanges(s, seat);
-            while (s.scratch as usize) <= ex.len() {
-                let (c, i) = ex[s.scratch as usize - 1];
-                s.scratch += 1;
-                if let Effect::RoundEndExchange { options, times, cond } = &self.effects(c)[i as usize] {
-                    if self.cond_ok_pub(s, seat, cond, c, None, None)
-                        && options.iter().any(|(give, _)| self.exchange_option_ok(s, seat, give))
-                    {
-                        s.seat = seat as u8;
-                        s.pending = Pending::Exchange { card: c, effect: i, left: *times };
+                1 => {
+                    // INTERPRETATION (RULES_NOTES.md T24): the owner orders its benefits; with
+                    // one left there is nothing to choose
+                    s.benefits_done |= 1 << open[0];
+                    let (c, i) = list[open[0]];
+                    self.activate_benefit(s, seat, c, i, ev);
+                    if s.pending != Pending::Auto {
                         return;
                     }
                 }
-            }
-            // card reservoirs
-            for &c in &cards {
-                for e in self.effects(c) {
-                    if let Effect::CardReservoir { resource, initial, per_round, cond } = e {
-                        let placed_round = if (c as usize) < self.g_count() {
-                            s.recruited_round[c as usize]
-                        } else {
-                            s.built_round[c as usize - self.g_count()]
-                        };
-                        let r = s.reservoir[c as usize];
-                        if r < 0 {
-                            if placed_round == s.round {
-                                let n = (*initial).min(self.available(s, *resource).max(0));
-                                s.reservoir[c as usize] = n as i8;
-                                let name = self.card_name(c).to_string();
-                                ev.emit(Audience::ALL, || json!({"kind": "reservoir_stocked", "seat": seat, "card": name, "amount": n}));
-                            }
-                        } else if r > 0 && self.cond_ok_pub(s, seat, cond, c, None, None) {
-                            let n = (*per_round).min(r as i32);
-                            s.reservoir[c as usize] -= n as i8;
-                            match *resource {
-                                B_GOLD => s.seats[seat].gold += n,
-                                B_RICE => s.seats[seat].rice += n,
-                                B_SUPPORT => s.seats[seat].support += n,
-                                B_UNTRAINED => s.seats[seat].untrained += n,
-                                B_TRAINED => s.seats[seat].trained += n,
-                                k => s.seats[seat].weapons[k - B_SPEAR] += n,
-                            }
-                            let name = self.card_name(c).to_string();
-                            ev.emit(Audience::ALL, || json!({"kind": "reservoir_paid", "seat": seat, "card": name, "amount": n}));
-                        }
-                    }
+                _ => {
+                    s.seat = seat as u8;
+                    s.pending = Pending::BenefitOrder;
+                    return;
                 }
             }
-            s.scratch = 0;
-            s.cursor += 1;
         }
         self.end_of_round(s, ev);
+    }
+
+    /// Receives or activates one round-end benefit (an exchange becomes a prompt).
+    pub(crate) fn activate_benefit(&self, s: &mut State, seat: usize, c: Card, i: u8, ev: &mut Events) {
+        let name = self.card_name(c).to_string();
+        match &self.effects(c)[i as usize] {
+            Effect::RoundEndIncome { gain, cond } if self.cond_ok_pub(s, seat, cond, c, None, None) => {
+                ev.emit(Audience::ALL, || json!({"kind": "income", "seat": seat, "card": name}));
+                self.grant(s, seat, gain, c, i, 1, ev);
+            }
+            Effect::MilitaryScoreChange { self_amount, each_opponent, transfer, cond, .. }
+                if self.cond_ok_pub(s, seat, cond, c, None, None) =>
+            {
+                self.military_change(s, seat, *self_amount, *each_opponent, *transfer);
+            }
+            Effect::RoundEndExchange { options, times, cond }
+                if self.cond_ok_pub(s, seat, cond, c, None, None)
+                    && options.iter().any(|(give, _)| self.exchange_option_ok(s, seat, give)) =>
+            {
+                s.seat = seat as u8;
+                s.pending = Pending::Exchange { card: c, effect: i, left: *times };
+            }
+            Effect::CardReservoir { resource, initial, per_round, cond } => {
+                let placed_round =
+                    if (c as usize) < self.g_count() { s.recruited_round[c as usize] } else { s.built_round[c as usize - self.g_count()] };
+                let r = s.reservoir[c as usize];
+                if r < 0 {
+                    if placed_round == s.round {
+                        let n = (*initial).min(self.available(s, *resource).max(0));
+                        s.reservoir[c as usize] = n as i8;
+                        ev.emit(Audience::ALL, || json!({"kind": "reservoir_stocked", "seat": seat, "card": name, "amount": n}));
+                    }
+                } else if r > 0 && self.cond_ok_pub(s, seat, cond, c, None, None) {
+                    let n = (*per_round).min(r as i32);
+                    s.reservoir[c as usize] -= n as i8;
+                    match *resource {
+                        B_GOLD => s.seats[seat].gold += n,
+                        B_RICE => s.seats[seat].rice += n,
+                        B_SUPPORT => s.seats[seat].support += n,
+                        B_UNTRAINED => s.seats[seat].untrained += n,
+                        B_TRAINED => s.seats[seat].trained += n,
+                        k => s.seats[seat].weapons[k - B_SPEAR] += n,
+                    }
+                    ev.emit(Audience::ALL, || json!({"kind": "reservoir_paid", "seat": seat, "card": name, "amount": n}));
+                }
+            }
+            _ => {}
+        }
     }
 
     pub(crate) fn military_change(&self, s: &mut State, seat: usize, self_amount: i32, each_opponent: i32, transfer: bool) {
@@ -897,6 +903,7 @@ impl Tkr {
         s.side_bonus = [0; 18];
         s.passed = [false; 3];
         s.han_used = false;
+        s.benefits_done = 0;
         s.seq = 0;
         s.turn = 0;
         s.cursor = 0;

@@ -277,6 +277,13 @@ impl Tkr {
                     }
                 }
             }
+            Pending::BenefitOrder => {
+                for k in 0..self.benefits(s, seat).len() {
+                    if s.benefits_done & (1 << k) == 0 {
+                        out.push(Action::Choice(k as u8));
+                    }
+                }
+            }
             Pending::Auto | Pending::Over => {}
         }
     }
@@ -832,6 +839,12 @@ impl Tkr {
                     ev.emit(Audience::ALL, || json!({"kind": "deficit", "seat": seat, "cause": "rebellion"}));
                 }
                 s.pending = Pending::Auto;
+            }
+            Pending::BenefitOrder => {
+                let (c, i) = self.benefits(s, seat)[k as usize];
+                s.benefits_done |= 1 << k;
+                s.pending = Pending::Auto;
+                self.activate_benefit(s, seat, c, i, ev);
             }
             Pending::Exchange { card, effect, left } => {
                 if k == 0 {

@@ -193,6 +193,8 @@ pub enum Pending {
     Protect {
         card: u8,
     },
+    /// Round-end benefits: which one `seat` activates next (§8 5)).
+    BenefitOrder,
     /// Round-end exchange (`card` 0..G generals, G.. developments; `left` uses).
     Exchange {
         card: u16,
@@ -285,6 +287,9 @@ pub struct State {
     pub picks: [i32; 4],
     /// Recruitment: keep counts per seat (this recruitment).
     pub keep_left: [u8; 3],
+    /// Round-end benefits already activated by the seat at `cursor` (bit = index in
+    /// `benefits`).
+    pub benefits_done: u32,
     /// Prompts waiting behind the current step.
     pub queue: Vec<Deferred>,
     pub end_reason: u8,

@@ -67,6 +67,7 @@ fn pending_kind(p: &Pending) -> (usize, &'static str) {
         Pending::Exchange { .. } => (29, "exchange"),
         Pending::Auto => (30, "auto"),
         Pending::Over => (31, "over"),
+        Pending::BenefitOrder => (32, "benefit_order"),
     }
 }
 
