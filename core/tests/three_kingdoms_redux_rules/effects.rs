@@ -269,3 +269,22 @@ fn e18_deficit_protection_against_upkeep_in_a_replacement_file() {
     assert_eq!(s.seats[WU].deficits, 1, "one of the two missing rice is covered by paying 2 gold");
     assert_eq!(s.seats[WU].gold, 4 - 2);
 }
+
+#[test]
+fn compendium_example_lu_meng_then_garrison_trains_the_new_army() {
+    // S1 example 2: Wu wins Win Popular Support with 여몽, takes his untrained army, and the
+    // 주둔지 (Garrison) trains that same army
+    let g = plain();
+    let mut s = bidding(&g, 2, &["lu_meng"], NONE);
+    s.han_criterion = 0; // Win Popular Support bids on combat
+    let garrison = dev(&g, "garrison");
+    s.seats[WU].built = 1 << garrison;
+    pass(&g, &mut s);
+    place(&g, &mut s, "lu_meng", A_SUPPORT, &[]);
+    end_bidding(&g, &mut s);
+    act(&g, &mut s, Action::Perform(A_SUPPORT));
+    assert!(matches!(s.pending, Pending::BonusChoice { .. }));
+    act(&g, &mut s, Action::Choice(0)); // the untrained army
+    assert_eq!((s.seats[WU].untrained, s.seats[WU].trained), (0, 1));
+    assert_eq!(s.seats[WU].support, 1 + 1);
+}

@@ -108,6 +108,15 @@ impl Tkr {
                         s.seat = seat;
                         s.pending = Pending::BonusChoice { card, effect };
                     }
+                    Deferred::Train { seat, n } => {
+                        s.queue.remove(0);
+                        let p = &mut s.seats[seat as usize];
+                        let k = (n as i32).min(p.untrained);
+                        p.untrained -= k;
+                        p.trained += k;
+                        ev.emit(Audience::ALL, || json!({"kind": "train", "seat": seat, "amount": k}));
+                        continue;
+                    }
                 }
                 return;
             }
@@ -222,6 +231,12 @@ impl Tkr {
                 let mut b = *b;
                 for x in b.iter_mut() {
                     *x *= times;
+                }
+                // INTERPRETATION (RULES_NOTES.md T10): training comes after every other gain
+                // of the step (the compendium's 여몽 + 주둔지 example trains the army just won)
+                if b[B_TRAIN] > 0 {
+                    s.queue.push(Deferred::Train { seat: seat as u8, n: b[B_TRAIN].min(50) as u8 });
+                    b[B_TRAIN] = 0;
                 }
                 let picks = self.gain(s, seat, &b, ev);
                 if picks > 0 {

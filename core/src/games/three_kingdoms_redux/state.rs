@@ -213,6 +213,8 @@ pub enum Deferred {
     Weapons { seat: u8, n: u8, give: bool },
     /// A choose_one gain of `card`'s effect number `effect`.
     Choose { seat: u8, card: u16, effect: u8 },
+    /// Flip up to `n` untrained armies (a `train` gain, applied after the other gains, T10).
+    Train { seat: u8, n: u8 },
 }
 
 /// Macro stage of the round (what `advance` does next).
