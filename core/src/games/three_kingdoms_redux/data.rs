@@ -1305,11 +1305,9 @@ impl Data {
                     .sum()
             });
         for (r, x) in get(rec, "rounds", "recruitment")?.as_object().ok_or_else(|| bad("recruitment.rounds: not an object"))? {
-            let round: u8 = r
-                .parse()
-                .ok()
-                .filter(|n| (1..=rounds).contains(n))
-                .ok_or_else(|| bad(format!("recruitment.rounds.{r}: not a round number")))?;
+            let round: u8 = r.parse().ok().filter(|n| (2..=rounds).contains(n)).ok_or_else(|| {
+                bad(format!("recruitment.rounds.{r}: not a round number in 2..=rounds (round 1 has the setup recruitment)"))
+            })?;
             let mut row = [(0u8, 0u8); 3];
             for (k, name) in KINGDOMS.iter().enumerate() {
                 let p = format!("recruitment.rounds.{r}.{name}");

@@ -41,7 +41,8 @@
 //!   import deck, card to keep, card to build, production split, training, tribute option,
 //!   general to flip, occupying general, region, units, granary or treasury, choose_one
 //!   bonuses;
-//! - round end: tribal-12 support purchase, deficit protection, round-end exchanges.
+//! - round end: tribal-12 support purchase, deficit protection, which round-end benefit to
+//!   activate next (two or more open), round-end exchanges.
 
 mod action;
 pub mod data;
