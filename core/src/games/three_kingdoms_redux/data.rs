@@ -448,6 +448,8 @@ pub struct Data {
     pub rulers: [u8; 3],
     /// Per seat, the non-ruler generals (the recruitment deck), ascending.
     pub decks: [Vec<u8>; 3],
+    /// Per seat, all its generals (ruler included), ascending.
+    pub by_kingdom: [Vec<u8>; 3],
     /// Development ids per deck [unity, separation].
     pub dev_decks: [Vec<u8>; 2],
     /// Provenance summary for info().
@@ -1110,8 +1112,10 @@ impl Data {
         }
         let mut rulers = [u8::MAX; 3];
         let mut decks: [Vec<u8>; 3] = Default::default();
+        let mut by_kingdom: [Vec<u8>; 3] = Default::default();
         for (i, g) in generals.iter().enumerate() {
             let k = g.kingdom as usize;
+            by_kingdom[k].push(i as u8);
             if g.ruler {
                 if rulers[k] != u8::MAX {
                     return Err(bad(format!("generals[{i}].ruler: {} has two rulers", KINGDOMS[k])));
@@ -1407,6 +1411,7 @@ impl Data {
             limit_support,
             rulers,
             decks,
+            by_kingdom,
             dev_decks,
             provenance: prov,
             default_literal_rates: false,

@@ -257,10 +257,10 @@ impl Tkr {
     pub(crate) fn available_generals<'a>(&'a self, s: &'a State, seat: usize) -> impl Iterator<Item = u8> + 'a {
         let placed: u128 = s.placements.iter().fold(0, |m, p| m | 1u128 << p.general);
         let flipped = s.han_flipped;
-        self.data.generals.iter().enumerate().filter_map(move |(g, gen)| {
-            (gen.kingdom as usize == seat && s.gloc[g] == GLoc::Active && placed & (1u128 << g) == 0 && g as u8 != flipped)
-                .then_some(g as u8)
-        })
+        self.data.by_kingdom[seat]
+            .iter()
+            .copied()
+            .filter(move |&g| s.gloc[g as usize] == GLoc::Active && placed & (1u128 << g) == 0 && g != flipped)
     }
 
     pub(crate) fn target_ok(&self, s: &State, seat: usize, a: u8) -> bool {

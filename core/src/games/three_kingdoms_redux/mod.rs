@@ -234,6 +234,13 @@ impl Game for Tkr {
         out[start..].sort_unstable();
     }
 
+    fn is_legal(&self, s: &State, a: ActionId) -> bool {
+        let Some(x) = self.decode(a) else { return false };
+        let mut v = Vec::new();
+        self.legal(s, &mut v);
+        v.contains(&x)
+    }
+
     fn chance_outcomes(&self, s: &State, out: &mut Vec<(ActionId, f64)>) {
         let mut ids = Vec::new();
         self.legal_actions(s, &mut ids);

@@ -42,8 +42,8 @@ impl Tkr {
     /// C31) and built developments.
     pub(crate) fn cards(&self, s: &State, seat: usize, out: &mut Vec<Card>) {
         out.clear();
-        for (g, gen) in self.data.generals.iter().enumerate() {
-            if gen.kingdom as usize == seat && matches!(s.gloc[g], GLoc::Active | GLoc::Stationed) && !gen.effects.is_empty() {
+        for &g in &self.data.by_kingdom[seat] {
+            if matches!(s.gloc[g as usize], GLoc::Active | GLoc::Stationed) && !self.data.generals[g as usize].effects.is_empty() {
                 out.push(g as Card);
             }
         }
