@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Optional
 CALLS = ("current_player", "legal_actions", "apply_action", "observation_tensor")
 GOAL_RUST_STEPS = 1_000_000
 GOAL_SEKIGAHARA_US_PER_GAME = 5_000.0
+GOAL_TKR_US_PER_GAME = 5_000.0
 GOAL_PY_NS = {"current_player": 100.0, "apply_action": 300.0}
 
 
@@ -144,6 +145,24 @@ def main() -> int:
     else:
         goals["rust_sekigahara_steps_per_sec"] = {"goal": f">= {GOAL_RUST_STEPS:,}", "measured_min": None, "pass": None}
         goals["rust_sekigahara_us_per_game"] = {"goal": f"< {GOAL_SEKIGAHARA_US_PER_GAME:,.0f} us", "measured": None, "pass": None}
+    tkr_rust = [r for r in rows if r["surface"] == "rust" and r["game"] == "three_kingdoms_redux"]
+    if tkr_rust:
+        worst = min(r["player_steps_per_sec"] for r in tkr_rust)
+        slowest = max(r["us_per_game"] for r in tkr_rust)
+        goals["rust_three_kingdoms_redux_steps_per_sec"] = {
+            "goal": f">= {GOAL_RUST_STEPS:,} (player steps/s)",
+            "measured_min": worst,
+            "with_chance_steps_per_sec": min(r["steps_per_sec"] for r in tkr_rust),
+            "pass": worst >= GOAL_RUST_STEPS,
+        }
+        goals["rust_three_kingdoms_redux_us_per_game"] = {
+            "goal": f"< {GOAL_TKR_US_PER_GAME:,.0f} us per random game",
+            "measured": slowest,
+            "pass": slowest < GOAL_TKR_US_PER_GAME,
+        }
+    else:
+        goals["rust_three_kingdoms_redux_steps_per_sec"] = {"goal": f">= {GOAL_RUST_STEPS:,}", "measured_min": None, "pass": None}
+        goals["rust_three_kingdoms_redux_us_per_game"] = {"goal": f"< {GOAL_TKR_US_PER_GAME:,.0f} us", "measured": None, "pass": None}
     py = sources["python"]
     py_rows = [r for r in rows if r["surface"] == "python"]
     py_calls = python_calls(py, py_rows) if py is not None else {}

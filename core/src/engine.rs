@@ -57,6 +57,12 @@ static REGISTRY: &[Entry] = &[
         create: create::<Sekigahara>,
         configs: Sekigahara::covered_configs,
     },
+    Entry {
+        id: "three_kingdoms_redux",
+        name: "Three Kingdoms Redux",
+        create: create::<crate::games::three_kingdoms_redux::Tkr>,
+        configs: crate::games::three_kingdoms_redux::Tkr::covered_configs,
+    },
 ];
 
 /// `(id, name)` of every registered game.

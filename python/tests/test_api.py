@@ -214,3 +214,30 @@ def test_sekigahara_replacement_component_data():
     data["blocks"][0]["clan"] = "no_such_clan"
     with pytest.raises(kassen.exceptions.InvalidDataError):
         kassen.load_game("sekigahara", data=data)
+
+
+def test_three_kingdoms_redux_switches_and_replacement_data():
+    # Three seats (Wei, Wu, Shu); the three rule switches are config keys with the data's
+    # defaults; a replacement data file with one general changed is reported by info().
+    import json
+
+    from conftest import REPO
+    from kassen.testing import random_playout
+
+    default = kassen.load_game("three_kingdoms_redux")
+    assert default.num_players() == 3
+    cfg = default.info()["config"]
+    assert cfg["trade_rates"] == "player_side" and cfg["component_limits"] is True and cfg["alternation"] == "example"
+    for switches in ({"trade_rates": "literal"}, {"component_limits": False}, {"alternation": "rule_text"}):
+        game = kassen.load_game("three_kingdoms_redux", switches)
+        end = random_playout(game, 2, seed=2)
+        assert end.is_terminal() and sum(end.returns()) == pytest.approx(0.0)
+    data = json.loads((REPO / "core/src/games/three_kingdoms_redux/data/three_kingdoms_redux.json").read_text())
+    data["generals"][1]["combat"] = 5
+    changed = kassen.load_game("three_kingdoms_redux", data=data)
+    assert changed != default
+    prov = changed.info()["provenance"]
+    assert prov["generals_digest"] != default.info()["provenance"]["generals_digest"]
+    data["generals"][1]["combat"] = 9
+    with pytest.raises(kassen.exceptions.InvalidDataError):
+        kassen.load_game("three_kingdoms_redux", data=data)

@@ -24,9 +24,28 @@ pub fn file_name(game: &str, players: u32, seed: u64) -> String {
     format!("{game}_p{players}_seed{seed}.json")
 }
 
-/// The file name of the golden game of `game` with `config` and `seed`.
+/// The file name of the golden game of `game` with `config` and `seed`: `file_name`, with
+/// `_<key>-<value>` inserted before `_seed` for every config key other than `players` (rule
+/// switches), so that several configs with one player count get files of their own.
 pub fn file_name_for(game: &str, config: &Value, seed: u64) -> String {
-    file_name(game, num_players(game, config), seed)
+    let base = file_name(game, num_players(game, config), seed);
+    let mut variant = String::new();
+    if let Some(m) = config.as_object() {
+        let mut keys: Vec<&String> = m.keys().filter(|k| *k != "players" && *k != "explicit_chance").collect();
+        keys.sort();
+        for k in keys {
+            let v = match &m[k] {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let clean = |s: &str| s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>();
+            variant.push_str(&format!("_{}-{}", clean(k), clean(&v)));
+        }
+    }
+    match base.rfind("_seed") {
+        Some(i) if !variant.is_empty() => format!("{}{variant}{}", &base[..i], &base[i..]),
+        _ => base,
+    }
 }
 
 /// Every golden file, sorted by name.
@@ -119,6 +138,8 @@ pub struct Spacing {
 pub fn spacing(game: &str) -> Spacing {
     match game {
         "sekigahara" => Spacing { checkpoint: CHECKPOINT_EVERY, view: 6 * CHECKPOINT_EVERY },
+        // ~500 player actions and a ~6 kB view (15 regions, every placement, three seats)
+        "three_kingdoms_redux" => Spacing { checkpoint: CHECKPOINT_EVERY, view: 6 * CHECKPOINT_EVERY },
         _ => Spacing { checkpoint: CHECKPOINT_EVERY, view: CHECKPOINT_EVERY },
     }
 }

@@ -68,8 +68,7 @@ fn golden_files_cover_every_game_and_player_count() {
             assert!(configs.iter().any(|c| golden::num_players(id, c) == players), "{id}: no golden config with {players} players");
         }
         for config in &configs {
-            let prefix = format!("{id}_p{}_seed", golden::num_players(id, config));
-            let n = names.iter().filter(|n| n.starts_with(&prefix)).count();
+            let n = golden::SEEDS.iter().filter(|&&seed| names.contains(&golden::file_name_for(id, config, seed))).count();
             assert!(n >= 3, "{id} {config} has {n} golden games, at least 3 are needed");
         }
     }

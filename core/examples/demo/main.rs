@@ -1,6 +1,7 @@
 //! The showcase behind `make demo`: every registered game, in each of its player counts,
 //! played to the end by the built-in bots, with a readable public log and the result.
-//! Sekigahara has a log of its own, told from the spectator's events (`sekigahara.rs`); the
+//! Sekigahara and Three Kingdoms Redux have logs of their own, told from the spectator's events
+//! (`sekigahara.rs`, `three_kingdoms_redux.rs`); the
 //! notes below are about the generic log the other games get.
 //!
 //! Run it in release (it plays several full games with search):
@@ -17,6 +18,7 @@
 //! Everything is seeded, so the output is the same on every run (the timing goes to stderr).
 
 mod sekigahara;
+mod three_kingdoms_redux;
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -64,6 +66,8 @@ fn main() {
             let t = Instant::now();
             if id == "sekigahara" {
                 sekigahara::play(&game, name, GAME_SEED);
+            } else if id == "three_kingdoms_redux" {
+                three_kingdoms_redux::play(&game, name, GAME_SEED);
             } else {
                 play(&game, name, players as usize);
             }

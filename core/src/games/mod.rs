@@ -3,3 +3,4 @@
 pub mod provenance;
 pub mod samurai;
 pub mod sekigahara;
+pub mod three_kingdoms_redux;

@@ -1,0 +1,420 @@
+//! What a seat may see: the JSON view (with the pending decision), action texts and the
+//! observation tensor. Hidden: other seats' development hands and imported cards, their
+//! drawn and chosen generals before the reveal, deck orders.
+//!
+//! Tensor layout (f32, values scaled to about [0, 1]):
+//! - per seat (3 blocks, seat order Wei, Wu, Shu): 27 scalars (gold/30, rice/30, support/15,
+//!   untrained/20, trained/20, 4 weapons/15, deficits/10, tribal/12, office/5, military/50,
+//!   farm level/area/granary /5, market level/area/treasury /5, granary and treasury region
+//!   tokens /15, hand size/20, passed, won count/18, bid position one-hot 3), then built
+//!   developments (D bits), won actions (18 bits), actions still to perform (18 bits);
+//! - per general (G blocks of 5): recruited and available, stationed, placed this round,
+//!   flipped on Control Han Emperor, drawn/chosen by the observer (own only);
+//! - the observer's hand (D bits) and imported cards (D bits);
+//! - per region (R blocks of 5): occupant one-hot 3, token flipped, units/2;
+//! - per action (18 blocks of 3): each seat's bid total /20;
+//! - global: round/12, Control Han Emperor criterion, Han token holder one-hot 4, alliance
+//!   action one-hot 18, last alliance action one-hot 18, pending kind one-hot 40, seat to
+//!   act one-hot 3, observer one-hot 4 (last = spectator), game over.
+
+use serde_json::{json, Value};
+
+use super::action::Action;
+use super::data::*;
+use super::state::*;
+use super::Tkr;
+use crate::game::{ActionId, Player, SPECTATOR};
+
+const SEAT_SCALARS: usize = 27;
+const PENDING_KINDS: usize = 40;
+
+pub fn tensor_len(g: &Tkr) -> usize {
+    let (gn, d, r) = (g.data.generals.len(), g.data.developments.len(), g.data.regions.len());
+    3 * (SEAT_SCALARS + d + 36) + gn * 5 + 2 * d + r * 5 + 54 + 1 + 1 + 4 + 18 + 18 + PENDING_KINDS + 3 + 4 + 1
+}
+
+fn pending_kind(p: &Pending) -> (usize, &'static str) {
+    match p {
+        Pending::Criterion => (0, "criterion"),
+        Pending::DrawDev { .. } => (1, "draw_development"),
+        Pending::DrawGeneral { .. } => (2, "draw_general"),
+        Pending::Keep { .. } => (3, "keep_general"),
+        Pending::Alliance => (4, "alliance"),
+        Pending::Bid => (5, "bid"),
+        Pending::Target => (6, "target"),
+        Pending::Extras => (7, "extras"),
+        Pending::ChooseAction => (8, "choose_action"),
+        Pending::DevelopMode { .. } => (9, "develop_mode"),
+        Pending::Bank { .. } => (10, "bank"),
+        Pending::TradeRice => (11, "trade_rice"),
+        Pending::TradeWeapons => (12, "trade_weapons"),
+        Pending::WeaponPick { .. } => (13, "weapon_pick"),
+        Pending::Hire => (14, "hire_instructor"),
+        Pending::Import => (15, "import_tech"),
+        Pending::KeepImport { .. } => (16, "keep_import"),
+        Pending::Build => (17, "build"),
+        Pending::Produce { .. } => (18, "produce"),
+        Pending::Train => (19, "train"),
+        Pending::Tribute => (20, "tribute"),
+        Pending::HanFlip => (21, "han_flip"),
+        Pending::OccupyGeneral { .. } => (22, "occupy_general"),
+        Pending::OccupyRegion { .. } => (23, "occupy_region"),
+        Pending::OccupyUnits { .. } => (24, "occupy_units"),
+        Pending::OccupyStore { .. } => (25, "occupy_store"),
+        Pending::BonusChoice { .. } => (26, "bonus_choice"),
+        Pending::Tribal12 => (27, "tribal12"),
+        Pending::Protect { .. } => (28, "protect"),
+        Pending::Exchange { .. } => (29, "exchange"),
+        Pending::Auto => (30, "auto"),
+        Pending::Over => (31, "over"),
+        Pending::BenefitOrder => (32, "benefit_order"),
+    }
+}
+
+fn bits_list(mut m: u64) -> Vec<usize> {
+    let mut v = Vec::new();
+    while m != 0 {
+        v.push(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+    v
+}
+
+pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
+    let d = &g.data;
+    let me = if player == SPECTATOR { None } else { Some(player as usize) };
+    let seats: Vec<Value> = (0..3)
+        .map(|k| {
+            let p = &s.seats[k];
+            let own = me == Some(k);
+            let gens: Vec<Value> = d
+                .generals
+                .iter()
+                .enumerate()
+                .filter(|(i, gen)| gen.kingdom as usize == k && (matches!(s.gloc[*i], GLoc::Active | GLoc::Stationed) || (own && matches!(s.gloc[*i], GLoc::Drawn | GLoc::Chosen))))
+                .map(|(i, gen)| {
+                    let st = match s.gloc[i] {
+                        GLoc::Active => "recruited",
+                        GLoc::Stationed => "stationed",
+                        GLoc::Drawn => "drawn",
+                        _ => "chosen",
+                    };
+                    json!({"id": gen.id, "name": gen.name_ko, "state": st, "admin": g.stat(i as u8, s.round, Stat::Admin), "combat": g.stat(i as u8, s.round, Stat::Combat),
+                           "leadership": g.stat(i as u8, s.round, Stat::Leadership), "ability": gen.ability})
+                })
+                .collect();
+            let drawn = s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count();
+            let chosen = s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Chosen).count();
+            let names = |m: u64| bits_list(m).into_iter().map(|x| d.developments[x].id.clone()).collect::<Vec<_>>();
+            let regs = |m: u32| bits_list(m as u64).into_iter().map(|x| json!({"region": d.regions[x].id, "flipped": s.regions[x].flipped})).collect::<Vec<_>>();
+            json!({
+                "kingdom": KINGDOMS[k], "gold": p.gold, "rice": p.rice, "support": p.support, "untrained": p.untrained, "trained": p.trained,
+                "weapons": {"spear": p.weapons[0], "horse": p.weapons[1], "crossbow": p.weapons[2], "ship": p.weapons[3]},
+                "deficits": p.deficits, "tribal": p.tribal, "office": p.office, "military": p.military,
+                "farm": {"level": p.farm_level, "area": p.farm_area, "granary": p.granary_farm},
+                "market": {"level": p.market_level, "area": p.market_area, "treasury": p.treasury_market},
+                "granary_regions": regs(p.granary_regions), "treasury_regions": regs(p.treasury_regions),
+                "hand": if own { json!(names(p.hand)) } else { Value::Null },
+                "hand_size": p.hand.count_ones(),
+                "importing": if own { json!(names(p.import_drawn)) } else { Value::Null },
+                "importing_size": p.import_drawn.count_ones(),
+                "built": names(p.built),
+                "generals": gens, "generals_drawn": drawn, "generals_chosen": chosen,
+                "won": bits_list(p.won as u64).into_iter().map(|a| ACTIONS[a]).collect::<Vec<_>>(),
+                "to_perform": bits_list(p.todo as u64).into_iter().map(|a| ACTIONS[a]).collect::<Vec<_>>(),
+                "passed": s.passed[k],
+            })
+        })
+        .collect();
+    let pl = |p: &Placement| {
+        json!({"seat": p.seat, "general": d.generals[p.general as usize].id, "action": if p.action == NONE { Value::Null } else { json!(ACTIONS[p.action as usize]) },
+               "unit": if p.unit == NONE { Value::Null } else { json!(UNITS[p.unit as usize]) }, "units": p.units, "gold": p.gold, "support": p.support, "han": p.han, "value": p.value})
+    };
+    let (_, kind) = pending_kind(&s.pending);
+    let mut pending = json!({"kind": kind, "seat": if matches!(s.pending, Pending::Over) { Value::Null } else { json!(s.seat) }});
+    match s.pending {
+        Pending::DrawDev { seat, deck, left, .. } => pending = json!({"kind": kind, "seat": seat, "deck": deck, "left": left}),
+        Pending::DrawGeneral { seat, left } | Pending::Keep { seat, left } => pending = json!({"kind": kind, "seat": seat, "left": left}),
+        Pending::Exchange { card, .. } | Pending::BonusChoice { card, .. } => pending["card"] = json!(g.card_name(card)),
+        Pending::OccupyGeneral { action } | Pending::Produce { action } | Pending::Bank { action } | Pending::DevelopMode { action } => {
+            pending["action"] = json!(ACTIONS[action as usize])
+        }
+        _ => {}
+    }
+    if s.acting != NONE {
+        pending["acting"] = json!(ACTIONS[s.acting as usize]);
+    }
+    json!({
+        "round": s.round,
+        "criteria": {"control_han_emperor": if s.han_criterion == 0 { "administration" } else { "combat" }, "win_popular_support": if s.han_criterion == 0 { "combat" } else { "administration" }},
+        "bid_order": s.bid_order, "action_order": s.action_order,
+        "alliance_action": if s.alliance_action == NONE { Value::Null } else { json!(ACTIONS[s.alliance_action as usize]) },
+        "last_alliance_action": if s.last_alliance_action == NONE { Value::Null } else { json!(ACTIONS[s.last_alliance_action as usize]) },
+        "han_emperor_token": if s.han_holder == NONE { Value::Null } else { json!(s.han_holder) },
+        "han_flipped_general": if s.han_flipped == NONE { Value::Null } else { json!(d.generals[s.han_flipped as usize].id) },
+        "seats": seats,
+        "regions": d.regions.iter().enumerate().map(|(i, r)| {
+            let st = s.regions[i];
+            json!({"id": r.id, "name": r.name_ko, "border": BORDERS[r.border as usize], "requires": UNITS[r.unit as usize],
+                   "seat": if st.seat == NONE { Value::Null } else { json!(st.seat) },
+                   "general": if st.seat == NONE { Value::Null } else { json!(d.generals[st.general as usize].id) },
+                   "unit": if st.seat == NONE { Value::Null } else { json!(UNITS[st.unit as usize]) }, "units": st.units, "flipped": st.flipped})
+        }).collect::<Vec<_>>(),
+        "placements": s.placements.iter().map(pl).collect::<Vec<_>>(),
+        "placing": s.cur.as_ref().map(pl),
+        "totals": (0..18).map(|a| s.totals[a]).collect::<Vec<_>>(),
+        "deck_sizes": {"unity": g.dev_remaining(s, 0).count(), "separation": g.dev_remaining(s, 1).count(),
+                       "generals": (0..3).map(|k| g.general_deck(s, k).count() + s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count()).collect::<Vec<_>>()},
+        "pending": pending,
+        "scores": if s.is_over() { json!(g.scores(s)) } else { Value::Null },
+        "end_reason": s.end_reason,
+    })
+}
+
+pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
+    let d = &g.data;
+    let me = if player == SPECTATOR { None } else { Some(player as usize) };
+    let mut i = 0usize;
+    let mut put = |v: f32, out: &mut [f32]| {
+        out[i] = v;
+        i += 1;
+    };
+    for k in 0..3 {
+        let p = &s.seats[k];
+        for v in [
+            p.gold as f32 / 30.0,
+            p.rice as f32 / 30.0,
+            p.support as f32 / 15.0,
+            p.untrained as f32 / 20.0,
+            p.trained as f32 / 20.0,
+            p.weapons[0] as f32 / 15.0,
+            p.weapons[1] as f32 / 15.0,
+            p.weapons[2] as f32 / 15.0,
+            p.weapons[3] as f32 / 15.0,
+            p.deficits as f32 / 10.0,
+            p.tribal as f32 / 12.0,
+            p.office as f32 / 5.0,
+            p.military as f32 / 50.0,
+            p.farm_level as f32 / 5.0,
+            p.farm_area as f32 / 5.0,
+            p.granary_farm as f32 / 5.0,
+            p.market_level as f32 / 5.0,
+            p.market_area as f32 / 5.0,
+            p.treasury_market as f32 / 5.0,
+            p.granary_regions.count_ones() as f32 / 15.0,
+            p.treasury_regions.count_ones() as f32 / 15.0,
+            p.hand.count_ones() as f32 / 20.0,
+            s.passed[k] as u8 as f32,
+            p.won.count_ones() as f32 / 18.0,
+            (s.bid_order[0] as usize == k) as u8 as f32,
+            (s.bid_order[1] as usize == k) as u8 as f32,
+            (s.bid_order[2] as usize == k) as u8 as f32,
+        ] {
+            put(v, out);
+        }
+        for c in 0..d.developments.len() {
+            put((p.built >> c & 1) as f32, out);
+        }
+        for a in 0..18 {
+            put((p.won >> a & 1) as f32, out);
+        }
+        for a in 0..18 {
+            put((p.todo >> a & 1) as f32, out);
+        }
+    }
+    for (x, gen) in d.generals.iter().enumerate() {
+        let own = me == Some(gen.kingdom as usize);
+        put((s.gloc[x] == GLoc::Active) as u8 as f32, out);
+        put((s.gloc[x] == GLoc::Stationed) as u8 as f32, out);
+        put(s.placements.iter().any(|p| p.general as usize == x) as u8 as f32, out);
+        put((s.han_flipped as usize == x) as u8 as f32, out);
+        put((own && matches!(s.gloc[x], GLoc::Drawn | GLoc::Chosen)) as u8 as f32 * if s.gloc[x] == GLoc::Chosen { 1.0 } else { 0.5 }, out);
+    }
+    let (hand, imp) = me.map_or((0, 0), |k| (s.seats[k].hand, s.seats[k].import_drawn));
+    for c in 0..d.developments.len() {
+        put((hand >> c & 1) as f32, out);
+    }
+    for c in 0..d.developments.len() {
+        put((imp >> c & 1) as f32, out);
+    }
+    for r in &s.regions {
+        for k in 0..3u8 {
+            put((r.seat == k) as u8 as f32, out);
+        }
+        put(r.flipped as u8 as f32, out);
+        put(r.units as f32 / 2.0, out);
+    }
+    for a in 0..18 {
+        for k in 0..3 {
+            put(s.totals[a][k] as f32 / 20.0, out);
+        }
+    }
+    put(s.round as f32 / 12.0, out);
+    put(s.han_criterion as f32, out);
+    for k in 0..4u8 {
+        put((s.han_holder == k || (k == 3 && s.han_holder == NONE)) as u8 as f32, out);
+    }
+    for a in 0..18u8 {
+        put((s.alliance_action == a) as u8 as f32, out);
+    }
+    for a in 0..18u8 {
+        put((s.last_alliance_action == a) as u8 as f32, out);
+    }
+    let (pk, _) = pending_kind(&s.pending);
+    for k in 0..PENDING_KINDS {
+        put((k == pk) as u8 as f32, out);
+    }
+    for k in 0..3u8 {
+        put((s.seat == k && !s.is_over()) as u8 as f32, out);
+    }
+    for k in 0..4 {
+        put((me == Some(k) || (k == 3 && me.is_none())) as u8 as f32, out);
+    }
+    put(s.is_over() as u8 as f32, out);
+}
+
+/// The meaning of Choice(k) in the pending prompt.
+fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
+    let r = g.rates();
+    match s.pending {
+        Pending::DevelopMode { action } => match (action, k) {
+            (A_FARM, 0) => "develop farm".into(),
+            (A_FARM, _) => "harvest".into(),
+            (_, 0) => "develop market".into(),
+            _ => "collect tax".into(),
+        },
+        Pending::Bank { action } => format!("bank {k} token(s) in the {}", if action == A_FARM { "granary" } else { "treasury" }),
+        Pending::TradeRice => match k {
+            0 => "no rice trade".into(),
+            1..=3 => format!("buy {} rice for {} gold", k as i32 * r.rice_buy.get, k as i32 * r.rice_buy.pay),
+            _ => format!("sell {} rice for {} gold", (k - 3) as i32 * r.rice_sell.pay, (k - 3) as i32 * r.rice_sell.get),
+        },
+        Pending::TradeWeapons => match k {
+            0 => "no weapon trade".into(),
+            1..=2 => format!("buy {} weapons for {} gold", k as i32 * r.weapon_buy.get, k as i32 * r.weapon_buy.pay),
+            _ => format!("sell {} weapons for {} gold", (k - 2) as i32 * r.weapon_sell.pay, (k - 2) as i32 * r.weapon_sell.get),
+        },
+        Pending::Hire => {
+            if k == 0 {
+                "no instructor".into()
+            } else {
+                format!("hire an instructor: train {k}")
+            }
+        }
+        Pending::Import => match k {
+            0 => "no import".into(),
+            1 => "import from the unity (연합) deck".into(),
+            _ => "import from the separation (분리) deck".into(),
+        },
+        Pending::Produce { action } => {
+            let (a, b) = if action == A_SPEAR_HORSE { ("spear", "horse") } else { ("crossbow", "ship") };
+            format!("produce {k} {a}(s) and the rest {b}s")
+        }
+        Pending::Train => format!("train {k} armies"),
+        Pending::Tribute => {
+            let b = g.data.tribute.get(k as usize).copied().unwrap_or([0; 14]);
+            format!("tribute: {}", bundle_text(&b))
+        }
+        Pending::OccupyUnits { .. } => format!("occupy with {k} unit(s)"),
+        Pending::OccupyStore { .. } => {
+            if k == 0 {
+                "region token to the granary".into()
+            } else {
+                "region token to the treasury".into()
+            }
+        }
+        Pending::BonusChoice { card, effect } => {
+            let b = match &g.effects(card)[effect as usize] {
+                Effect::ActionBonus { gain: Gain::ChooseOne(l), .. }
+                | Effect::RoundEndIncome { gain: Gain::ChooseOne(l), .. }
+                | Effect::ImmediateGain { gain: Gain::ChooseOne(l) } => l.get(k as usize).copied().unwrap_or([0; 14]),
+                _ => [0; 14],
+            };
+            format!("{}: take {}", g.card_name(card), bundle_text(&b))
+        }
+        Pending::Tribal12 => {
+            if k == 1 {
+                "pay 2 rice for 1 support".into()
+            } else {
+                "no support purchase".into()
+            }
+        }
+        Pending::Protect { card } => {
+            if k == 1 {
+                format!("{}: pay instead of the rebellion deficit", g.data.developments[card as usize].name_en)
+            } else {
+                "take the rebellion deficit".into()
+            }
+        }
+        Pending::Exchange { card, effect, .. } => {
+            if k == 0 {
+                "no exchange".into()
+            } else if let Effect::RoundEndExchange { options, .. } = &g.effects(card)[effect as usize] {
+                let (give, get) = options[(k - 1) as usize];
+                format!("{}: give {} for {}", g.card_name(card), bundle_text(&give), bundle_text(&get))
+            } else {
+                format!("option {k}")
+            }
+        }
+        _ => format!("option {k}"),
+    }
+}
+
+fn bundle_text(b: &Bundle) -> String {
+    let parts: Vec<String> = BUNDLE_KEYS.iter().zip(b.iter()).filter(|(_, n)| **n != 0).map(|(k, n)| format!("{n} {k}")).collect();
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(" + ")
+    }
+}
+
+pub fn action_string(g: &Tkr, s: &State, id: ActionId) -> String {
+    let d = &g.data;
+    let Some(a) = g.decode(id) else { return format!("invalid {id}") };
+    let gname = |x: u8| d.generals.get(x as usize).map_or("?".to_string(), |x| format!("{} {}", x.name_ko, x.name_en));
+    match a {
+        Action::DrawGeneral(x) => format!("draw general card #{x} of the deck"),
+        Action::DrawDev(x) => format!("draw development card #{x} of the deck"),
+        Action::Criterion(c) => format!("Control Han Emperor criterion: {}", if c == 0 { "administration" } else { "combat" }),
+        Action::Keep(x) => format!("keep general {}", gname(x)),
+        Action::Alliance(x) => format!("alliance action: {}", ACTIONS.get(x as usize).unwrap_or(&"?")),
+        Action::Place(x) => format!("place {}", gname(x)),
+        Action::Target(x) => format!("on {}", ACTIONS.get(x as usize).unwrap_or(&"?")),
+        Action::Unit(u) => format!("assign one {} unit", UNITS.get(u as usize).unwrap_or(&"?")),
+        Action::Gold => "add one gold".into(),
+        Action::Support => "add one support token".into(),
+        Action::Han => "add the Han Emperor token".into(),
+        Action::Confirm => "confirm the placement".into(),
+        Action::Pass => "pass".into(),
+        Action::Perform(x) => format!("perform {}", ACTIONS.get(x as usize).unwrap_or(&"?")),
+        Action::Decline(x) => format!("decline {}", ACTIONS.get(x as usize).unwrap_or(&"?")),
+        Action::Choice(k) => choice_text(g, s, k),
+        Action::Weapon(w) => format!(
+            "{} one {}",
+            if matches!(s.pending, Pending::WeaponPick { give: true, .. }) { "pay" } else { "take" },
+            WEAPONS.get(w as usize).unwrap_or(&"?")
+        ),
+        Action::Dev(x) => format!(
+            "{} {}",
+            if matches!(s.pending, Pending::KeepImport { .. }) { "keep" } else { "build" },
+            d.developments.get(x as usize).map_or("?", |c| c.name_en.as_str())
+        ),
+        Action::Region(r) => format!("occupy {}", d.regions.get(r as usize).map_or("?", |x| x.id.as_str())),
+        Action::General(x) => format!("{} {}", if matches!(s.pending, Pending::HanFlip) { "flip" } else { "occupy with" }, gname(x)),
+        Action::Done => match s.pending {
+            Pending::Build => "build nothing".into(),
+            Pending::OccupyGeneral { .. } => "occupy nothing".into(),
+            _ => "done".into(),
+        },
+    }
+}
+
+pub fn action_json(g: &Tkr, s: &State, id: ActionId) -> Value {
+    let text = action_string(g, s, id);
+    let verb = match g.decode(id) {
+        Some(a) => format!("{a:?}").split(['(', ' ']).next().unwrap_or("").to_lowercase(),
+        None => "invalid".into(),
+    };
+    json!({"id": id, "verb": verb, "text": text})
+}

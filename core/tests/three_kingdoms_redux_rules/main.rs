@@ -1,0 +1,12 @@
+//! Rule tests for Three Kingdoms Redux, named after the rulebook sections (§) and the data's
+//! clarifications (C) / the game's interpretations (T, RULES_NOTES.md).
+
+mod bidding;
+mod clarifications;
+mod common;
+mod conformance;
+mod data_switches;
+mod effects;
+mod resolution;
+mod setup;
+mod upkeep_end;
