@@ -99,98 +99,110 @@ pub fn resample(g: &Tkr, history: &[ActionId], observer: Player, rng: &mut Rng) 
     let reserved_all: u64 = known | built.iter().flat_map(|d| d.iter().flatten()).fold(0u64, |m, &d| m | 1 << d);
 
     // --- pass 2: rebuild with the hidden parts redrawn ---
-    let mut ns = g.new_initial_state(0);
-    let mut out = Vec::with_capacity(history.len());
-    let mut import_kept: VecDeque<u8> = VecDeque::new();
-    let mut gen_ep: (u8, u8, usize, usize) = (NONE, 0, 0, 0);
-    let mut legal = Vec::new();
-    for (i, st) in steps.iter().enumerate() {
-        let a = history[i];
-        legal.clear();
-        g.legal_actions(&ns, &mut legal);
-        let pick =
-            |rng: &mut Rng, cands: &[u8]| -> Option<u8> { (!cands.is_empty()).then(|| cands[rng.below(cands.len() as u32) as usize]) };
-        let b = match st.pending {
-            Pending::DrawDev { seat, deck, import, .. } => {
-                let left: Vec<u8> = g.dev_remaining(&ns, deck).collect();
-                let chosen = if hidden(seat) {
-                    let mut choice = None;
-                    if kept_slot[i] {
-                        if let Some(&d) = built[seat as usize][deck as usize].front() {
-                            if left.contains(&d) {
-                                built[seat as usize][deck as usize].pop_front();
-                                choice = Some(d);
+    // A replacement the rebuilt state does not allow is drawn again (the next attempt reads
+    // more of `rng`); the true history is never a fallback, since it would show the hidden truth.
+    for _attempt in 0..64 {
+        let mut built = built.clone();
+        let sampled = (|| -> Option<Vec<ActionId>> {
+            let mut ns = g.new_initial_state(0);
+            let mut out = Vec::with_capacity(history.len());
+            let mut import_kept: VecDeque<u8> = VecDeque::new();
+            let mut gen_ep: (u8, u8, usize, usize) = (NONE, 0, 0, 0);
+            let mut legal = Vec::new();
+            for (i, st) in steps.iter().enumerate() {
+                let a = history[i];
+                legal.clear();
+                g.legal_actions(&ns, &mut legal);
+                let pick = |rng: &mut Rng, cands: &[u8]| -> Option<u8> {
+                    (!cands.is_empty()).then(|| cands[rng.below(cands.len() as u32) as usize])
+                };
+                let b = match st.pending {
+                    Pending::DrawDev { seat, deck, import, .. } => {
+                        let left: Vec<u8> = g.dev_remaining(&ns, deck).collect();
+                        let chosen = if hidden(seat) {
+                            let mut choice = None;
+                            if kept_slot[i] {
+                                if let Some(&d) = built[seat as usize][deck as usize].front() {
+                                    if left.contains(&d) {
+                                        built[seat as usize][deck as usize].pop_front();
+                                        choice = Some(d);
+                                    }
+                                }
                             }
+                            let choice = choice.or_else(|| {
+                                let free: Vec<u8> = left.iter().copied().filter(|&d| reserved_all & (1 << d) == 0).collect();
+                                pick(rng, &free)
+                            });
+                            let d = choice.or_else(|| pick(rng, &left))?;
+                            if import && kept_slot[i] {
+                                import_kept.push_back(d);
+                            }
+                            d
+                        } else {
+                            card[i]
+                        };
+                        match left.iter().position(|&d| d == chosen) {
+                            Some(k) => g.encode(Action::DrawDev(k as u8)),
+                            None => return None,
                         }
                     }
-                    let choice = choice.or_else(|| {
-                        let free: Vec<u8> = left.iter().copied().filter(|&d| reserved_all & (1 << d) == 0).collect();
-                        pick(rng, &free)
-                    });
-                    let d = choice.or_else(|| pick(rng, &left)).unwrap_or(card[i]);
-                    if import && kept_slot[i] {
-                        import_kept.push_back(d);
+                    Pending::KeepImport { .. } if hidden(st.seat) => {
+                        let want = import_kept.pop_front().map(|d| g.encode(Action::Dev(d)));
+                        match want {
+                            Some(id) if legal.contains(&id) => id,
+                            _ => *legal.get(rng.below(legal.len().max(1) as u32) as usize)?,
+                        }
                     }
-                    d
-                } else {
-                    card[i]
+                    Pending::DrawGeneral { seat, .. } => {
+                        let left: Vec<u8> = g.general_deck(&ns, seat as usize).collect();
+                        let chosen = if hidden(seat) {
+                            if gen_ep.0 != seat || gen_ep.1 != st.round {
+                                gen_ep = (seat, st.round, 0, 0);
+                            }
+                            let kept = revealed(seat, st.round);
+                            let j = gen_ep.2;
+                            gen_ep.2 += 1;
+                            if j < kept.len() {
+                                kept[j]
+                            } else {
+                                let free: Vec<u8> = left.iter().copied().filter(|x| !kept.contains(x)).collect();
+                                pick(rng, &free).or_else(|| pick(rng, &left))?
+                            }
+                        } else {
+                            card[i]
+                        };
+                        match left.iter().position(|&x| x == chosen) {
+                            Some(k) => g.encode(Action::DrawGeneral(k as u8)),
+                            None => return None,
+                        }
+                    }
+                    Pending::Keep { seat, .. } if hidden(seat) => {
+                        if gen_ep.0 != seat || gen_ep.1 != st.round {
+                            gen_ep = (seat, st.round, 0, 0);
+                        }
+                        let kept = revealed(seat, st.round);
+                        let k = gen_ep.3;
+                        gen_ep.3 += 1;
+                        if k < kept.len() {
+                            g.encode(Action::Keep(kept[k]))
+                        } else {
+                            *legal.get(rng.below(legal.len().max(1) as u32) as usize)?
+                        }
+                    }
+                    _ => a,
                 };
-                match left.iter().position(|&d| d == chosen) {
-                    Some(k) => g.encode(Action::DrawDev(k as u8)),
-                    None => return history.to_vec(),
+                if !legal.contains(&b) {
+                    // a replacement that the rebuilt state does not allow: draw again
+                    return None;
                 }
+                g.apply(&mut ns, b, &mut ev);
+                out.push(b);
             }
-            Pending::KeepImport { .. } if hidden(st.seat) => {
-                let want = import_kept.pop_front().map(|d| g.encode(Action::Dev(d)));
-                match want {
-                    Some(id) if legal.contains(&id) => id,
-                    _ => legal.get(rng.below(legal.len().max(1) as u32) as usize).copied().unwrap_or(a),
-                }
-            }
-            Pending::DrawGeneral { seat, .. } => {
-                let left: Vec<u8> = g.general_deck(&ns, seat as usize).collect();
-                let chosen = if hidden(seat) {
-                    if gen_ep.0 != seat || gen_ep.1 != st.round {
-                        gen_ep = (seat, st.round, 0, 0);
-                    }
-                    let kept = revealed(seat, st.round);
-                    let j = gen_ep.2;
-                    gen_ep.2 += 1;
-                    if j < kept.len() {
-                        kept[j]
-                    } else {
-                        let free: Vec<u8> = left.iter().copied().filter(|x| !kept.contains(x)).collect();
-                        pick(rng, &free).or_else(|| pick(rng, &left)).unwrap_or(card[i])
-                    }
-                } else {
-                    card[i]
-                };
-                match left.iter().position(|&x| x == chosen) {
-                    Some(k) => g.encode(Action::DrawGeneral(k as u8)),
-                    None => return history.to_vec(),
-                }
-            }
-            Pending::Keep { seat, .. } if hidden(seat) => {
-                if gen_ep.0 != seat || gen_ep.1 != st.round {
-                    gen_ep = (seat, st.round, 0, 0);
-                }
-                let kept = revealed(seat, st.round);
-                let k = gen_ep.3;
-                gen_ep.3 += 1;
-                if k < kept.len() {
-                    g.encode(Action::Keep(kept[k]))
-                } else {
-                    legal.get(rng.below(legal.len().max(1) as u32) as usize).copied().unwrap_or(a)
-                }
-            }
-            _ => a,
-        };
-        if !legal.contains(&b) {
-            // a replacement that the rebuilt state does not allow: keep the true history
-            return history.to_vec();
+            Some(out)
+        })();
+        if let Some(out) = sampled {
+            return out;
         }
-        g.apply(&mut ns, b, &mut ev);
-        out.push(b);
     }
-    out
+    panic!("three_kingdoms_redux: no history consistent with seat {observer}'s information was found in 64 draws");
 }
