@@ -34,7 +34,7 @@ bench: ## random-playout benchmarks in Rust, C and Python (release); writes benc
 
 soak: ## 1,000,000 random games per game and config (release, every core); figures in bench-results/soak.json
 	mkdir -p bench-results
-	KASSEN_SOAK_GAMES=$${KASSEN_SOAK_GAMES:-1000000} KASSEN_SOAK_OUT=$(CURDIR)/bench-results/soak.json \
+	KASSEN_SOAK_GAMES_PER_CONFIG=$${KASSEN_SOAK_GAMES_PER_CONFIG:-1000000} KASSEN_SOAK_OUT=$(CURDIR)/bench-results/soak.json \
 		$(CARGO) test --release -p kassen-core --test soak -- --nocapture
 
 header: ## regenerate include/kassen.h with the pinned cbindgen
