@@ -57,6 +57,12 @@ static REGISTRY: &[Entry] = &[
         create: create::<Sekigahara>,
         configs: Sekigahara::covered_configs,
     },
+    Entry {
+        id: crate::games::sekigahara_daisakusen::Daisakusen::ID,
+        name: "関ヶ原大作戦 (Sekigahara Daisakusen)",
+        create: create::<crate::games::sekigahara_daisakusen::Daisakusen>,
+        configs: crate::games::sekigahara_daisakusen::Daisakusen::covered_configs,
+    },
 ];
 
 /// `(id, name)` of every registered game.

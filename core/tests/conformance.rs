@@ -2,6 +2,9 @@
 
 use kassen_core::{covered_configs, games, load_game};
 
+/// Games with no hidden information in their past (only the future deck order is unknown).
+const NO_HIDDEN_PAST: &[&str] = &["sekigahara_daisakusen"];
+
 #[test]
 fn every_registered_game_conforms() {
     assert!(!games().is_empty());
@@ -12,7 +15,11 @@ fn every_registered_game_conforms() {
             let game = load_game(id, Some(&cfg)).unwrap();
             let report = game.conformance(&[1, 2, 3]).unwrap_or_else(|e| panic!("{id} {cfg}: {e}"));
             assert_eq!(report.games, 3);
-            assert!(report.hidden_variants > 0, "{id} {cfg}: determinizations never varied hidden information");
+            // A game whose past hides nothing (every draw and die public) keeps its history.
+            assert!(
+                report.hidden_variants > 0 || NO_HIDDEN_PAST.contains(&id),
+                "{id} {cfg}: determinizations never varied hidden information"
+            );
             assert!(report.illegal_actions_rejected > 0 && report.legal_actions_applied > 0);
         }
     }

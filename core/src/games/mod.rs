@@ -3,3 +3,4 @@
 pub mod provenance;
 pub mod samurai;
 pub mod sekigahara;
+pub mod sekigahara_daisakusen;
