@@ -1,6 +1,7 @@
 //! Rule tests for 関ヶ原大作戦 (sekigahara_daisakusen), named after the rulebook sections
 //! (shared/rules/sekigahara_hex.zh.txt) and the 16 cards.
 
+mod cards;
 mod common;
 
 use common::*;
@@ -61,4 +62,21 @@ fn conformance_every_covered_config() {
         // order and dice differ under the fresh seed).
         assert_eq!(report.hidden_variants, 0);
     }
+}
+
+/// Throughput probe (no assertion on time): `cargo test --release -p kassen-core --test
+/// daisakusen_rules throughput -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput() {
+    let g = game();
+    let t = std::time::Instant::now();
+    let (mut steps, mut games) = (0usize, 0usize);
+    while t.elapsed().as_secs_f64() < 3.0 {
+        let (_, n) = random_game(&g, games as u64);
+        steps += n;
+        games += 1;
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!("{games} games, {steps} steps, {:.0} steps/s, {:.3} ms/game", steps as f64 / secs, secs * 1000.0 / games as f64);
 }
