@@ -125,7 +125,13 @@ fn c05_c06_c07_tozama_cards_pick_by_morale() {
     let asano = unit(&g, "浅野幸長");
     let maeda = unit(&g, "前田利長");
     let commanders = |g: &Daisakusen, s: &State| -> Vec<u8> {
-        legal(g, s).into_iter().filter_map(|a| match g.decode(a) { Some(Action::Commander(u)) => Some(u), _ => None }).collect()
+        legal(g, s)
+            .into_iter()
+            .filter_map(|a| match g.decode(a) {
+                Some(Action::Commander(u)) => Some(u),
+                _ => None,
+            })
+            .collect()
     };
     let mut s = after_setup(&g, 1);
     draw(&g, &mut s, "C05");

@@ -2,7 +2,9 @@
 //! (shared/rules/sekigahara_hex.zh.txt) and the 16 cards.
 
 mod cards;
+mod combat;
 mod common;
+mod movement;
 
 use common::*;
 use kassen_core::games::sekigahara_daisakusen::*;
