@@ -4,7 +4,9 @@
 mod cards;
 mod combat;
 mod common;
+mod data;
 mod movement;
+mod perft;
 
 use common::*;
 use kassen_core::games::sekigahara_daisakusen::*;

@@ -58,7 +58,7 @@ pub fn initial_state(g: &Daisakusen, rng: Rng) -> State {
         mp: 0,
         strategic: false,
         fight: None,
-        pending: Pending::Setup { next: 0 },
+        pending: if d.tozama_units.is_empty() { Pending::Draw } else { Pending::Setup { next: 0 } },
         winner: NONE,
         occ: Vec::new(),
         zoc: Vec::new(),
