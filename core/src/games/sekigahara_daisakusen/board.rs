@@ -28,7 +28,7 @@ impl Daisakusen {
     // === 5.2 戦意 ===
 
     /// The 戦意 track a commander uses now, if any (R 5.2): turned West → 西軍諸将 (R
-    /// 5.2(2)③), turned East → none (fixed 1, R 5.2(1)③).
+    /// 5.2(2)③), turned East → none (fixed 1, R 5.2(1)③). INTERPRETATION (RULES_NOTES.md D16).
     pub fn track_of(&self, s: &State, u: u8) -> Option<u8> {
         let c = &self.data.counters[u as usize];
         let side = s.units[u as usize].side;
@@ -234,7 +234,7 @@ impl Daisakusen {
     // === 10.0 castles, 11.0(1)④ 京 ===
 
     /// `side` takes the castle at `h` (R 10.0(2)-(5), 11.0(1)③): by defection it keeps
-    /// working as a castle, otherwise it stops (R 10.0(4)).
+    /// working as a castle, otherwise it stops (R 10.0(4)). INTERPRETATION (RULES_NOTES.md D13).
     pub fn take_castle(&self, s: &mut State, h: u16, side: u8, by_defection: bool, ev: &mut Events) {
         let c = self.data.hexes[h as usize].castle;
         if c == NONE || self.castle_owner(s, c) == side {
@@ -254,7 +254,7 @@ impl Daisakusen {
         self.move_all(s, side, n, "enemy castle taken (R 11.0(1)③)", ev);
     }
 
-    /// A move of `side` ended at `h`: 京 changes hands (R 11.0(1)④).
+    /// A move of `side` ended at `h`: 京 changes hands (R 11.0(1)④). INTERPRETATION (RULES_NOTES.md D14).
     pub fn end_move_at(&self, s: &mut State, h: u16, side: u8, ev: &mut Events) {
         if h == self.data.kyoto && s.kyoto_owner != side {
             s.kyoto_owner = side;

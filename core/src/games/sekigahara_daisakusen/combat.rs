@@ -24,6 +24,7 @@ pub fn target_ok(g: &Daisakusen, s: &State, from: u16, d: usize) -> bool {
     if s.occ[n as usize][1 - side as usize] == 0 {
         return false;
     }
+    // R 7.1(3)③: never across all sea (INTERPRETATION (RULES_NOTES.md D7)).
     // R 13.0(3): East 外様 commanders may not attack 秀頼's hex.
     let hy = g.data.hideyori;
     !(s.units[s.cmdr as usize].faction == Faction::EastTozama && s.units[hy as usize].loc == n && s.units[hy as usize].side != side)
@@ -78,6 +79,7 @@ fn hit_candidates(g: &Daisakusen, s: &State, side: u8) -> Vec<u8> {
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md D20).
 fn advance_ok(g: &Daisakusen, s: &State, f: &Fight) -> bool {
     let side = s.units[s.cmdr as usize].side;
     s.group & bit(s.cmdr) != 0
@@ -106,7 +108,7 @@ fn declare(g: &Daisakusen, s: &mut State, d: u8, ev: &mut Events) {
     let target = g.data.hexes[from as usize].nb[d as usize];
     let siege = g.castle_alive(s, target);
     // R 7.1(3)①②: plain→hill −1, across a river −1, hill→plain +1; R 7.2(2)(3): a siege
-    // ignores terrain and the attacker fires at −2 (minimum 1).
+    // ignores terrain and the attacker fires at −2 (minimum 1). INTERPRETATION (RULES_NOTES.md D9).
     let modifier = if siege {
         -2
     } else {
@@ -128,6 +130,7 @@ fn declare(g: &Daisakusen, s: &mut State, d: u8, ev: &mut Events) {
         json!({"kind": "attack", "by": SIDES[side as usize], "commander": g.unit_name(s.cmdr), "from": g.data.hexes[from as usize].id, "target": g.data.hexes[target as usize].id, "siege": siege, "modifier": modifier, "attackers": s.group.count_ones(), "defenders": defenders.count_ones()})
     });
     // R 11.0(2): an attacked commander's marker moves 1 toward his own side.
+    // INTERPRETATION (RULES_NOTES.md D19).
     let mut moved = 0u32;
     for u in bits(defenders) {
         if g.data.counters[u as usize].kind == Kind::Commander {

@@ -17,6 +17,7 @@ use crate::game::ActionId;
 pub fn may_join(g: &Daisakusen, s: &State, v: u8, mode: Mode) -> bool {
     let u = s.cmdr;
     let (cx, x) = (&s.units[u as usize], &s.units[v as usize]);
+    // A counter acts once per card: INTERPRETATION (RULES_NOTES.md D10).
     if s.group & bit(v) != 0 || x.loc != cx.loc || x.side != cx.side || s.used & bit(v) != 0 {
         return false;
     }
@@ -84,7 +85,7 @@ pub fn apply_select(g: &Daisakusen, s: &mut State, mode: Mode, a: Action, ev: &m
     }
 }
 
-/// R 6.2(2)①: a die plus the commander's 戦意.
+/// R 6.2(2)①: a die plus the commander's 戦意. INTERPRETATION (RULES_NOTES.md D11).
 pub fn strategic_die(g: &Daisakusen, s: &mut State, roll: u8, ev: &mut Events) {
     s.mp = roll + g.morale_of(s, s.cmdr);
     s.pending = Pending::Moving;
@@ -239,6 +240,7 @@ pub fn march_ok(g: &Daisakusen, s: &State, t: usize) -> bool {
         return true;
     }
     // Arriving: the entry hex must hold no enemy and room for the group (R 6.1(3)).
+    // INTERPRETATION (RULES_NOTES.md D17).
     let group = s.units.iter().filter(|x| x.loc == TRACK + t as u16).count() as u8;
     s.occ[e.hex as usize][1] == 0 && s.occ[e.hex as usize][0] + group <= g.data.stacking
 }

@@ -68,6 +68,7 @@ pub fn initial_state(g: &Daisakusen, rng: Rng) -> State {
     s
 }
 
+/// INTERPRETATION (RULES_NOTES.md D23).
 fn tozama_room(g: &Daisakusen, s: &State, k: usize) -> bool {
     let (h, cap) = g.data.tozama_hexes[k];
     s.occ[h as usize][EAST as usize] < cap
@@ -137,6 +138,7 @@ pub fn draw(g: &Daisakusen, s: &mut State, c: u8, ev: &mut Events) {
 }
 
 /// Carries the current card forward to its next decision (card texts; R 4.1).
+/// INTERPRETATION (RULES_NOTES.md D3).
 pub fn next(g: &Daisakusen, s: &mut State, ev: &mut Events) {
     loop {
         if s.pending == Pending::Over {
@@ -202,7 +204,8 @@ fn end_card(g: &Daisakusen, s: &mut State, ev: &mut Events) {
     s.cmdr = NONE;
     s.group = 0;
     if card.reshuffle {
-        // R 4.1(4): this card, the discards and the undrawn cards form the new deck.
+        // R 4.1(4): this card, the discards and the undrawn cards form the new deck; the
+        // max_turns cap: INTERPRETATION (RULES_NOTES.md D1).
         s.deck |= s.discard | 1 << c;
         s.discard = 0;
         ev.emit(Audience::ALL, || json!({"kind": "reshuffle", "turn_ended": s.turn}));
@@ -224,6 +227,7 @@ pub fn card_side(g: &Daisakusen, s: &State) -> u8 {
     g.data.cards[s.card as usize].side
 }
 
+/// INTERPRETATION (RULES_NOTES.md D22).
 pub fn eligible(g: &Daisakusen, s: &State, u: u8) -> bool {
     let c = &g.data.counters[u as usize];
     let x = &s.units[u as usize];
@@ -438,6 +442,7 @@ pub fn plot_die(g: &Daisakusen, s: &mut State, hex: u16, intimidate: bool, roll:
     }
 }
 
+/// INTERPRETATION (RULES_NOTES.md D15).
 /// R 12.1(2)-(4): every counter of the hex that can turn (West: 西軍諸将, East: 東軍外様)
 /// turns to `gainer`; the others of its side there are removed, but only when someone turned.
 pub fn defect(g: &Daisakusen, s: &mut State, hex: u16, gainer: u8, ev: &mut Events) {
