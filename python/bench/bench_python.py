@@ -29,9 +29,9 @@ import kassen
 from kassen import _kassen
 
 #: (game id, config) of the playout rows.
-CONFIGS = (("samurai", {"players": 2}), ("samurai", {"players": 3}), ("samurai", {"players": 4}), ("sekigahara", {}))
+CONFIGS = (("samurai", {"players": 2}), ("samurai", {"players": 3}), ("samurai", {"players": 4}), ("sekigahara", {}), ("sekigahara_daisakusen", {}))
 #: Games per playout row, relative to the --quick / full count (Sekigahara games are ~5x longer).
-GAMES_SCALE = {"sekigahara": 0.25}
+GAMES_SCALE = {"sekigahara": 0.25, "sekigahara_daisakusen": 0.25}
 
 
 def best_of(repeats: int, f: Callable[[], float]) -> float:

@@ -1,6 +1,7 @@
 //! The showcase behind `make demo`: every registered game, in each of its player counts,
 //! played to the end by the built-in bots, with a readable public log and the result.
-//! Sekigahara has a log of its own, told from the spectator's events (`sekigahara.rs`); the
+//! Sekigahara and 関ヶ原大作戦 have logs of their own, told from the spectator's events
+//! (`sekigahara.rs`, `daisakusen.rs`); the
 //! notes below are about the generic log the other games get.
 //!
 //! Run it in release (it plays several full games with search):
@@ -16,6 +17,7 @@
 //!
 //! Everything is seeded, so the output is the same on every run (the timing goes to stderr).
 
+mod daisakusen;
 mod sekigahara;
 
 use std::collections::BTreeMap;
@@ -64,6 +66,8 @@ fn main() {
             let t = Instant::now();
             if id == "sekigahara" {
                 sekigahara::play(&game, name, GAME_SEED);
+            } else if id == "sekigahara_daisakusen" {
+                daisakusen::play(&game, name, GAME_SEED);
             } else {
                 play(&game, name, players as usize);
             }

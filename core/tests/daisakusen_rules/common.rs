@@ -21,6 +21,13 @@ pub fn legal(g: &Daisakusen, s: &State) -> Vec<ActionId> {
 }
 
 pub fn random_game(g: &Daisakusen, seed: u64) -> (State, usize) {
+    let (s, steps, _) = random_game_counted(g, seed);
+    (s, steps)
+}
+
+/// A random game: the final state, all steps, player steps.
+pub fn random_game_counted(g: &Daisakusen, seed: u64) -> (State, usize, usize) {
+    let mut player = 0;
     let mut s = g.new_initial_state(seed);
     let mut rng = Rng::from_seed(seed ^ 0xabc);
     let mut v = Vec::new();
@@ -36,11 +43,12 @@ pub fn random_game(g: &Daisakusen, seed: u64) -> (State, usize) {
             assert!(!v.is_empty(), "dead end at {:?}", s.pending);
             let a = v[rng.below(v.len() as u32) as usize];
             g.apply(&mut s, a, &mut ev);
+            player += 1;
         }
         steps += 1;
         assert!(steps < 2_000_000, "runaway game");
     }
-    (s, steps)
+    (s, steps, player)
 }
 
 /// Applies an action checked for legality.

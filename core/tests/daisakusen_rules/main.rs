@@ -75,12 +75,18 @@ fn conformance_every_covered_config() {
 fn throughput() {
     let g = game();
     let t = std::time::Instant::now();
-    let (mut steps, mut games) = (0usize, 0usize);
+    let (mut steps, mut player, mut games) = (0usize, 0usize, 0usize);
     while t.elapsed().as_secs_f64() < 3.0 {
-        let (_, n) = random_game(&g, games as u64);
+        let (_, n, p) = random_game_counted(&g, games as u64);
         steps += n;
+        player += p;
         games += 1;
     }
     let secs = t.elapsed().as_secs_f64();
-    println!("{games} games, {steps} steps, {:.0} steps/s, {:.3} ms/game", steps as f64 / secs, secs * 1000.0 / games as f64);
+    println!(
+        "{games} games, {steps} steps ({player} player steps): {:.0} steps/s, {:.0} player steps/s, {:.3} ms/game",
+        steps as f64 / secs,
+        player as f64 / secs,
+        secs * 1000.0 / games as f64
+    );
 }

@@ -82,7 +82,11 @@ fn hit_candidates(g: &Daisakusen, s: &State, side: u8) -> Vec<u8> {
 /// INTERPRETATION (RULES_NOTES.md D20).
 fn advance_ok(g: &Daisakusen, s: &State, f: &Fight) -> bool {
     let side = s.units[s.cmdr as usize].side;
+    // R 13.0(1): 秀頼 does not leave 大坂 by an advance either (RULES_NOTES.md D18).
+    let hy = g.data.hideyori;
+    let hideyori_held = s.group & bit(hy) != 0 && f.from == g.data.osaka && !g.hideyori_may_leave(s);
     s.group & bit(s.cmdr) != 0
+        && !hideyori_held
         && s.occ[f.target as usize][1 - side as usize] == 0
         && crossing_ok(g, f.from, f.dir as usize, false).is_some()
         && s.occ[f.target as usize][side as usize] + s.group.count_ones() as u8 <= g.data.stacking
