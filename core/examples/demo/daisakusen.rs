@@ -98,11 +98,7 @@ fn narrate(e: &Value, line: &mut String) {
             }
             line.push_str(&format!(" → {}", s(&e["to"])));
         }
-        "move_end" => {
-            if !line.contains('→') {
-                line.push_str(&format!(", stays at {}", s(&e["hex"])));
-            }
-        }
+        "move_end" if !line.contains('→') => line.push_str(&format!(", stays at {}", s(&e["hex"]))),
         "attack" => line.push_str(&format!(
             " {} from {}{} ({} vs {}, modifier {:+})",
             s(&e["target"]),
