@@ -156,10 +156,6 @@ impl Game for Daisakusen {
         Daisakusen::new(data.unwrap_or_else(embedded_data), max_turns)
     }
 
-    fn covered_configs() -> Vec<Value> {
-        vec![json!({}), json!({"max_turns": 3})]
-    }
-
     fn info(&self) -> GameInfo {
         let d = &self.data;
         let units = d.counters.len() as u32;
