@@ -91,3 +91,73 @@ fn throughput() {
         secs * 1000.0 / games as f64
     );
 }
+
+#[test]
+fn views_and_tensor_are_public_normalized_and_carry_the_pending_decision() {
+    let g = game();
+    let len = g.info().observation_len();
+    for seed in 0..3u64 {
+        let mut s = g.new_initial_state(seed);
+        let mut rng = kassen_core::rng::Rng::from_seed(seed);
+        let mut v = Vec::new();
+        for _ in 0..400 {
+            if g.is_terminal(&s) {
+                break;
+            }
+            if g.current_player(&s) == CHANCE {
+                let a = g.sample_chance(&mut s);
+                g.apply(&mut s, a, &mut Events::off());
+                continue;
+            }
+            for p in [-1, 0, 1] {
+                let mut t = vec![0.0f32; len];
+                g.observation_tensor(&s, p, &mut t);
+                assert!(t.iter().all(|x| (0.0..=1.0).contains(x)));
+                let view = g.view(&s, p);
+                assert!(view.get("rng").is_none() && !view.to_string().contains("\"rng\""));
+                assert_eq!(view["pending"]["player"], g.current_player(&s));
+            }
+            v.clear();
+            g.legal_actions(&s, &mut v);
+            let mut texts: Vec<String> = v.iter().map(|&a| g.action_to_string(&s, a)).collect();
+            texts.sort();
+            texts.dedup();
+            assert_eq!(texts.len(), v.len(), "distinct action texts");
+            let a = v[rng.below(v.len() as u32) as usize];
+            g.apply(&mut s, a, &mut Events::off());
+        }
+    }
+}
+
+#[test]
+fn events_tell_every_die_and_draw() {
+    let g = game();
+    let mut s = g.new_initial_state(5);
+    let mut ev = Events::recording();
+    let mut rng = kassen_core::rng::Rng::from_seed(5);
+    let mut v = Vec::new();
+    let (mut draws, mut chance) = (0, 0);
+    while !g.is_terminal(&s) {
+        if g.current_player(&s) == CHANCE {
+            let a = g.sample_chance(&mut s);
+            g.apply(&mut s, a, &mut ev);
+            chance += 1;
+            continue;
+        }
+        v.clear();
+        g.legal_actions(&s, &mut v);
+        let a = v[rng.below(v.len() as u32) as usize];
+        g.apply(&mut s, a, &mut ev);
+    }
+    let events: Vec<_> = ev.into_vec();
+    for e in &events {
+        assert!(e.audience.is_all(), "everything is public");
+        if e.body["kind"] == "card_drawn" {
+            draws += 1;
+        }
+    }
+    let dice = events.iter().filter(|e| matches!(e.body["kind"].as_str(), Some("combat_die" | "chouryaku_roll" | "intimidation"))).count()
+        + events.iter().filter(|e| e.body["kind"] == "move_start" && e.body.get("roll").is_some()).count();
+    assert_eq!(draws + dice, chance, "one event per chance outcome");
+    assert!(events.iter().any(|e| e.body["kind"] == "game_over"));
+}
