@@ -82,6 +82,10 @@ def test_sekigahara_views_hold_no_other_secret(seed):
     assert hidden_seen > 0
 
 
+#: Games with no hidden information in their past (every draw and die is public).
+NO_HIDDEN_PAST = {"sekigahara_daisakusen"}
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_view_and_tensor_independent_of_other_secrets(game, seed):
     n = game.num_players()
@@ -97,7 +101,8 @@ def test_view_and_tensor_independent_of_other_secrets(game, seed):
                 # Make sure the test has teeth: some other seat's secrets really changed.
                 if any(d.view(q) != s.view(q) for q in range(n) if q != p):
                     exercised += 1
-    assert exercised > 0, "the determinizations never changed another seat's secrets"
+    # 関ヶ原大作戦 hides nothing but the future deck order: its determinizations change no view.
+    assert exercised > 0 or game.id in NO_HIDDEN_PAST, "the determinizations never changed another seat's secrets"
 
 
 def test_sekigahara_battle_views_independent_of_hidden_blocks():

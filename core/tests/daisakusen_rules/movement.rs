@@ -310,3 +310,27 @@ fn r13_hideyori_no_tozama_attack_capture_when_alone() {
     act(&g, &mut s, Action::Commander(ieyasu));
     assert!(is_legal(&g, &s, Action::Act(ACT_ATTACK)));
 }
+
+#[test]
+fn d10_a_counter_acts_once_per_card() {
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    let f = unit(&g, "福島正則");
+    let k = unit(&g, "黒田長政");
+    let e22 = unit(&g, "E22");
+    clear_map(&g, &mut s, &[f, k, e22]);
+    for u in [f, k, e22] {
+        put(&g, &mut s, u, hex(&g, "2016"));
+    }
+    draw(&g, &mut s, "C05");
+    act(&g, &mut s, Action::Commander(k));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    act(&g, &mut s, Action::Select(f));
+    act(&g, &mut s, Action::Done);
+    act(&g, &mut s, Action::Step(1));
+    act(&g, &mut s, Action::Done);
+    // 福島 went with 黒田: he may not act again on this card; the ashigaru left behind may not
+    // be led by him either.
+    assert_eq!(s.pending, Pending::Draw);
+    assert_eq!(s.units[e22 as usize].loc, hex(&g, "2016"));
+}

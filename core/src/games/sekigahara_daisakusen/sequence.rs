@@ -231,7 +231,8 @@ pub fn card_side(g: &Daisakusen, s: &State) -> u8 {
 pub fn eligible(g: &Daisakusen, s: &State, u: u8) -> bool {
     let c = &g.data.counters[u as usize];
     let x = &s.units[u as usize];
-    if c.kind != Kind::Commander || x.loc == DEAD || s.acted & bit(u) != 0 {
+    // A commander who already went along with another one on this card does not act again (D10).
+    if c.kind != Kind::Commander || x.loc == DEAD || (s.acted | s.used) & bit(u) != 0 {
         return false;
     }
     let card = &g.data.cards[s.card as usize];
