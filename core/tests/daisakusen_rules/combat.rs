@@ -383,3 +383,27 @@ fn r10_5_a_castle_that_falls_by_defection_keeps_working() {
     assert_eq!(g.castle_owner(&s, c), EAST);
     assert_eq!(s.chouryaku, start - 2, "岐阜 counts double");
 }
+
+#[test]
+fn r7_1_3_2_no_hill_modifier_out_of_a_working_castle() {
+    let g = game();
+    // 大津 0919 is a castle on hill ground; 京 0819 (plain) lies SW across a road hexside.
+    let mut s = kikkawa_attacks_from_castle(&g);
+    let ev = act_ev(&g, &mut s, Action::Die(2));
+    assert_eq!(needs(&ev), vec![2], "火力 2, no +1");
+}
+
+fn kikkawa_attacks_from_castle(g: &Daisakusen) -> State {
+    let mut s = after_setup(g, 1);
+    let k = unit(g, "吉川広家");
+    let f = unit(g, "福島正則");
+    clear_map(g, &mut s, &[k, f]);
+    put(g, &mut s, k, hex(g, "0919"));
+    put(g, &mut s, f, hex(g, "0819"));
+    draw(g, &mut s, "C16");
+    act(g, &mut s, Action::Commander(k));
+    act(g, &mut s, Action::Act(ACT_ATTACK));
+    act(g, &mut s, Action::Done);
+    act(g, &mut s, Action::Target(SW));
+    s
+}

@@ -145,11 +145,6 @@ impl Daisakusen {
         })
     }
 
-    pub fn units_at(&self, s: &State, h: u16) -> impl Iterator<Item = u8> + '_ {
-        let units: Vec<u8> = (0..s.units.len() as u8).filter(|&u| s.units[u as usize].loc == h).collect();
-        units.into_iter()
-    }
-
     pub fn side_mask_at(s: &State, h: u16, side: u8) -> u128 {
         let mut m = 0;
         for (u, x) in s.units.iter().enumerate() {
