@@ -113,9 +113,11 @@ impl Daisakusen {
             return;
         }
         if sequence::is_chance(s) {
-            let mut v = Vec::new();
-            sequence::chance_outcomes(self, s, &mut v);
-            out.extend(v.into_iter().map(|(a, _)| a));
+            if s.pending == Pending::Draw {
+                out.extend((0..self.data.cards.len() as u8).filter(|&c| s.deck & 1 << c != 0).map(|c| self.encode(Action::Draw(c))));
+            } else {
+                out.extend((1..=6).map(|n| self.encode(Action::Die(n))));
+            }
             return;
         }
         let start = out.len();
@@ -211,6 +213,13 @@ impl Game for Daisakusen {
     fn is_legal(&self, s: &State, a: ActionId) -> bool {
         if a >= self.layout.num_actions() {
             return false;
+        }
+        if sequence::is_chance(s) {
+            return match self.decode(a) {
+                Some(Action::Draw(c)) => s.pending == Pending::Draw && s.deck & 1 << c != 0,
+                Some(Action::Die(_)) => s.pending != Pending::Draw,
+                _ => false,
+            };
         }
         thread_local!(static SCRATCH: std::cell::RefCell<Vec<ActionId>> = const { std::cell::RefCell::new(Vec::new()) });
         SCRATCH.with(|v| {
