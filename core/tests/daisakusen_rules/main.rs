@@ -161,3 +161,40 @@ fn events_tell_every_die_and_draw() {
     assert_eq!(draws + dice, chance, "one event per chance outcome");
     assert!(events.iter().any(|e| e.body["kind"] == "game_over"));
 }
+
+#[test]
+fn tensor_zoc_planes_match_the_zoc_rule() {
+    let g = game();
+    let n = g.data().hexes.len();
+    let len = g.info().observation_len();
+    for seed in 0..4u64 {
+        let (s, _) = random_game(&g, seed);
+        let mut mid = g.new_initial_state(seed);
+        let mut rng = kassen_core::rng::Rng::from_seed(seed);
+        let mut v = Vec::new();
+        for _ in 0..150 {
+            if g.is_terminal(&mid) {
+                break;
+            }
+            if g.current_player(&mid) == CHANCE {
+                let a = g.sample_chance(&mut mid);
+                g.apply(&mut mid, a, &mut Events::off());
+            } else {
+                v.clear();
+                g.legal_actions(&mid, &mut v);
+                g.apply(&mut mid, v[rng.below(v.len() as u32) as usize], &mut Events::off());
+            }
+        }
+        for st in [&s, &mid] {
+            for p in [0, 1] {
+                let me = p as u8;
+                let mut t = vec![0.0f32; len];
+                g.observation_tensor(st, p, &mut t);
+                for h in 0..n as u16 {
+                    assert_eq!(t[31 * n + h as usize] == 1.0, g.enemy_zoc(st, h, me), "hex {h} seat {p}");
+                    assert_eq!(t[32 * n + h as usize] == 1.0, g.enemy_zoc(st, h, 1 - me), "hex {h} seat {p}");
+                }
+            }
+        }
+    }
+}

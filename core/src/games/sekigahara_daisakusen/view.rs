@@ -112,12 +112,24 @@ pub fn tensor(g: &Daisakusen, s: &State, player: Player, out: &mut [f32]) {
                 set(14 + dd, h, 1.0);
             }
         }
-        if hx.passable() {
-            if g.enemy_zoc(s, h as u16, me) {
-                set(31, h, 1.0);
+    }
+    // ZOC planes from the counters outward (the same rule as `enemy_zoc`, R 6.3).
+    for (u, x) in s.units.iter().enumerate() {
+        if !Daisakusen::on_map(x.loc) || !g.has_zoc(u as u8) {
+            continue;
+        }
+        let plane = if x.side == me { 32 } else { 31 };
+        let h = x.loc as usize;
+        let hx = &d.hexes[h];
+        let mut mark = |k: usize| {
+            if d.hexes[k].passable() && !g.castle_alive(s, k as u16) {
+                out[plane * n + k] = 1.0;
             }
-            if g.enemy_zoc(s, h as u16, 1 - me) {
-                set(32, h, 1.0);
+        };
+        mark(h);
+        for dd in 0..6 {
+            if hx.nb[dd] != NO_HEX && hx.sides[dd] & super::data::SEA_SIDE == 0 {
+                mark(hx.nb[dd] as usize);
             }
         }
     }
