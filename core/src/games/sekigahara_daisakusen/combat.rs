@@ -175,7 +175,8 @@ fn hit_value(g: &Daisakusen, s: &State, f: &Fight, u: u8) -> i8 {
     }
 }
 
-/// One die of the next unit in the queue (R 7.1(2)(3)).
+/// One die of the next unit in the queue (R 7.1(2)(3)), in counter order.
+/// INTERPRETATION (RULES_NOTES.md D24).
 pub fn die(g: &Daisakusen, s: &mut State, roll: u8, ev: &mut Events) {
     let mut f = s.fight.expect("a fight");
     let u = f.queue.trailing_zeros() as u8;

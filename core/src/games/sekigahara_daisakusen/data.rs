@@ -568,6 +568,7 @@ impl Data {
                 .collect::<Result<Vec<_>, _>>()?;
             let start = small(get(t, "start_box")?, &format!("{what}.start_box"), 0, bx.len() as u64 - 1)?;
             let own_side = side_of(s(t, "own_side", &what)?, &format!("{what}.own_side"))?;
+            // Four tracks: INTERPRETATION (RULES_NOTES.md D25).
             morale_tracks.push(MoraleTrack { name: name.clone(), values, start, own_side });
         }
         let terumoto = by_name("毛利輝元", "counters.list")?;

@@ -23,7 +23,8 @@ pub fn may_join(g: &Daisakusen, s: &State, v: u8, mode: Mode) -> bool {
     }
     let d = &g.data;
     if mode == Mode::Recover {
-        // R 8.0: flipped counters, up to the leadership (the commander included).
+        // R 8.0: flipped counters, up to the leadership (the commander included), any clan.
+        // INTERPRETATION (RULES_NOTES.md D21).
         return x.flipped && (s.group.count_ones() as u8) < d.counters[u as usize].command;
     }
     if (s.group.count_ones() as u8) >= d.counters[u as usize].command {
@@ -121,6 +122,7 @@ fn others(s: &State, n: u16, side: u8, group_here: bool) -> u8 {
 }
 
 /// Whether only 豊臣秀頼 stands at `n` and this group may enter to capture him (R 13.0(4)).
+/// INTERPRETATION (RULES_NOTES.md D12).
 fn hideyori_alone(g: &Daisakusen, s: &State, n: u16, side: u8) -> bool {
     let hy = g.data.hideyori;
     side == EAST
