@@ -407,3 +407,21 @@ fn kikkawa_attacks_from_castle(g: &Daisakusen) -> State {
     act(g, &mut s, Action::Target(SW));
     s
 }
+
+/// Data notes §2 (S8): "E+1 followed by the fall of 大津, worth 2 boxes, gave W+1".
+#[test]
+fn calibration_s8_the_fall_of_otsu_turns_e1_into_w1() {
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    let m = unit(&g, "毛利元康");
+    clear_map(&g, &mut s, &[m]);
+    put(&g, &mut s, m, hex(&g, "0920"));
+    s.chouryaku -= 1;
+    assert_eq!(g.data().chouryaku_labels[s.chouryaku as usize], "E1");
+    draw(&g, &mut s, "C15");
+    act(&g, &mut s, Action::Commander(m));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    act(&g, &mut s, Action::Done);
+    act(&g, &mut s, Action::Step(0)); // N: 大津, empty East castle
+    assert_eq!(g.data().chouryaku_labels[s.chouryaku as usize], "W1");
+}
