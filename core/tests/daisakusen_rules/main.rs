@@ -198,3 +198,25 @@ fn tensor_zoc_planes_match_the_zoc_rule() {
         }
     }
 }
+
+/// `is_legal` (direct checks for the frequent decisions) agrees with `legal_actions` on every
+/// id at every state of random games.
+#[test]
+fn is_legal_agrees_with_the_legal_list() {
+    let g = game();
+    let n = g.num_distinct_actions();
+    for seed in 0..4u64 {
+        let mut s = g.new_initial_state(seed);
+        let mut rng = kassen_core::rng::Rng::from_seed(seed ^ 77);
+        let mut v = Vec::new();
+        while !g.is_terminal(&s) {
+            v.clear();
+            g.legal_actions(&s, &mut v);
+            for a in 0..n {
+                assert_eq!(g.is_legal(&s, a), v.binary_search(&a).is_ok(), "action {a} at {:?}", s.pending);
+            }
+            let a = if g.current_player(&s) == CHANCE { g.sample_chance(&mut s) } else { v[rng.below(v.len() as u32) as usize] };
+            g.apply(&mut s, a, &mut Events::off());
+        }
+    }
+}

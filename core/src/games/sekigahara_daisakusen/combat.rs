@@ -80,7 +80,7 @@ fn hit_candidates(g: &Daisakusen, s: &State, side: u8) -> Vec<u8> {
 }
 
 /// INTERPRETATION (RULES_NOTES.md D20).
-fn advance_ok(g: &Daisakusen, s: &State, f: &Fight) -> bool {
+pub fn advance_ok(g: &Daisakusen, s: &State, f: &Fight) -> bool {
     let side = s.units[s.cmdr as usize].side;
     // R 13.0(1): 秀頼 does not leave 大坂 by an advance either (RULES_NOTES.md D18).
     let hy = g.data.hideyori;

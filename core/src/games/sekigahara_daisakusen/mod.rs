@@ -130,6 +130,35 @@ impl Daisakusen {
         out[start..].sort_unstable();
     }
 
+    /// Legality without listing, for the frequent decisions; `None`: ask `legal`.
+    fn is_legal_direct(&self, s: &State, a: ActionId) -> Option<bool> {
+        let action = self.decode(a)?;
+        let cmdr_loc = || s.units[s.cmdr as usize].loc;
+        Some(match (s.pending, action) {
+            (Pending::Over, _) => false,
+            (Pending::Commander, Action::Pass) => true,
+            (Pending::Commander, Action::Commander(u)) => (u as usize) < s.units.len() && sequence::eligible(self, s, u),
+            (Pending::ActionChoice, Action::Act(k)) => (k as usize) < action::ACT_NAMES.len() && sequence::action_ok(self, s, k),
+            (Pending::Select { mode }, Action::Select(v)) => {
+                (v as usize) < s.units.len() && s.units[v as usize].loc == cmdr_loc() && movement::may_join(self, s, v, mode)
+            }
+            (Pending::Select { .. }, Action::Done) => true,
+            (Pending::Moving, Action::Step(d)) => movement::step_ok(self, s, d as usize, s.mp > 0 && s.strategic),
+            (Pending::Moving, Action::Done) => {
+                let side = s.units[s.cmdr as usize].side;
+                s.occ[cmdr_loc() as usize][side as usize] <= self.data.stacking
+            }
+            (Pending::Target, Action::Target(d)) => combat::target_ok(self, s, cmdr_loc(), d as usize),
+            (Pending::Advance, Action::Stay) => true,
+            (Pending::Advance, Action::Advance) => s.fight.is_some_and(|f| combat::advance_ok(self, s, &f)),
+            (
+                Pending::Commander | Pending::ActionChoice | Pending::Select { .. } | Pending::Moving | Pending::Target | Pending::Advance,
+                _,
+            ) => false,
+            _ => return None,
+        })
+    }
+
     /// Whether the move in progress is strategic (its group was selected in that mode).
     fn strategic(&self, s: &State) -> bool {
         s.strategic
@@ -220,6 +249,11 @@ impl Game for Daisakusen {
                 Some(Action::Die(_)) => s.pending != Pending::Draw,
                 _ => false,
             };
+        }
+        // The frequent decisions are checked directly (the same predicates `legal` uses; the
+        // tests compare both on random games).
+        if let Some(x) = self.is_legal_direct(s, a) {
+            return x;
         }
         thread_local!(static SCRATCH: std::cell::RefCell<Vec<ActionId>> = const { std::cell::RefCell::new(Vec::new()) });
         SCRATCH.with(|v| {
