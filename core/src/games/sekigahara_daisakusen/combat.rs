@@ -41,7 +41,7 @@ pub fn legal(g: &Daisakusen, s: &State, out: &mut Vec<ActionId>) {
             }
         }
         Pending::Allocate { side } => {
-            for u in hit_candidates(g, s, side) {
+            for u in bits(hit_candidates(s, side)) {
                 out.push(g.encode(Action::Hit(u)));
             }
         }
@@ -63,16 +63,11 @@ fn base_hill(g: &Daisakusen, h: u16) -> bool {
 /// The counters that may take the next hit of `side` (R 7.1(4)): the defenders in the
 /// attacked hex, or (siege first strike) the attacking group; face-up counters are flipped
 /// before any flipped one is removed (INTERPRETATION (RULES_NOTES.md D8)).
-fn hit_candidates(g: &Daisakusen, s: &State, side: u8) -> Vec<u8> {
+pub fn hit_candidates(s: &State, side: u8) -> u128 {
     let f = s.fight.expect("a fight");
-    let pool: Vec<u8> = if f.stage == 0 {
-        bits(s.group).collect()
-    } else {
-        (0..s.units.len() as u8).filter(|&u| s.units[u as usize].loc == f.target && s.units[u as usize].side == side).collect()
-    };
-    let _ = g;
-    let fresh: Vec<u8> = pool.iter().copied().filter(|&u| !s.units[u as usize].flipped).collect();
-    if fresh.is_empty() {
+    let pool: u128 = if f.stage == 0 { s.group } else { Daisakusen::side_mask_at(s, f.target, side) };
+    let fresh = bits(pool).filter(|&u| !s.units[u as usize].flipped).fold(0u128, |m, u| m | bit(u));
+    if fresh == 0 {
         pool
     } else {
         fresh
@@ -197,7 +192,7 @@ fn volley_done(g: &Daisakusen, s: &mut State, ev: &mut Events) {
     let f = s.fight.expect("a fight");
     let side = s.units[s.cmdr as usize].side;
     let hit_side = if f.stage == 0 { side } else { 1 - side };
-    if f.hits > 0 && !hit_candidates(g, s, hit_side).is_empty() {
+    if f.hits > 0 && hit_candidates(s, hit_side) != 0 {
         s.pending = Pending::Allocate { side: hit_side };
     } else {
         stage_done(g, s, ev);
@@ -219,7 +214,7 @@ fn take_hit(g: &Daisakusen, s: &mut State, u: u8, ev: &mut Events) {
         ev.emit(Audience::ALL, || json!({"kind": "hit", "unit": g.unit_name(u), "flipped": true}));
     }
     let f = s.fight.expect("a fight");
-    if f.hits == 0 || hit_candidates(g, s, side).is_empty() {
+    if f.hits == 0 || hit_candidates(s, side) == 0 {
         stage_done(g, s, ev);
     }
 }

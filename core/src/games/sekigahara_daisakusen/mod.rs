@@ -150,6 +150,7 @@ impl Daisakusen {
             }
             (Pending::Target, Action::Target(d)) => combat::target_ok(self, s, cmdr_loc(), d as usize),
             (Pending::Advance, Action::Stay) => true,
+            (Pending::Allocate { side }, Action::Hit(u)) => (u as usize) < s.units.len() && combat::hit_candidates(s, side) & bit(u) != 0,
             (Pending::Advance, Action::Advance) => s.fight.is_some_and(|f| combat::advance_ok(self, s, &f)),
             (
                 Pending::Commander | Pending::ActionChoice | Pending::Select { .. } | Pending::Moving | Pending::Target | Pending::Advance,
