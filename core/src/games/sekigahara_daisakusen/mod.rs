@@ -34,6 +34,12 @@
 //!    first) → the side hit allocates each hit `Hit(u)` → `Advance` / `Stay`.
 //! 5. Recover: `Select(u)` flipped units, `Done`.
 //!
+//! Tests: `core/tests/daisakusen_rules/` (`cards.rs`: R 4.0 and each of the 16 cards;
+//! `movement.rs`: R 5.1, 6.0-6.4, 8.0, 9.0, 10.0, 13.0 on the real map; `combat.rs`: R 7.0-7.3,
+//! 11.0, 12.0, 14.0 and the calibration examples; `data.rs`: the components, the validator and
+//! its fuzz; `perft.rs`; `main.rs`: the conformance suite, views, tensor, events), hex geometry
+//! in `crate::hex`.
+//!
 //! There is no hidden information beyond the order of the deck (R 4.1): the deck, the
 //! discards and every die are public, so `resample_history` keeps the default.
 
