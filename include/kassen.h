@@ -226,7 +226,9 @@ const char *kassen_last_error_message(void);
 void kassen_buf_free(struct kassen_buf *buf);
 
 /**
- * Lists the registered games as a JSON array `[{"id": "...", "name": "..."}, ...]`.
+ * Lists the registered games as a JSON array `[{"id": "...", "name": "...", "configs":
+ * [...]}, ...]`; `configs` are the configurations the project's tests cover (every player
+ * count and rules variant; each is a valid `config_json` for `kassen_game_new`).
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if `out` is NULL; on failure
@@ -246,7 +248,8 @@ kassen_status kassen_games_json(struct kassen_buf *out);
  * `kassen_game_free`. On failure `*out` is not written and the status says why:
  * `KASSEN_STATUS_NULL_POINTER` (`id` or `out` is NULL), `KASSEN_STATUS_INVALID_UTF8`,
  * `KASSEN_STATUS_UNKNOWN_GAME`, `KASSEN_STATUS_INVALID_CONFIG` (including malformed JSON),
- * `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` or `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`.
+ * `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`, `KASSEN_STATUS_UNKNOWN_CONFIG_KEY` or
+ * `KASSEN_STATUS_INVALID_DATA` (a replacement component file `"data"` fails validation).
  */
 kassen_status kassen_game_new(const char *id, const char *config_json, struct kassen_game **out);
 
@@ -419,6 +422,7 @@ kassen_status kassen_state_apply_as(struct kassen_state *state, int32_t player, 
  * Copies the outcomes of a chance node into the caller's arrays `ids` and `probs` (both
  * of `cap` elements; the probabilities sum to 1), and their number into `*out_len`.
  * Zero outcomes when the state is not a chance node.
+ * Not for players' eyes: at a hidden draw the outcomes list what is left in a deck.
  *
  * If they do not fit, nothing is copied, the required number is written to `*out_len`
  * and `KASSEN_STATUS_BUFFER_TOO_SMALL` is returned; `ids` and `probs` may be NULL when
@@ -456,6 +460,10 @@ kassen_status kassen_state_history(const struct kassen_state *state,
 /**
  * Describes `action` in this state as a short human-readable string.
  *
+ * Not for other seats' eyes: the description of an action another seat chose, or of a chance
+ * outcome, can name what is hidden (the token drawn, the block moved). Show a seat its own
+ * legal actions; describe other seats' moves with their events (`kassen_state_events_json`).
+ *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
  * `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
@@ -467,6 +475,10 @@ kassen_status kassen_state_action_to_string(const struct kassen_state *state,
 /**
  * Describes `action` in this state as a JSON object for frontends
  * (`{"id": ..., "verb": ..., ...}`).
+ *
+ * Not for other seats' eyes: the description of an action another seat chose, or of a chance
+ * outcome, can name what is hidden (the token drawn, the block moved). Show a seat its own
+ * legal actions; describe other seats' moves with their events (`kassen_state_events_json`).
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or

@@ -162,7 +162,10 @@ impl LoadError {
             LoadError::WrongGame { .. } => ErrorCode::WrongGame,
             LoadError::RulesVersion { .. } => ErrorCode::RulesVersionMismatch,
             LoadError::InvalidState(_) => ErrorCode::InvalidState,
-            LoadError::Setup(e) => e.code(),
+            // A save whose config no longer sets up a game is an invalid save (a load error,
+            // so `except LoadError` catches it); a bad component file keeps its own code.
+            LoadError::Setup(SetupError::InvalidData(_)) => ErrorCode::InvalidData,
+            LoadError::Setup(_) => ErrorCode::InvalidState,
         }
     }
 }

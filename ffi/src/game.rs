@@ -25,7 +25,9 @@ impl kassen_game {
     }
 }
 
-/// Lists the registered games as a JSON array `[{"id": "...", "name": "..."}, ...]`.
+/// Lists the registered games as a JSON array `[{"id": "...", "name": "...", "configs":
+/// [...]}, ...]`; `configs` are the configurations the project's tests cover (every player
+/// count and rules variant; each is a valid `config_json` for `kassen_game_new`).
 ///
 /// On success, `*out` receives a buffer that the caller owns and must release with
 /// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if `out` is NULL; on failure
@@ -34,7 +36,7 @@ impl kassen_game {
 pub unsafe extern "C" fn kassen_games_json(out: *mut kassen_buf) -> kassen_status {
     ffi_boundary! {
         let out = out_buf(out)?;
-        let list: Vec<_> = engine::games().into_iter().map(|(id, name)| json!({"id": id, "name": name})).collect();
+        let list: Vec<_> = engine::games().into_iter().map(|(id, name)| json!({"id": id, "name": name, "configs": engine::covered_configs(id)})).collect();
         // SAFETY: `out` is checked.
         unsafe { give(out, serde_json::Value::Array(list).to_string()) };
         Ok(())
@@ -52,7 +54,8 @@ pub unsafe extern "C" fn kassen_games_json(out: *mut kassen_buf) -> kassen_statu
 /// `kassen_game_free`. On failure `*out` is not written and the status says why:
 /// `KASSEN_STATUS_NULL_POINTER` (`id` or `out` is NULL), `KASSEN_STATUS_INVALID_UTF8`,
 /// `KASSEN_STATUS_UNKNOWN_GAME`, `KASSEN_STATUS_INVALID_CONFIG` (including malformed JSON),
-/// `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` or `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`.
+/// `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`, `KASSEN_STATUS_UNKNOWN_CONFIG_KEY` or
+/// `KASSEN_STATUS_INVALID_DATA` (a replacement component file `"data"` fails validation).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_game_new(id: *const c_char, config_json: *const c_char, out: *mut *mut kassen_game) -> kassen_status {
     ffi_boundary! {

@@ -234,6 +234,7 @@ pub unsafe extern "C" fn kassen_state_apply_as(state: *mut kassen_state, player:
 /// Copies the outcomes of a chance node into the caller's arrays `ids` and `probs` (both
 /// of `cap` elements; the probabilities sum to 1), and their number into `*out_len`.
 /// Zero outcomes when the state is not a chance node.
+/// Not for players' eyes: at a hidden draw the outcomes list what is left in a deck.
 ///
 /// If they do not fit, nothing is copied, the required number is written to `*out_len`
 /// and `KASSEN_STATUS_BUFFER_TOO_SMALL` is returned; `ids` and `probs` may be NULL when
@@ -290,6 +291,10 @@ pub unsafe extern "C" fn kassen_state_history(state: *const kassen_state, buf: *
 
 /// Describes `action` in this state as a short human-readable string.
 ///
+/// Not for other seats' eyes: the description of an action another seat chose, or of a chance
+/// outcome, can name what is hidden (the token drawn, the block moved). Show a seat its own
+/// legal actions; describe other seats' moves with their events (`kassen_state_events_json`).
+///
 /// On success, `*out` receives a buffer that the caller owns and must release with
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`.
@@ -307,6 +312,10 @@ pub unsafe extern "C" fn kassen_state_action_to_string(state: *const kassen_stat
 
 /// Describes `action` in this state as a JSON object for frontends
 /// (`{"id": ..., "verb": ..., ...}`).
+///
+/// Not for other seats' eyes: the description of an action another seat chose, or of a chance
+/// outcome, can name what is hidden (the token drawn, the block moved). Show a seat its own
+/// legal actions; describe other seats' moves with their events (`kassen_state_events_json`).
 ///
 /// On success, `*out` receives a buffer that the caller owns and must release with
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or

@@ -8,14 +8,16 @@ use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use kassen_core::{ErrorCode, LoadError, RuleError, SetupError};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 
-/// The error type of every native function: a kassen error (code + message) or a Python error
-/// raised while converting arguments or results.
+/// The error type of every native function: a kassen error (code + message), an argument of a
+/// type kassen cannot take (`ArgumentTypeError`: code 5, also a `TypeError`), or a Python error
+/// raised while converting results.
 pub enum Error {
     Kassen(ErrorCode, String),
+    WrongType(String),
     Py(PyErr),
 }
 
@@ -28,6 +30,11 @@ impl Error {
 
     pub fn invalid_argument(msg: impl Into<String>) -> Error {
         Error::new(ErrorCode::InvalidArgument, msg)
+    }
+
+    /// An argument of the wrong type (`kassen.exceptions.ArgumentTypeError`, code 5).
+    pub fn wrong_type(msg: impl Into<String>) -> Error {
+        Error::WrongType(msg.into())
     }
 }
 
@@ -61,21 +68,24 @@ impl From<Error> for PyErr {
     fn from(e: Error) -> PyErr {
         match e {
             Error::Py(e) => e,
-            Error::Kassen(code, msg) => Python::attach(|py| to_exception(py, code, msg)),
+            Error::Kassen(code, msg) => Python::attach(|py| to_exception(py, code, msg, false)),
+            Error::WrongType(msg) => Python::attach(|py| to_exception(py, ErrorCode::InvalidArgument, msg, true)),
         }
     }
 }
 
-/// Builds the `kassen.exceptions` instance for `code` (falls back to `ValueError` if the
-/// Python package is missing, e.g. when the native module is imported on its own).
-fn to_exception(py: Python<'_>, code: ErrorCode, msg: String) -> PyErr {
+/// Builds the `kassen.exceptions` instance for `code` (`ArgumentTypeError` if `wrong_type`).
+/// Falls back to `ValueError` / `TypeError` if the Python package is missing, e.g. when the
+/// native module is imported on its own.
+fn to_exception(py: Python<'_>, code: ErrorCode, msg: String, wrong_type: bool) -> PyErr {
     let factory = ERROR_FROM_CODE
         .get_or_try_init(py, || -> PyResult<Py<PyAny>> { Ok(py.import("kassen.exceptions")?.getattr("_error_from_code")?.unbind()) });
     match factory {
-        Ok(f) => match f.bind(py).call1((code.as_i32(), msg.as_str())) {
+        Ok(f) => match f.bind(py).call1((code.as_i32(), msg.as_str(), wrong_type)) {
             Ok(exc) => PyErr::from_value(exc),
             Err(e) => e,
         },
+        Err(_) if wrong_type => PyTypeError::new_err(format!("[kassen error {}] {msg}", code.as_i32())),
         Err(_) => PyValueError::new_err(format!("[kassen error {}] {msg}", code.as_i32())),
     }
 }

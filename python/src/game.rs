@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use serde_json::Value;
 
-use crate::convert::{py_to_value, value_to_py};
+use crate::convert::{json_text, py_to_value, value_to_py, Seed};
 use crate::errors::{guard, Error, Result};
 use crate::state::State;
 
@@ -31,9 +31,10 @@ impl Game {
 
     /// The initial state for `seed` (chance nodes resolved by the state's RNG unless the game
     /// was loaded with `explicit_chance=True`).
-    #[pyo3(signature = (seed=0))]
-    fn new_initial_state(&self, seed: u64) -> Result<State> {
-        guard(|| Ok(State::new(self.inner.new_initial_state(seed))))
+    /// `seed` is an int in `[0, 2**64)` (another int: `InvalidArgumentError`, code 5).
+    #[pyo3(signature = (seed=Seed(0)), text_signature = "($self, seed=0)")]
+    fn new_initial_state(&self, seed: Seed) -> Result<State> {
+        guard(|| Ok(State::new(self.inner.new_initial_state(seed.0))))
     }
 
     /// Static facts about the game and its normalized config, as a dict.
@@ -68,8 +69,10 @@ impl Game {
         self.inner.explicit_chance()
     }
 
-    /// Loads a state saved by `State.to_json` for this game and config.
+    /// Loads a state saved by `State.to_json` for this game and config. Text longer than
+    /// 16 MiB or nested deeper than 128 levels is `MalformedJsonError` (300).
     fn state_from_json(&self, py: Python<'_>, text: &str) -> Result<State> {
+        let text = json_text(text, ErrorCode::MalformedJson)?;
         let handle = py.detach(|| {
             guard(|| {
                 let v: Value = serde_json::from_str(text).map_err(|e| LoadError::MalformedJson(e.to_string()))?;
@@ -82,8 +85,9 @@ impl Game {
     /// Runs the core's shared conformance suite on this game from `seeds` (complete games,
     /// every legal action applied, illegal ones rejected, round trips, no hidden-information
     /// leak). Returns the counts as a dict; raises `AssertionError` on a violation.
-    fn conformance<'py>(&self, py: Python<'py>, seeds: Vec<u64>) -> Result<Bound<'py, PyAny>> {
+    fn conformance<'py>(&self, py: Python<'py>, seeds: Vec<Seed>) -> Result<Bound<'py, PyAny>> {
         let inner = &self.inner;
+        let seeds: Vec<u64> = seeds.into_iter().map(|s| s.0).collect();
         let report = py.detach(|| guard(|| Ok(inner.conformance(&seeds))))?;
         match report {
             Ok(r) => Ok(value_to_py(py, &serde_json::to_value(&r).unwrap_or_default())?),
@@ -122,15 +126,32 @@ pub fn games(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
+/// The configurations of game `game_id` that the project's tests cover: every player count
+/// and rules variant, the last also with explicit chance (`[]` for an unknown id).
+#[pyfunction]
+pub fn covered_configs<'py>(py: Python<'py>, game_id: &str) -> PyResult<Bound<'py, PyAny>> {
+    crate::convert::value_to_py(py, &serde_json::Value::Array(engine::covered_configs(game_id)))
+}
+
 /// Creates a game: `load_game("samurai", players=3)` or `load_game("samurai", {"players": 3})`.
+///
+/// The config is converted to JSON with bounds: a value nested deeper than 128 levels (a list
+/// or dict that contains itself), holding more than 1,000,000 elements or 16 MiB of strings,
+/// an int outside the 64-bit range or a NaN is `InvalidConfigError` (101); an object with no
+/// JSON counterpart, or a key that is not a str, is `ArgumentTypeError` (5).
 #[pyfunction]
 #[pyo3(signature = (game_id, config=None, /, **kwargs))]
-pub fn load_game(py: Python<'_>, game_id: &str, config: Option<&Bound<'_, PyDict>>, kwargs: Option<&Bound<'_, PyDict>>) -> Result<Game> {
+pub fn load_game(py: Python<'_>, game_id: &str, config: Option<&Bound<'_, PyAny>>, kwargs: Option<&Bound<'_, PyDict>>) -> Result<Game> {
     let mut map = serde_json::Map::new();
-    for d in [config, kwargs].into_iter().flatten() {
-        match py_to_value(d.as_any())? {
-            Value::Object(m) => map.extend(m),
-            _ => return Err(Error::new(ErrorCode::InvalidConfig, "config must be a dict")),
+    for d in [config, kwargs.map(|k| k.as_any())].into_iter().flatten() {
+        if d.is_none() {
+            continue;
+        }
+        if !d.is_instance_of::<PyDict>() {
+            return Err(Error::wrong_type("config must be a dict"));
+        }
+        if let Value::Object(m) = py_to_value(d, ErrorCode::InvalidConfig)? {
+            map.extend(m);
         }
     }
     let cfg = Value::Object(map);
@@ -138,9 +159,11 @@ pub fn load_game(py: Python<'_>, game_id: &str, config: Option<&Bound<'_, PyDict
     Ok(Game { inner })
 }
 
-/// `load_game` with the config as JSON text (used by pickling).
+/// `load_game` with the config as JSON text (used by pickling; at most 16 MiB, else
+/// `InvalidConfigError`).
 #[pyfunction]
 pub fn _load_game_json(py: Python<'_>, game_id: &str, config_json: &str) -> Result<Game> {
+    let config_json = json_text(config_json, ErrorCode::InvalidConfig)?;
     let inner = py.detach(|| guard(|| Ok(engine::load_game_str(game_id, Some(config_json))?)))?;
     Ok(Game { inner })
 }

@@ -41,6 +41,7 @@ fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_class::<state::State>()?;
     m.add_function(wrap_pyfunction!(game::games, m)?)?;
+    m.add_function(wrap_pyfunction!(game::covered_configs, m)?)?;
     m.add_function(wrap_pyfunction!(game::load_game, m)?)?;
     m.add_function(wrap_pyfunction!(game::_load_game_json, m)?)?;
     m.add_function(wrap_pyfunction!(state::_state_from_json, m)?)?;

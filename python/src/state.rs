@@ -1,191 +1,210 @@
 //! `State`: one game state, mutable in place (`apply_action`) or purely (`child`).
 //!
+//! A `State` may be shared between threads: every call locks the state's mutex, so calls on
+//! one state are serialized and each sees the state before or after another call, never half
+//! of one. An uncontended lock is taken with the GIL held (an atomic operation, nothing more);
+//! a thread that has to wait for the lock waits with the GIL released, so the thread holding
+//! the lock can finish and other Python threads run. Code under the lock never touches Python
+//! objects (the closures are `Send`), so it cannot deadlock on the GIL or re-enter the lock.
+//!
 //! Hot methods (`current_player`, `legal_actions`, `apply_action`) keep the GIL: releasing it
 //! costs more than they take. Replays (`events`, `from_json`) and serialization release it.
 
-use kassen_core::engine::{StateHandle, STATE_FORMAT};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+
+use kassen_core::engine::{GameHandle, StateHandle};
 use kassen_core::{ErrorCode, TERMINAL};
 use numpy::ndarray::IxDyn;
 use numpy::{PyArray, PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use serde_json::json;
 
-use crate::convert::{action_id, player_id, value_to_py};
-use crate::errors::{guard, panic_error, Error, Result};
+use crate::convert::{action_id, json_text, player_id, value_to_py, IntArg, Seed};
+use crate::errors::{guard, Error, Result};
 use crate::game::Game;
 
 /// A game state. Get one from `Game.new_initial_state`, `State.child` or `State.from_json`.
-#[pyclass(module = "kassen._kassen", name = "State")]
+///
+/// Thread-safe: calls on one state from several threads are serialized (see the module doc).
+#[pyclass(module = "kassen._kassen", name = "State", frozen)]
 pub struct State {
-    inner: StateHandle,
+    inner: Mutex<StateHandle>,
+    /// The state's game (it never changes), readable without the lock.
+    game: GameHandle,
+}
+
+/// Locks `m`. A panic under the lock is caught inside it (and the state restored), so a
+/// poisoned lock still holds a whole state.
+fn lock(m: &Mutex<StateHandle>) -> MutexGuard<'_, StateHandle> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl State {
     pub fn new(inner: StateHandle) -> State {
-        State { inner }
+        State { game: inner.game(), inner: Mutex::new(inner) }
+    }
+
+    /// Runs `f` on the locked state: at once with the GIL held if the lock is free, else
+    /// waiting for it with the GIL released.
+    #[inline]
+    fn with<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut StateHandle) -> R + Send) -> R {
+        match self.inner.try_lock() {
+            Ok(mut g) => f(&mut g),
+            Err(TryLockError::Poisoned(p)) => f(&mut p.into_inner()),
+            Err(TryLockError::WouldBlock) => py.detach(|| f(&mut lock(&self.inner))),
+        }
+    }
+
+    /// Runs `f` on the locked state with the GIL released (for calls that take a while).
+    fn with_detached<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut StateHandle) -> R + Send) -> R {
+        py.detach(|| f(&mut lock(&self.inner)))
     }
 
     fn num_actions(&self) -> u32 {
-        self.inner.game().info().num_distinct_actions
-    }
-
-    fn num_players(&self) -> usize {
-        self.inner.game().num_players()
+        self.game.info().num_distinct_actions
     }
 
     #[inline]
-    fn action(&self, a: i64) -> Result<u32> {
+    fn action(&self, a: &IntArg) -> Result<u32> {
         action_id(a, || self.num_actions())
     }
 
     #[inline]
-    fn player(&self, p: i64) -> Result<i32> {
-        player_id(p, || self.num_players())
+    fn player(&self, p: &IntArg) -> Result<i32> {
+        player_id(p, self.game.num_players())
     }
+}
 
-    /// Applies `a` in place. If the rules code panics, the state is rebuilt from its action
-    /// log as it was before the call, so even then a failed call changes nothing.
-    #[inline]
-    fn apply_guarded(&mut self, f: impl FnOnce(&mut StateHandle) -> Result<()>) -> Result<()> {
-        let before = self.inner.history().len();
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.inner))) {
-            Ok(r) => r,
-            Err(payload) => {
-                self.restore(before);
-                Err(panic_error(payload))
-            }
+impl State {
+    fn events_from<'py>(&self, py: Python<'py>, p: i32, from: usize) -> Result<Bound<'py, PyList>> {
+        let values = self.with_detached(py, |s| {
+            guard(|| {
+                let events = s.events_since(p, from)?;
+                Ok(events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect::<Vec<_>>())
+            })
+        })?;
+        let list = PyList::empty(py);
+        for v in &values {
+            list.append(value_to_py(py, v)?)?;
         }
-    }
-
-    #[cold]
-    fn restore(&mut self, history_len: usize) {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let game = self.inner.game();
-            let info = game.info();
-            let saved = json!({
-                "format": STATE_FORMAT,
-                "game": game.id(),
-                "rules_version": info.rules_version,
-                "config": info.config,
-                "seed": self.inner.seed(),
-                "history": &self.inner.history()[..history_len.min(self.inner.history().len())],
-            });
-            if let Ok(s) = game.state_from_value(&saved) {
-                self.inner = s;
-            }
-        }));
+        Ok(list)
     }
 }
 
 #[pymethods]
 impl State {
     /// The seat to act, `CHANCE` (-1) at a chance node, or `TERMINAL` (-4).
-    fn current_player(&self) -> Result<i32> {
-        guard(|| Ok(self.inner.current_player()))
+    fn current_player(&self, py: Python<'_>) -> Result<i32> {
+        self.with(py, |s| guard(|| Ok(s.current_player())))
     }
 
-    fn is_terminal(&self) -> Result<bool> {
-        guard(|| Ok(self.inner.is_terminal()))
+    fn is_terminal(&self, py: Python<'_>) -> Result<bool> {
+        self.with(py, |s| guard(|| Ok(s.is_terminal())))
     }
 
-    fn is_chance_node(&self) -> Result<bool> {
-        guard(|| Ok(self.inner.is_chance_node()))
+    fn is_chance_node(&self, py: Python<'_>) -> Result<bool> {
+        self.with(py, |s| guard(|| Ok(s.is_chance_node())))
     }
 
     /// Legal action ids (chance outcome ids at a chance node), ascending.
     fn legal_actions<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyList>> {
-        let v = guard(|| {
-            let mut v = Vec::with_capacity(32);
-            self.inner.legal_actions_into(&mut v);
-            Ok(v)
+        let v = self.with(py, |s| {
+            guard(|| {
+                let mut v = Vec::with_capacity(32);
+                s.legal_actions_into(&mut v);
+                Ok(v)
+            })
         })?;
         Ok(PyList::new(py, v)?)
     }
 
     /// A numpy bool array of length `num_distinct_actions`, true where legal.
     fn legal_actions_mask<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyArray1<bool>>> {
-        let mask = guard(|| Ok(self.inner.legal_actions_mask()))?;
+        let mask = self.with(py, |s| guard(|| Ok(s.legal_actions_mask())))?;
         Ok(PyArray1::from_vec(py, mask))
     }
 
-    fn is_legal(&self, action: i64) -> Result<bool> {
-        if !(0..=u32::MAX as i64).contains(&action) {
-            return Ok(false);
+    /// Whether `action` is legal here. Any int is a fair question: one out of range (negative,
+    /// huge) is simply not legal. A non-int (a `bool`) is `ArgumentTypeError`.
+    fn is_legal(&self, py: Python<'_>, action: IntArg) -> Result<bool> {
+        match action.0 {
+            Ok(a) if (0..=u32::MAX as i64).contains(&a) => self.with(py, |s| guard(|| Ok(s.is_legal(a as u32)))),
+            _ => Ok(false),
         }
-        guard(|| Ok(self.inner.is_legal(action as u32)))
     }
 
     /// `(outcome id, probability)` pairs at a chance node; empty elsewhere.
-    fn chance_outcomes(&self) -> Result<Vec<(u32, f64)>> {
-        guard(|| Ok(self.inner.chance_outcomes()))
+    fn chance_outcomes(&self, py: Python<'_>) -> Result<Vec<(u32, f64)>> {
+        self.with(py, |s| guard(|| Ok(s.chance_outcomes())))
     }
 
     /// Applies `action` in place for whoever is to act (a chance outcome at a chance node).
-    /// On error the state is unchanged.
-    fn apply_action(&mut self, action: i64) -> Result<()> {
-        let a = self.action(action)?;
-        self.apply_guarded(|s| Ok(s.apply_in_place(a)?))
+    /// An id outside `[0, num_distinct_actions)` is `ActionOutOfRangeError` (201), a `bool`
+    /// `ArgumentTypeError` (5). On error the state is unchanged.
+    fn apply_action(&self, py: Python<'_>, action: IntArg) -> Result<()> {
+        let a = self.action(&action)?;
+        self.with(py, |s| guard(|| Ok(s.apply_in_place_guarded(a)?)))
     }
 
     /// Applies `action` on behalf of `player`, who must be the one to act
-    /// (`NotYourTurnError` otherwise).
-    fn apply_action_as(&mut self, player: i64, action: i64) -> Result<()> {
-        let p = self.player(player)?;
-        let a = self.action(action)?;
-        self.apply_guarded(|s| Ok(s.apply_as(p, a)?))
+    /// (`NotYourTurnError` otherwise; a player that is no seat nor -1: `InvalidPlayerError`).
+    fn apply_action_as(&self, py: Python<'_>, player: IntArg, action: IntArg) -> Result<()> {
+        let p = self.player(&player)?;
+        let a = self.action(&action)?;
+        self.with(py, |s| guard(|| Ok(s.apply_as_guarded(p, a)?)))
     }
 
     /// The successor state under `action`; this state is not changed.
-    fn child(&self, action: i64) -> Result<State> {
-        let a = self.action(action)?;
-        Ok(State::new(guard(|| Ok(self.inner.child(a)?))?))
+    fn child(&self, py: Python<'_>, action: IntArg) -> Result<State> {
+        let a = self.action(&action)?;
+        Ok(State::new(self.with(py, |s| guard(|| Ok(s.child(a)?)))?))
     }
 
-    /// A state `player` cannot tell apart from this one (same view and tensor), its hidden
-    /// parts redrawn from `seed`: a determinization for search (IS-MCTS, PIMC). It keeps this
-    /// state's action log, which it no longer matches: search from it, do not save it.
-    #[pyo3(signature = (player, seed=0))]
-    fn determinize(&self, player: i64, seed: u64) -> Result<State> {
-        let p = self.player(player)?;
-        Ok(State::new(guard(|| Ok(self.inner.determinize(p, seed)?))?))
+    /// A state `player` cannot tell apart from this one: a whole game history sampled from
+    /// what `player` has seen (the same view, tensor and events for `player`; other seats'
+    /// secrets and unseen draws drawn anew from `seed`), under a fresh seed. A determinization
+    /// for search (IS-MCTS, PIMC): it carries nothing of the hidden truth and is a real state
+    /// that plays on, saves and loads.
+    #[pyo3(signature = (player, seed=Seed(0)), text_signature = "($self, player, seed=0)")]
+    fn determinize(&self, py: Python<'_>, player: IntArg, seed: Seed) -> Result<State> {
+        let p = self.player(&player)?;
+        Ok(State::new(self.with(py, |s| guard(|| Ok(s.determinize(p, seed.0)?)))?))
     }
 
-    fn clone(&self) -> State {
-        State::new(self.inner.clone())
+    fn clone(&self, py: Python<'_>) -> State {
+        State::new(self.with(py, |s| s.clone()))
     }
 
-    fn __copy__(&self) -> State {
-        self.clone()
+    fn __copy__(&self, py: Python<'_>) -> State {
+        self.clone(py)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> State {
-        self.clone()
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> State {
+        self.clone(py)
     }
 
     /// Per-seat returns; all zero until the game is over.
-    fn returns(&self) -> Result<Vec<f64>> {
-        guard(|| Ok(self.inner.returns()))
+    fn returns(&self, py: Python<'_>) -> Result<Vec<f64>> {
+        self.with(py, |s| guard(|| Ok(s.returns())))
     }
 
-    fn action_to_string(&self, action: i64) -> Result<String> {
-        let a = self.action(action)?;
-        guard(|| Ok(self.inner.action_to_string(a)?))
+    fn action_to_string(&self, py: Python<'_>, action: IntArg) -> Result<String> {
+        let a = self.action(&action)?;
+        self.with(py, |s| guard(|| Ok(s.action_to_string(a)?)))
     }
 
     /// The action as a dict (`{"id": .., "verb": .., ...}`).
-    fn action_to_json<'py>(&self, py: Python<'py>, action: i64) -> Result<Bound<'py, PyAny>> {
-        let a = self.action(action)?;
-        let v = guard(|| Ok(self.inner.action_to_json(a)?))?;
+    fn action_to_json<'py>(&self, py: Python<'py>, action: IntArg) -> Result<Bound<'py, PyAny>> {
+        let a = self.action(&action)?;
+        let v = self.with(py, |s| guard(|| Ok(s.action_to_json(a)?)))?;
         Ok(value_to_py(py, &v)?)
     }
 
     /// What `player` may know (`SPECTATOR` = -1: public information only), as a dict.
-    fn view<'py>(&self, py: Python<'py>, player: i64) -> Result<Bound<'py, PyAny>> {
-        let p = self.player(player)?;
-        let inner = &self.inner;
+    fn view<'py>(&self, py: Python<'py>, player: IntArg) -> Result<Bound<'py, PyAny>> {
+        let p = self.player(&player)?;
         // Building a view takes tens of microseconds: worth letting other threads run.
-        let v = py.detach(|| guard(|| Ok(inner.view(p)?)))?;
+        let v = self.with_detached(py, |s| guard(|| Ok(s.view(p)?)))?;
         Ok(value_to_py(py, &v)?)
     }
 
@@ -196,21 +215,18 @@ impl State {
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: i64,
+        player: IntArg,
         out: Option<Bound<'py, PyArrayDyn<f32>>>,
     ) -> Result<Bound<'py, PyArrayDyn<f32>>> {
-        let p = self.player(player)?;
+        let p = self.player(&player)?;
         let arr = match out {
             Some(arr) => arr,
-            None => {
-                let game = self.inner.game();
-                PyArray::<f32, IxDyn>::zeros(py, IxDyn(&game.info().observation_shape), false)
-            }
+            None => PyArray::<f32, IxDyn>::zeros(py, IxDyn(&self.game.info().observation_shape), false),
         };
         {
             let mut rw = arr.try_readwrite().map_err(|e| Error::invalid_argument(format!("out is not writable: {e}")))?;
             let slice = rw.as_slice_mut().map_err(|_| Error::invalid_argument("out must be C-contiguous"))?;
-            guard(|| Ok(self.inner.observation_tensor_into(p, slice)?)).map_err(|e| match e {
+            self.with(py, |s| guard(|| Ok(s.observation_tensor_into(p, slice)?))).map_err(|e| match e {
                 Error::Kassen(ErrorCode::BufferTooSmall, m) => Error::invalid_argument(format!("out has the wrong size: {m}")),
                 e => e,
             })?;
@@ -219,56 +235,64 @@ impl State {
     }
 
     /// The perfect-recall event history of `player` (`-1`: public events), as dicts.
-    fn events<'py>(&self, py: Python<'py>, player: i64) -> Result<Bound<'py, PyList>> {
-        let p = self.player(player)?;
-        let inner = &self.inner;
-        let values = py.detach(|| {
-            guard(|| {
-                let events = inner.events(p)?;
-                Ok(events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect::<Vec<_>>())
-            })
-        })?;
-        let list = PyList::empty(py);
-        for v in &values {
-            list.append(value_to_py(py, v)?)?;
-        }
-        Ok(list)
+    fn events<'py>(&self, py: Python<'py>, player: IntArg) -> Result<Bound<'py, PyList>> {
+        let p = self.player(&player)?;
+        self.events_from(py, p, 0)
     }
 
+    /// `events(player)` from its `start`-th event on (a frontend that polls after each step
+    /// passes the number of events it has; each call costs only what is new). A `start` past
+    /// the end gives `[]`; a negative one is `InvalidArgumentError` (5).
+    fn events_since<'py>(&self, py: Python<'py>, player: IntArg, start: IntArg) -> Result<Bound<'py, PyList>> {
+        let p = self.player(&player)?;
+        let from = match start.0 {
+            Ok(v) if v < 0 => return Err(Error::invalid_argument(format!("start {v} is negative"))),
+            Ok(v) => v as usize,
+            Err(_) => usize::MAX,
+        };
+        self.events_from(py, p, from)
+    }
     /// Every action and chance outcome applied since the initial state.
-    fn history(&self) -> Vec<u32> {
-        self.inner.history().to_vec()
+    fn history(&self, py: Python<'_>) -> Vec<u32> {
+        self.with(py, |s| s.history().to_vec())
     }
 
     /// The saved-state JSON text (`State.from_json` loads it).
     fn to_json(&self, py: Python<'_>) -> Result<String> {
-        let inner = &self.inner;
-        py.detach(|| guard(|| Ok(inner.to_json_string())))
+        self.with_detached(py, |s| guard(|| Ok(s.to_json_string())))
     }
 
-    /// Loads a saved state of any registered game (its log is replayed and checked).
+    /// Loads a saved state of any registered game (its log is replayed and checked). Text
+    /// longer than 16 MiB or nested deeper than 128 levels is `MalformedJsonError` (300).
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &str) -> Result<State> {
+        let text = json_text(text, ErrorCode::MalformedJson)?;
         py.detach(|| guard(|| Ok(StateHandle::from_json(text)?))).map(State::new)
     }
 
     /// The configured game this state belongs to.
     fn game(&self) -> Game {
-        Game { inner: self.inner.game() }
+        Game { inner: self.game.clone() }
     }
 
-    fn __eq__(&self, other: PyRef<'_, State>) -> Result<bool> {
-        guard(|| Ok(self.inner == other.inner))
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, State>) -> Result<bool> {
+        let other = other.get();
+        if std::ptr::eq(self, other) {
+            return Ok(true);
+        }
+        // One lock at a time (two threads comparing a == b and b == a cannot deadlock).
+        let theirs = other.with(py, |s| s.clone());
+        self.with(py, |s| guard(|| Ok(*s == theirs)))
     }
 
     /// `stable_hash`: identical on every run, platform and surface.
-    fn __hash__(&self) -> Result<u64> {
-        guard(|| Ok(self.inner.stable_hash()))
+    fn __hash__(&self, py: Python<'_>) -> Result<u64> {
+        self.stable_hash(py)
     }
 
     /// The same number as `__hash__`, unsigned (the golden files print it in decimal).
-    fn stable_hash(&self) -> Result<u64> {
-        guard(|| Ok(self.inner.stable_hash()))
+    fn stable_hash(&self, py: Python<'_>) -> Result<u64> {
+        self.with(py, |s| guard(|| Ok(s.stable_hash())))
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> Result<(Bound<'py, PyAny>, (String,))> {
@@ -277,16 +301,18 @@ impl State {
     }
 
     /// Public facts only: never the seed (it determines hidden draws) nor any hand.
-    fn __repr__(&self) -> Result<String> {
-        guard(|| {
-            let game = self.inner.game();
-            let cp = self.inner.current_player();
-            let who = match cp {
-                TERMINAL => format!("terminal, returns {:?}", self.inner.returns()),
-                -1 => "chance node".to_string(),
-                p => format!("player {p} to act"),
-            };
-            Ok(format!("<State {} {} after {} actions: {}>", game.id(), game.info().config, self.inner.history().len(), who))
+    fn __repr__(&self, py: Python<'_>) -> Result<String> {
+        self.with(py, |s| {
+            guard(|| {
+                let game = s.game();
+                let cp = s.current_player();
+                let who = match cp {
+                    TERMINAL => format!("terminal, returns {:?}", s.returns()),
+                    -1 => "chance node".to_string(),
+                    p => format!("player {p} to act"),
+                };
+                Ok(format!("<State {} {} after {} actions: {}>", game.id(), game.info().config, s.history().len(), who))
+            })
         })
     }
 }

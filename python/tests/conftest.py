@@ -18,17 +18,15 @@ PLAYER_COUNTS = [2, 3, 4]
 
 
 def _configs():
-    """(game id, config) of every registered game in each of its player counts: games with a
-    choice of player counts take ``{"players": n}``, the others the empty config."""
-    out = []
-    for gid in sorted(kassen.games()):
-        info = kassen.load_game(gid).info()
-        lo, hi = info["min_players"], info["max_players"]
-        if lo < hi:
-            out.extend((gid, {"players": n}) for n in range(lo, hi + 1))
-        else:
-            out.append((gid, {}))
-    return out
+    """(game id, config) of every registered game in each configuration the project covers
+    (``kassen.covered_configs``: every player count and rules variant), chance resolved by the
+    state's own generator."""
+    return [
+        (gid, {k: v for k, v in config.items() if k != "explicit_chance"})
+        for gid in sorted(kassen.games())
+        for config in kassen.covered_configs(gid)
+        if not config.get("explicit_chance")
+    ]
 
 
 #: Every configuration the generic tests play.
@@ -39,7 +37,8 @@ TWO_PLAYER = [c for c in CONFIGS if kassen.load_game(c[0], c[1]).num_players() =
 
 def config_id(c) -> str:
     gid, config = c
-    return f"{gid}-p{kassen.load_game(gid, config).num_players()}"
+    extra = "".join(f"-{k}={v}" for k, v in sorted(config.items()) if k != "players")
+    return f"{gid}-p{kassen.load_game(gid, config).num_players()}{extra}"
 
 
 def pytest_report_header(config):

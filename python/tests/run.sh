@@ -2,23 +2,25 @@
 # Builds the kassen wheel (debug profile), installs it into .venv at the repository root and
 # runs the pytest suite against the installed package (stub check included).
 # Works from a clean checkout; exits non-zero on any failure, including "no tests ran".
+# KASSEN_VENV overrides the virtualenv, CARGO_TARGET_DIR the build directory.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 
-VENV="$ROOT/.venv"
+VENV="${KASSEN_VENV:-$ROOT/.venv}"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 if [ ! -x "$VENV/bin/python" ]; then
     echo "run.sh: creating $VENV"
     python3 -m venv "$VENV"
 fi
 PY="$VENV/bin/python"
-"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo
+"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis
 
-WHEELS="$ROOT/target/wheels/python-debug"
+WHEELS="$TARGET/wheels/python-debug"
 rm -rf "$WHEELS"
 echo "run.sh: building the debug wheel"
-"$VENV/bin/maturin" build --quiet -m python/Cargo.toml --target-dir "$ROOT/target" \
+"$VENV/bin/maturin" build --quiet -m python/Cargo.toml --target-dir "$TARGET" \
     --interpreter "$PY" --out "$WHEELS"
 shopt -s nullglob
 wheels=("$WHEELS"/kassen-*.whl)

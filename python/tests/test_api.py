@@ -60,10 +60,11 @@ def test_load_game_config_forms():
     assert kassen.load_game("samurai").num_players() == 2
     assert a != kassen.load_game("samurai", players=4)
     assert a != "samurai" and not (a == 3)
-    # Sekigahara has two seats and no "players" key: its default config is the empty one.
+    # Sekigahara has two seats and no "players" key: its normalized default config holds only
+    # the engine key.
     seki = kassen.load_game("sekigahara")
     assert seki == kassen.load_game("sekigahara", {}) and seki.num_players() == 2
-    assert seki.info()["config"] == {} and seki != kassen.load_game("samurai")
+    assert seki.info()["config"] == {"explicit_chance": False} and seki != kassen.load_game("samurai")
     assert kassen.load_game("sekigahara", explicit_chance=True).explicit_chance()
 
 

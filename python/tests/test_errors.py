@@ -48,6 +48,9 @@ def test_codes_match_core_table():
 def test_hierarchy():
     for base in (ex.SetupError, ex.RuleError, ex.LoadError, ex.InvalidArgumentError):
         assert issubclass(base, ex.KassenError) and issubclass(base, ValueError)
+    assert issubclass(ex.ArgumentTypeError, ex.InvalidArgumentError)
+    assert issubclass(ex.ArgumentTypeError, TypeError)
+    assert ex.ArgumentTypeError.default_code == ex.InvalidArgumentError.default_code == 5
     assert issubclass(ex.IllegalActionError, ex.RuleError)
     assert issubclass(ex.ActionOutOfRangeError, ex.IllegalActionError)
     assert issubclass(ex.NotYourTurnError, ex.RuleError)
@@ -80,9 +83,9 @@ def test_setup_errors():
         kassen.load_game("no_such_game")
     with raises(ex.UnknownConfigKeyError, 103):
         kassen.load_game("samurai", colour="red")
-    with raises(ex.InvalidArgumentError, 5):
+    with raises(ex.ArgumentTypeError, 5):
         kassen.load_game("samurai", players=object())
-    with raises(ex.InvalidArgumentError, 5):
+    with raises(ex.ArgumentTypeError, 5):
         kassen.load_game("samurai", {1: 2})
     with raises(ex.InvalidConfigError, 101):
         kassen.load_game("samurai", explicit_chance="yes")
@@ -171,6 +174,33 @@ def test_load_errors(mid_state):
     different = next(g for g in sorted(kassen.games()) if g != game.id)
     with raises(ex.WrongGameError, 6):
         kassen.load_game(different).state_from_json(good)
+    # Any field the format does not have fails, at the top level or inside the snapshot.
+    d = json.loads(good)
+    d["comment"] = "x"
+    with raises(ex.InvalidStateError, 304):
+        kassen.State.from_json(json.dumps(d))
+    d = json.loads(good)
+    d["state"]["unknown_field"] = 1
+    with raises(ex.InvalidStateError, 304):
+        kassen.State.from_json(json.dumps(d))
+    d = json.loads(good)
+    if isinstance(d["state"].get("rng"), dict):  # the state's generator, where a game names it so
+        d["state"]["rng"]["t"] = 1
+        with raises(ex.InvalidStateError, 304):
+            kassen.State.from_json(json.dumps(d))
+    # A save whose config no longer sets up a game is an invalid save: a LoadError.
+    d = json.loads(good)
+    d["config"] = {**d["config"], "no_such_key": 1}
+    with raises(ex.InvalidStateError, 304):
+        kassen.State.from_json(json.dumps(d))
+
+
+def test_chance_player_at_a_decision(mid_state):
+    # apply_action_as(CHANCE, ...) where a seat is to act: not a chance node (204).
+    before = mid_state.to_json()
+    with raises(ex.NotChanceNodeError, 204):
+        mid_state.apply_action_as(kassen.CHANCE, mid_state.legal_actions()[0])
+    assert mid_state.to_json() == before
 
 
 def test_state_unchanged_after_rejected_action(mid_state):
@@ -211,3 +241,105 @@ def test_panics_become_panic_error():
         _kassen._test_panic("boom")
     assert e.value.code == 4 and "boom" in str(e.value)
     assert isinstance(e.value, ex.KassenError) and not isinstance(e.value, ValueError)
+
+
+# --- ids, players and seeds at the Python boundary (issue 7, part 8) ---
+
+HUGE = [2**31, 2**32, 2**63 - 1, 2**63, 2**64, 2**100, 10**5000, -1, -(2**63), -(2**63) - 1, -(2**100)]
+
+
+def unchanged(s):
+    """A snapshot to compare a state against after a rejected call."""
+    return (s.to_json(), s.stable_hash(), s.clone())
+
+
+def test_bool_is_not_an_action(mid_state):
+    s = mid_state
+    before = unchanged(s)
+    for f in (s.apply_action, s.child, s.action_to_string, s.action_to_json, s.is_legal):
+        for b in (True, False):
+            with raises(ex.ArgumentTypeError, 5):
+                f(b)
+    p = s.current_player()
+    with raises(ex.ArgumentTypeError, 5):
+        s.apply_action_as(p, True)
+    assert unchanged(s) == before
+    # Still TypeErrors, as before the kassen class existed.
+    with pytest.raises(TypeError):
+        s.apply_action(1.0)
+    with pytest.raises(TypeError):
+        s.apply_action("3")
+    with pytest.raises(TypeError):
+        s.apply_action(None)
+
+
+def int_id(n: int) -> str:
+    return str(n) if n.bit_length() < 70 else f"{'-' if n < 0 else ''}2^{n.bit_length() - 1}"
+
+
+@pytest.mark.parametrize("a", HUGE, ids=int_id)
+def test_action_ids_out_of_any_range(mid_state, a):
+    s = mid_state
+    before = unchanged(s)
+    p = s.current_player()
+    for f in (s.apply_action, s.child, s.action_to_string, s.action_to_json, lambda a: s.apply_action_as(p, a)):
+        with raises(ex.ActionOutOfRangeError, 201):
+            f(a)
+    # is_legal is a question: out of range is simply not legal.
+    assert s.is_legal(a) is False
+    assert unchanged(s) == before
+
+
+def test_numpy_ints_are_ids(mid_state):
+    np = pytest.importorskip("numpy")
+    s = mid_state.clone()
+    a = s.legal_actions()[0]
+    assert s.is_legal(np.int64(a)) and s.action_to_string(np.int32(a)) == s.action_to_string(a)
+    s.apply_action(np.uint16(a))
+    assert s == mid_state.child(a)
+    with raises(ex.ActionOutOfRangeError, 201):
+        s.apply_action(np.uint64(2**64 - 1))
+    with raises(ex.InvalidPlayerError, 205):
+        s.view(np.int64(7))
+
+
+@pytest.mark.parametrize("p", [2, 4, 5, -2, -4] + HUGE, ids=int_id)
+def test_players_outside_the_seats(mid_state, p):
+    s = mid_state
+    if 0 <= p < s.game().num_players() or p == -1:
+        return
+    before = unchanged(s)
+    a = s.legal_actions()[0]
+    for f in (s.view, s.observation_tensor, s.events, s.determinize, lambda p: s.apply_action_as(p, a)):
+        with raises(ex.InvalidPlayerError, 205):
+            f(p)
+    assert unchanged(s) == before
+
+
+def test_bool_is_not_a_player(mid_state):
+    s = mid_state
+    for f in (s.view, s.observation_tensor, s.events, s.determinize, lambda p: s.apply_action_as(p, 0)):
+        with raises(ex.ArgumentTypeError, 5):
+            f(False)
+
+
+@pytest.mark.parametrize("seed", [-1, -(2**63), 2**64, 2**100, 10**5000], ids=int_id)
+def test_seeds_out_of_range(game2, seed):
+    with raises(ex.InvalidArgumentError, 5):
+        game2.new_initial_state(seed)
+    with raises(ex.InvalidArgumentError, 5):
+        game2.new_initial_state(seed=seed)
+    s = game2.new_initial_state(1)
+    with raises(ex.InvalidArgumentError, 5):
+        s.determinize(0, seed)
+    with raises(ex.InvalidArgumentError, 5):
+        game2.conformance([1, seed])
+
+
+def test_seed_types(game2):
+    for bad in (True, 1.0, "1", None):
+        with raises(ex.ArgumentTypeError, 5):
+            game2.new_initial_state(bad)
+    # The whole u64 range is valid.
+    assert game2.new_initial_state(2**64 - 1) == game2.new_initial_state(2**64 - 1)
+    assert game2.new_initial_state() == game2.new_initial_state(0)

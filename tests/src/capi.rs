@@ -42,7 +42,7 @@ fn empty_buf() -> kassen_buf {
     kassen_buf { data: ptr::null(), len: 0 }
 }
 
-fn json_of(f: impl FnOnce(*mut kassen_buf) -> kassen_status) -> CResult<Value> {
+pub fn json_of(f: impl FnOnce(*mut kassen_buf) -> kassen_status) -> CResult<Value> {
     let mut b = empty_buf();
     check(f(&mut b))?;
     let text = take(b);

@@ -15,6 +15,16 @@ fn games_json_lists_the_registry() {
     let ids = game_ids();
     let core: Vec<String> = kassen_core::engine::games().iter().map(|(id, _)| id.to_string()).collect();
     assert_eq!(ids, core);
+    // Each entry lists the covered configs, and each of them creates its game.
+    let list = kassen_tests::capi::json_of(|b| unsafe { kassen_games_json(b) }).unwrap();
+    for entry in list.as_array().unwrap() {
+        let id = entry["id"].as_str().unwrap();
+        let configs = entry["configs"].as_array().unwrap();
+        assert_eq!(configs, &kassen_core::covered_configs(id));
+        for c in configs {
+            assert!(CGame::new(id, Some(&c.to_string())).is_ok(), "{id} {c}");
+        }
+    }
 }
 
 #[test]

@@ -416,7 +416,11 @@ fn r8_8_5_a_retreat_into_a_besieged_garrison_joins_it_and_the_next_battle_is_in_
     expected.sort_by_key(|&a| t.id(a));
     assert_eq!(t.legal(), expected, "no safe location: any neighbour");
     let ev = t.act(Action::Retreat(t.l("okazaki")));
-    assert!(!has_kind(&ev, "battle_declared"), "they join the garrison");
+    assert!(!has_kind(&ev, "battle_declared"), "they join the fight there");
+    // INTERPRETATION (RULES_NOTES.md S24): joining the garrison is the retreating side's choice.
+    assert_eq!((t.s.pending, t.cp()), (Pending::JoinGarrison { to: t.l("okazaki") }, T as Player));
+    assert_eq!(t.legal(), vec![Action::Siege, Action::Field]);
+    t.act(Action::Siege);
     assert!(["T_date_03", "T_date_04", "T_date_05"].iter().all(|x| t.at(x) == t.l("okazaki") && t.flags(x) & IN_CASTLE != 0));
     // Three blocks now: at the next battle they cannot stay inside (8.9.6).
     t.resolve_chance();
@@ -427,3 +431,43 @@ fn r8_8_5_a_retreat_into_a_besieged_garrison_joins_it_and_the_next_battle_is_in_
 }
 
 // === 4 control, 3.3 decks, 6.4 turn order ===
+
+#[test]
+fn r8_8_5_a_retreat_into_a_castle_held_by_a_disk_alone_may_join_its_garrison() {
+    // Tokugawa besieges Osaka, held by Hideyori alone (a disk is a unit of the garrison, 8.9.3).
+    // Ishida loses at Wakayama; with no safe location it retreats into Osaka.
+    let mut t = Tb::blank();
+    t.put(&["T_date_05"], "osaka");
+    let att = ["T_date_02", "T_date_03", "T_date_04"];
+    t.put(&att, "wakayama");
+    t.came(&att, "tanabe");
+    t.put(&["I_kobayakawa_02", "I_kobayakawa_03"], "wakayama");
+    t.staged("wakayama", T, false, NONE, [1, 0], &[]);
+    t.act(Action::EndDeploy);
+    t.act(Action::Select(t.b("I_kobayakawa_02")));
+    let mut expected = vec![Action::Retreat(t.l("osaka")), Action::Retreat(t.l("tanabe"))];
+    expected.sort_by_key(|&a| t.id(a));
+    assert_eq!(t.legal(), expected);
+    let ev = t.act(Action::Retreat(t.l("osaka")));
+    assert!(!has_kind(&ev, "battle_declared"), "no new battle: they reach their own besieged castle");
+    assert_eq!((t.s.pending, t.cp()), (Pending::JoinGarrison { to: t.l("osaka") }, I as Player));
+    assert_eq!(t.view(SPECTATOR)["pending"]["kind"], "join_garrison");
+    assert_eq!(t.view(SPECTATOR)["pending"]["at"], "osaka");
+    assert_eq!(t.g.action_to_string(&t.s, t.id(Action::Siege)), "join_garrison osaka");
+    assert_eq!(t.g.action_to_string(&t.s, t.id(Action::Field)), "stay_outside osaka");
+    // Into the castle, with Hideyori.
+    let mut inside = t.clone();
+    let ev = inside.act(Action::Siege);
+    assert!(!has_kind(&ev, "battle_declared"));
+    assert_eq!(inside.at("I_kobayakawa_03"), inside.l("osaka"));
+    assert_ne!(inside.flags("I_kobayakawa_03") & IN_CASTLE, 0);
+    assert_eq!(inside.s.castle[inside.l("osaka") as usize], I);
+    assert_eq!(inside.s.forced, None);
+    // Or outside it, joining the fight there: still no new battle.
+    let ev = t.act(Action::Field);
+    assert!(!has_kind(&ev, "battle_declared"));
+    assert_eq!(t.at("I_kobayakawa_03"), t.l("osaka"));
+    assert_eq!(t.flags("I_kobayakawa_03") & IN_CASTLE, 0);
+    assert_eq!(t.s.castle[t.l("osaka") as usize], I, "Hideyori still holds the castle");
+    assert_eq!(t.s.forced, None);
+}

@@ -433,69 +433,6 @@ fn gifu_attack(att: &[&str], def: &[&str]) -> Tb {
     t
 }
 
-fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
-    for i in (1..v.len()).rev() {
-        let j = rng.below(i as u32 + 1) as usize;
-        v.swap(i, j);
-    }
-}
-
-/// A state `observer` cannot tell from `s`: the other side's face-down blocks trade places and
-/// its cards (hand, deck, discard pile, face-down reinforcement discards and bid) are dealt anew
-/// into piles of the same sizes. Built here independently of the engine's determinization.
-fn twin(g: &Sekigahara, s: &State, observer: u8, rng: &mut Rng) -> State {
-    let enemy = 1 - observer;
-    let d = g.data();
-    let mut r = s.clone();
-    let ids: Vec<usize> = (0..s.blocks.len()).filter(|&i| d.blocks[i].side == enemy && face_down(s, i)).collect();
-    let mut to = ids.clone();
-    shuffle(&mut to, rng);
-    for (&from, &i) in ids.iter().zip(&to) {
-        r.blocks[i] = s.blocks[from];
-    }
-    let types = &d.side_cards[enemy as usize];
-    let mut pool = Vec::new();
-    for &c in types {
-        let c = c as usize;
-        pool.extend(std::iter::repeat_n(c as u8, (s.hand[c] + s.deck[c] + s.discard[c] + s.reinforce_discards[c]) as usize));
-        r.hand[c] = 0;
-        r.deck[c] = 0;
-        r.discard[c] = 0;
-        r.reinforce_discards[c] = 0;
-    }
-    let bid = s.bids[enemy as usize];
-    if bid != NONE {
-        pool.push(bid);
-    }
-    shuffle(&mut pool, rng);
-    let mut it = pool.into_iter();
-    for (pile, n) in [
-        (0, s.pile_size(g, &s.hand, enemy)),
-        (1, s.pile_size(g, &s.discard, enemy)),
-        (2, s.pile_size(g, &s.reinforce_discards, enemy)),
-        (3, u32::from(bid != NONE)),
-    ] {
-        for c in it.by_ref().take(n as usize) {
-            match pile {
-                0 => r.hand[c as usize] += 1,
-                1 => r.discard[c as usize] += 1,
-                2 => r.reinforce_discards[c as usize] += 1,
-                _ => r.bids[enemy as usize] = c,
-            }
-        }
-    }
-    for c in it {
-        r.deck[c as usize] += 1;
-    }
-    r
-}
-
-fn tensor(g: &Sekigahara, s: &State, p: Player) -> Vec<f32> {
-    let mut v = vec![0.0; g.info().observation_shape[0]];
-    g.observation_tensor(s, p, &mut v);
-    v
-}
-
 fn strings(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::String(s) => out.push(s.clone()),

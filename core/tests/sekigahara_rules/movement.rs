@@ -205,8 +205,8 @@ fn r7_3_5_size_penalty_5_9_13_17() {
     let plain: Vec<usize> = [1, 4, 5, 8, 9, 12, 13, 16, 17].iter().map(|&n| reach(n, false)).collect();
     assert_eq!(plain, vec![3, 3, 2, 2, 1, 1, 0, 0, 0]);
     // With a forced march (+1): 17 or more cannot move at all.
-    let forced: Vec<usize> = [4, 5, 8, 9, 12, 13, 16, 17].iter().map(|&n| reach(n, true)).collect();
-    assert_eq!(forced, vec![4, 3, 3, 2, 2, 1, 1, 0]);
+    let forced: Vec<usize> = [4, 5, 8, 9, 12, 13, 16].iter().map(|&n| reach(n, true)).collect();
+    assert_eq!(forced, vec![4, 3, 3, 2, 2, 1, 1]);
 }
 
 #[test]
@@ -247,6 +247,78 @@ fn r7_3_4_command_needs_an_own_controlled_castle_or_own_capital() {
     assert!(t.legal().iter().any(|a| matches!(a, Action::ForcedMarch(_))), "a forced march is still possible");
     t.act(Action::ForcedMarch(t.c("T_maeda_2")));
     assert_eq!(t.steps(), vec![pair("numazu", "sunpu")]);
+}
+
+#[test]
+fn r7_3_4_a_revealed_leader_gives_command_to_every_group_of_its_stack() {
+    // INTERPRETATION (RULES_NOTES.md S7): command is given to "one stack of one location"
+    // (7.3.4), to "blocks moving from within command" (7.3.3): a group that leaves the leader
+    // behind has it too. Ayabe: no castle, no capital, no highway.
+    let mut t = Tb::blank();
+    t.put(&["T_fukushima_01", "T_fukushima_03"], "ayabe");
+    t.moving_all(T);
+    t.act(Action::Origin(t.l("ayabe")));
+    let mut plain = t.clone();
+    t.sel(&["T_fukushima_03"]);
+    let ev = t.act(Action::Command(t.b("T_fukushima_01")));
+    assert!(ev.iter().any(|e| e["kind"] == "leader_revealed" && e["audience"] == "all"));
+    t.act(Action::Step(t.r("ayabe", "miyazu")));
+    assert_eq!(t.steps(), vec![pair("miyazu", "tsuruga")], "1 + command");
+    t.act(Action::Step(t.r("miyazu", "tsuruga")));
+    t.act(Action::Stop);
+    // The next group of the same stack, the leader itself, is in command as well.
+    assert_eq!(t.s.pending, Pending::Group);
+    assert!(t.s.group.command);
+    t.sel(&["T_fukushima_01"]);
+    t.act(Action::Step(t.r("ayabe", "kyoto")));
+    assert!(t.ok(Action::Step(t.r("kyoto", "sawayama"))));
+    // Without the leader shown: one location.
+    plain.sel(&["T_fukushima_03"]);
+    plain.act(Action::Step(plain.r("ayabe", "miyazu")));
+    assert!(plain.steps().is_empty());
+}
+
+#[test]
+fn r7_3_3_a_forced_march_is_paid_only_for_a_group_that_then_moves() {
+    // INTERPRETATION (RULES_NOTES.md S8): a forced march is for "a group that starts and ends
+    // its move together" (7.3.3): once paid, the group must take a step before it stops.
+    let mut t = Tb::blank();
+    t.mori_box_filled();
+    t.put(&["I_ukita_02", "I_ukita_03"], "himeji");
+    t.hand(I, &["I_ukita_1", "I_ukita_1"]);
+    t.movement(I);
+    t.act(Action::Mode(Mode::Minimal));
+    t.act(Action::Origin(t.l("himeji")));
+    t.sel(&["I_ukita_02"]);
+    t.act(Action::ForcedMarch(t.c("I_ukita_1")));
+    assert_eq!(t.in_mori_box(), 4, "the card counts for the Mori box (9.3)");
+    assert!(!t.ok(Action::EndStack), "no stack end before the march");
+    assert!(!t.ok(Action::Select(t.b("I_ukita_03"))), "the group set out");
+    assert_eq!(t.steps(), vec![pair("ayabe", "himeji"), pair("himeji", "osaka")]);
+    t.act(Action::Step(t.r("himeji", "ayabe")));
+    t.act(Action::Step(t.r("ayabe", "kyoto")));
+    assert!(t.steps().is_empty(), "1 + forced march");
+    t.act(Action::Stop);
+    // A group that has moved may still march on; it must then take the step it paid for.
+    t.sel(&["I_ukita_03"]);
+    t.act(Action::Step(t.r("himeji", "osaka")));
+    assert!(t.steps().is_empty() && t.ok(Action::Stop));
+    t.act(Action::ForcedMarch(t.c("I_ukita_1")));
+    assert!(!t.ok(Action::Stop));
+    assert_eq!(t.steps(), vec![pair("kyoto", "osaka"), pair("osaka", "wakayama")]);
+    t.act(Action::Step(t.r("osaka", "wakayama")));
+    assert!(t.ok(Action::Stop));
+
+    // 17 blocks cannot move even with a forced march: none is offered (7.3.5).
+    let mut big = Tb::blank();
+    let ids: Vec<String> = big.g.data().blocks.iter().filter(|b| b.side == T).take(17).map(|b| b.id.clone()).collect();
+    let ids: Vec<&str> = ids.iter().map(|s| s.as_str()).collect();
+    big.put(&ids, "edo");
+    big.moving_all(T);
+    big.act(Action::Origin(big.l("edo")));
+    big.sel(&ids);
+    assert!(!big.legal().iter().any(|a| matches!(a, Action::ForcedMarch(_))));
+    assert!(big.ok(Action::EndStack));
 }
 
 // === 7.4 overrun ===

@@ -1,4 +1,4 @@
-//! Move-generation counts from fixed seeds, and the action space.
+//! Move-generation counts from fixed seeds, the action space, and saved states.
 
 use super::*;
 
@@ -20,7 +20,7 @@ fn perft_counts_from_fixed_seeds() {
 // then the Ishida bid, the choice of the first player, the mode, its cards) and from the first
 // movement phase of seeds 1-2 (state RNG for chance).
 const PERFT_EXPECTED: [[u64; 5]; 5] =
-    [[5, 25, 50, 200, 1300], [5, 25, 50, 200, 1275], [3, 15, 30, 120, 735], [4, 28, 145, 771, 4515], [4, 27, 141, 761, 4497]];
+    [[5, 25, 50, 200, 1300], [5, 25, 50, 200, 1275], [3, 15, 30, 120, 735], [4, 28, 147, 795, 4429], [4, 27, 143, 785, 4411]];
 
 #[test]
 fn every_legal_action_applies_and_ids_out_of_range_are_rejected() {
@@ -62,4 +62,31 @@ fn every_legal_action_applies_and_ids_out_of_range_are_rejected() {
         });
     }
     assert!(states > 1000);
+}
+
+#[test]
+fn a_saved_state_with_an_unknown_field_is_rejected() {
+    let s = first_state(1, "mode");
+    let saved = s.to_json();
+    assert!(kassen_core::StateHandle::from_json(&saved.to_string()).is_ok());
+    let mut extra = saved.clone();
+    extra["state"]["extra"] = serde_json::json!(1);
+    let e = kassen_core::StateHandle::from_json(&extra.to_string()).expect_err("an unknown field in the state");
+    assert!(matches!(e, kassen_core::LoadError::InvalidState(_)), "{e}");
+    assert_eq!(e.code() as i32, 304);
+    // Inside a nested struct too (the group being moved, a block).
+    for path in [&["group"][..], &["blocks", "0"][..], &["due"][..]] {
+        let mut v = saved.clone();
+        let mut x = &mut v["state"];
+        for k in path {
+            x = match k.parse::<usize>() {
+                Ok(i) => &mut x[i],
+                Err(_) => &mut x[*k],
+            };
+        }
+        assert!(x.is_object(), "{path:?}");
+        x["extra"] = serde_json::json!(true);
+        let e = kassen_core::StateHandle::from_json(&v.to_string()).expect_err("rejected");
+        assert_eq!(e.code() as i32, 304, "{path:?}");
+    }
 }

@@ -178,7 +178,8 @@ fn r9_3_mori_box_one_block_per_card_discarded_in_an_ishida_movement_phase_terumo
     t.sel(&["I_ukita_02"]);
     t.act(Action::ForcedMarch(t.c("I_ukita_1")));
     assert_eq!(t.count_at(I, "osaka"), 3, "a forced march card too");
-    t.act(Action::EndStack);
+    t.act(Action::Step(t.r("kyoto", "minakuchi")));
+    t.act(Action::Stop);
     t.act(Action::EndPhase);
     // Tokugawa's movement phase: Ishida discards nothing there; Tokugawa's discards do nothing.
     t.resolve_chance();
@@ -211,6 +212,43 @@ fn r9_3_a_tokugawa_attack_on_osaka_brings_the_whole_mori_box() {
     assert_eq!(t.s.pending, Pending::Deploy, "six blocks: a field battle");
     assert!(!t.battle().siege);
     assert!(t.ok(Action::EndDeploy));
+}
+
+#[test]
+fn r9_3_mori_blocks_brought_by_an_attack_on_osaka_cannot_move_in_that_turn() {
+    // Tokugawa goes first: its combat phase and Ishida's next movement phase are in turn A.
+    let mut t = Tb::blank();
+    t.mori_box_filled();
+    t.put(&["I_ukita_02"], "osaka");
+    let att = ["T_tokugawa_02", "T_tokugawa_03"];
+    t.put(&att, "osaka");
+    t.came(&att, "kyoto");
+    t.combat(T);
+    t.act(Action::Battle(t.l("osaka")));
+    assert_eq!(t.in_mori_box(), 0);
+    assert!(!t.battle().siege);
+    t.act(Action::EndDeploy);
+    t.act(Action::EndDeploy);
+    // 0 to 0: the defender wins; Tokugawa loses a block and goes back to Kyoto.
+    t.act(Action::Select(t.b("T_tokugawa_02")));
+    assert_eq!(t.at("T_tokugawa_03"), t.l("kyoto"));
+    t.resolve_chance();
+    assert_eq!((t.s.turn, t.s.step, t.s.pending, t.cp()), (0, 2, Pending::Mode, I as Player));
+    t.act(Action::Mode(Mode::Minimal));
+    t.act(Action::Origin(t.l("osaka")));
+    assert_eq!(t.selects(), sorted(&["I_ukita_02"]), "the Mori blocks arrived this turn (9.3)");
+    t.act(Action::EndStack);
+    t.act(Action::EndPhase);
+    // Turn B: Tokugawa moves first, then Ishida, whose Mori blocks may now move.
+    t.resolve_chance();
+    assert_eq!((t.s.turn, t.s.step, t.cp()), (1, 0, T as Player));
+    t.act(Action::Mode(Mode::Minimal));
+    t.act(Action::EndPhase);
+    t.resolve_chance();
+    assert_eq!((t.s.turn, t.s.step, t.cp()), (1, 2, I as Player));
+    t.act(Action::Mode(Mode::Minimal));
+    t.act(Action::Origin(t.l("osaka")));
+    assert_eq!(t.selects(), sorted(&["I_mori_02", "I_mori_03", "I_mori_04", "I_mori_05", "I_mori_06", "I_ukita_02"]));
 }
 
 // === 2 victory ===

@@ -125,6 +125,42 @@ fn r6_2_reinforcement_bonuses_for_castles_and_resources() {
     assert_eq!(t.s.due.blocks, [3, 3], "weeks 2-4: two blocks, +1 each on a resource tie");
 }
 
+#[test]
+fn r6_2_cards_owed_at_the_weeks_end_arrive_before_the_half_hand_discard() {
+    // Ishida went first, so Tokugawa's movement is the last phase of week 1. Tokugawa exchanges
+    // its whole hand (7.1, no movement): the five cards it is owed are drawn before the
+    // reinforcement step, which then halves the hand as it is after those draws (6.2).
+    let mut t = end_of_week(3, 1);
+    let five = ["T_date_2", "T_date_2", "T_maeda_2", "T_maeda_2", "T_fukushima_2"];
+    t.hand(T, &five);
+    t.hand(I, &[]);
+    t.s.first = I;
+    t.s.pending = Pending::Mode;
+    assert_eq!(t.cp(), T as Player);
+    t.act(Action::Mode(Mode::NoMove));
+    for c in five {
+        t.act(Action::Discard(t.c(c)));
+    }
+    assert_eq!(t.hand_size(T), 0);
+    t.act(Action::Done);
+    assert_eq!((t.s.week, t.cp()), (2, CHANCE), "the exchange draws come first");
+    t.resolve_chance();
+    assert_eq!((t.hand_size(T), t.s.pending), (5, Pending::ReinforceDiscard { side: T }), "five cards: two or three go");
+    assert!(!t.ok(Action::Done));
+    for _ in 0..2 {
+        let c = t.legal().into_iter().find(|a| matches!(a, Action::Discard(_))).expect("a card to discard");
+        t.act(c);
+    }
+    assert!(t.ok(Action::Done) && t.legal().iter().any(|a| matches!(a, Action::Discard(_))), "rounding down or up");
+    t.act(Action::Done);
+    // Ishida has no card and none owed: no decision.
+    assert_eq!(t.s.pending, Pending::Bid { side: T });
+    // Castles 5 to 4: six cards. Three kept + six = nine (keeping all five would make eleven).
+    assert_eq!(t.s.due.cards, [6, 5]);
+    t.resolve_chance();
+    assert_eq!((t.hand_size(T), t.hand_size(I)), (9, 5));
+}
+
 // === 6.3 the initiative bid ===
 
 #[test]

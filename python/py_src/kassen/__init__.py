@@ -10,7 +10,8 @@ OpenSpiel-style API over a Rust core::
     print(state.returns())
 
 ``Game`` and ``State`` are the native classes (no Python wrapper, so calls stay fast).
-Errors are :mod:`kassen.exceptions` classes carrying ``.code``. Optional extras:
+Errors are :mod:`kassen.exceptions` classes carrying ``.code``. A ``State`` may be shared
+between threads: calls on it are serialized by a lock inside it (see the README). Optional extras:
 :mod:`kassen.envs` (Gymnasium / PettingZoo style environments) and :mod:`kassen.testing`.
 """
 
@@ -25,10 +26,12 @@ from kassen._kassen import (
     Game,
     State,
     __version__,
+    covered_configs,
     games,
     load_game,
 )
 from kassen.exceptions import (
+    ArgumentTypeError,
     GameOverError,
     IllegalActionError,
     InvalidArgumentError,
@@ -47,6 +50,7 @@ __all__ = [
     "Game",
     "State",
     "__version__",
+    "covered_configs",
     "games",
     "load_game",
     "exceptions",
@@ -58,4 +62,5 @@ __all__ = [
     "NotYourTurnError",
     "GameOverError",
     "InvalidArgumentError",
+    "ArgumentTypeError",
 ]

@@ -6,6 +6,7 @@ Every exception is a :class:`KassenError` carrying ``.code``, the stable number 
     KassenError
     ├── PanicError                      4   a bug in the engine (please report it)
     ├── InvalidArgumentError, ValueError 5   a bad argument at the Python boundary
+    │   └── ArgumentTypeError, TypeError 5   an argument of the wrong type (a bool as an id)
     ├── SetupError, ValueError               a game cannot be created from id + config
     │   ├── UnknownGameError           100
     │   ├── InvalidConfigError         101
@@ -36,6 +37,7 @@ __all__ = [
     "KassenError",
     "PanicError",
     "InvalidArgumentError",
+    "ArgumentTypeError",
     "BufferTooSmallError",
     "SetupError",
     "UnknownGameError",
@@ -92,6 +94,15 @@ class PanicError(KassenError):
 
 class InvalidArgumentError(KassenError, ValueError):
     """An argument cannot be used (wrong type of config value, wrong buffer, ...)."""
+
+    default_code = 5
+
+
+class ArgumentTypeError(InvalidArgumentError, TypeError):
+    """An argument has a type kassen does not take: a ``bool``, float or str where an action id,
+    player or seed (an int) is expected, or a config value with no JSON counterpart (an object,
+    a dict key that is not a str). Code 5 like its base class; also a ``TypeError``, so code
+    that catches either keeps working."""
 
     default_code = 5
 
@@ -192,6 +203,7 @@ class InvalidDataError(SetupError, LoadError):
 
 
 #: The class raised for each code. Codes without a class of their own raise KassenError.
+#: (``ArgumentTypeError`` shares code 5 with ``InvalidArgumentError``, the class listed here.)
 ERROR_CLASSES: Dict[int, Type[KassenError]] = {
     cls.default_code: cls
     for cls in (
@@ -219,7 +231,8 @@ ERROR_CLASSES: Dict[int, Type[KassenError]] = {
 }
 
 
-def _error_from_code(code: int, message: str) -> KassenError:
-    """Called by the native module to build the exception it raises."""
-    cls = ERROR_CLASSES.get(code, KassenError)
+def _error_from_code(code: int, message: str, wrong_type: bool = False) -> KassenError:
+    """Called by the native module to build the exception it raises (``wrong_type``: an
+    argument of the wrong type, raised as ``ArgumentTypeError``)."""
+    cls = ArgumentTypeError if wrong_type else ERROR_CLASSES.get(code, KassenError)
     return cls(message, code)

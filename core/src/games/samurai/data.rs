@@ -85,6 +85,11 @@ impl Token {
         !matches!(self.kind, TokenKind::FigureSwap | TokenKind::TokenSwap)
     }
 
+    /// Identical to `other` (2.1: the printed kind and strength, and so everything else).
+    pub fn same_as(&self, other: &Token) -> bool {
+        self.kind == other.kind && self.strength == other.strength && self.quick == other.quick && self.influences == other.influences
+    }
+
     /// May be picked up by a token exchange: a placed token without a Japanese character.
     pub fn exchangeable(&self) -> bool {
         matches!(self.kind, TokenKind::Figure(_) | TokenKind::Samurai)
@@ -181,6 +186,9 @@ fn figure_index(name: &str) -> Option<u8> {
     FIGURE_TYPES.iter().position(|&t| t == name).map(|i| i as u8)
 }
 
+/// Hex coordinates are kept small enough that no arithmetic on them can overflow.
+const MAX_COORDINATE: i32 = 1 << 16;
+
 /// Axial coordinates of an odd-q offset hex.
 fn axial(col: i32, row: i32) -> (i32, i32) {
     (col, row - (col - (col & 1)) / 2)
@@ -213,6 +221,9 @@ impl Data {
                 return Err(bad(format!("hex at position {i} has id {}; ids must be 0..n in order", h.id)));
             }
             check_provenance(&h.provenance, &format!("hex {i}"))?;
+            if h.col.unsigned_abs() > MAX_COORDINATE as u32 || h.row.unsigned_abs() > MAX_COORDINATE as u32 {
+                return Err(bad(format!("hex {i}: col/row ({}, {}) out of -{MAX_COORDINATE}..{MAX_COORDINATE}", h.col, h.row)));
+            }
             let kind = match h.kind.as_str() {
                 "sea" => HexKind::Sea,
                 "land" => HexKind::Land,
@@ -292,10 +303,17 @@ impl Data {
         if hexes.iter().filter(|h| h.kind == HexKind::Edo).count() != 1 {
             return Err(bad("the board needs exactly one Edo"));
         }
+        for p in 2..=4u8 {
+            // 4.4: Edo receives one figure of each type in every game.
+            if !settlements.iter().any(|s| s.kind == HexKind::Edo && s.players & (1 << p) != 0) {
+                return Err(bad(format!("board.hexes: Edo is not on the {p}-player board")));
+            }
+        }
 
         // --- tokens ---
-        if file.tokens.len() > 32 || file.tokens.is_empty() {
-            return Err(bad("1 to 32 tokens per player are supported"));
+        // 4.2: every player keeps 5 tokens (HAND) behind the screen, so he needs at least 5.
+        if file.tokens.len() > 32 || file.tokens.len() < super::HAND as usize {
+            return Err(bad(format!("tokens: {} per player; 5 to 32 are supported (4.2: each player keeps 5)", file.tokens.len())));
         }
         let mut tokens = Vec::new();
         for (i, t) in file.tokens.iter().enumerate() {
@@ -335,14 +353,40 @@ impl Data {
         if tokens[token_swap as usize].quick {
             return Err(bad("the token exchange is the turn's normal token, it cannot be quick"));
         }
+        // 2.4: a token is known by its picture and number; tokens that look the same must be
+        // the same (N14 makes them one move, and action texts name them by look).
+        for (i, t) in tokens.iter().enumerate() {
+            if let Some(j) = tokens[..i].iter().position(|u| u.name == t.name && !u.same_as(t)) {
+                return Err(bad(format!("tokens: token {i} looks like token {j} ({}) but differs in quick or influences", t.name)));
+            }
+        }
 
         // --- figures: the supply must fill every settlement of each player count ---
+        if let Some(k) = file.figures.per_type.keys().find(|k| !["2", "3", "4"].contains(&k.as_str())) {
+            return Err(bad(format!("figures.per_type: unknown player count {k:?}")));
+        }
         let mut figures_per_type = [0u8; 3];
         for p in 2..=4u8 {
             let per = *file.figures.per_type.get(&p.to_string()).ok_or_else(|| bad(format!("figures.per_type lacks {p}")))?;
-            let slots: u32 = settlements.iter().filter(|s| s.players & (1 << p) != 0).map(|s| s.kind.slots() as u32).sum();
-            if per * 3 != slots {
-                return Err(bad(format!("{p} players: {per} figures per type do not fill {slots} settlement slots")));
+            let on_board = |k: HexKind| settlements.iter().filter(|s| s.kind == k && s.players & (1 << p) != 0).count() as u64;
+            let slots = on_board(HexKind::Village) + 2 * on_board(HexKind::City) + 3 * on_board(HexKind::Edo);
+            if per as u64 * 3 != slots {
+                return Err(bad(format!("figures.per_type.{p}: {per} figures per type do not fill {slots} settlement slots")));
+            }
+            // 4.4-4.5: Edo takes one of each type; the players must have figures left to place.
+            if per < 2 {
+                return Err(bad(format!("figures.per_type.{p}: {per} per type leaves nothing to place after Edo (4.4)")));
+            }
+            // INTERPRETATION (RULES_NOTES.md N1, N15): the cities are filled first with two
+            // different figures each (4.7). With more cities than figures left per type after
+            // Edo, the players can use up two types in cities and be left holding only the
+            // third with cities still half full: no legal placement.
+            let cities = on_board(HexKind::City);
+            if cities > per as u64 - 1 {
+                return Err(bad(format!(
+                    "figures.per_type.{p}: {cities} cities but {} figures per type after Edo; cities could be left unfillable (4.7)",
+                    per - 1
+                )));
             }
             figures_per_type[(p - 2) as usize] = per as u8;
         }
@@ -363,5 +407,151 @@ impl Data {
             "note": v.get("board").and_then(|b| b.get("note")).cloned().unwrap_or(Value::Null),
         });
         Ok(Data { hexes, settlements, settlement_at, tokens, figures_per_type, figure_swap, token_swap, provenance })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::game::Game;
+    use crate::games::samurai::{Phase, Samurai};
+
+    fn embedded() -> Value {
+        serde_json::from_str(EMBEDDED).unwrap()
+    }
+
+    /// Figure counts that fill the settlements of every player count again.
+    fn refill(v: &mut Value) {
+        for p in 2..=4u64 {
+            let slots: u64 = v["board"]["hexes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|h| h["players"].as_array().unwrap().contains(&json!(p)))
+                .map(|h| match h["kind"].as_str().unwrap() {
+                    "village" => 1,
+                    "city" => 2,
+                    "edo" => 3,
+                    _ => 0,
+                })
+                .sum();
+            v["figures"]["per_type"][p.to_string()] = json!(slots / 3);
+        }
+    }
+
+    fn rejected(v: &Value, field: &str) {
+        match Data::from_value(v) {
+            Err(SetupError::InvalidData(msg)) => assert!(msg.contains(field), "{msg:?} should name {field}"),
+            other => panic!("expected InvalidData naming {field}, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn r4_4_edo_as_the_only_settlement_is_rejected() {
+        let mut v = embedded();
+        for h in v["board"]["hexes"].as_array_mut().unwrap() {
+            if h["kind"] == "village" || h["kind"] == "city" {
+                h["kind"] = json!("land");
+            }
+        }
+        refill(&mut v);
+        assert_eq!(v["figures"]["per_type"]["2"], 1);
+        rejected(&v, "figures.per_type.2");
+    }
+
+    #[test]
+    fn figure_counts_that_overflow_are_rejected() {
+        let mut v = embedded();
+        // 1431655766 * 3 = 2^32 + 2: in 32 bits that wrapped to 2.
+        v["figures"]["per_type"]["2"] = json!(1431655766u64);
+        rejected(&v, "figures.per_type.2");
+        v["figures"]["per_type"]["2"] = json!(7);
+        v["figures"]["per_type"]["5"] = json!(7);
+        rejected(&v, "figures.per_type");
+    }
+
+    #[test]
+    fn r4_2_fewer_than_five_tokens_are_rejected() {
+        let mut v = embedded();
+        let keep = [0usize, 3, 18, 19];
+        let tokens: Vec<Value> = keep
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| {
+                let mut x = v["tokens"][t].clone();
+                x["index"] = json!(i);
+                x
+            })
+            .collect();
+        v["tokens"] = json!(tokens);
+        rejected(&v, "tokens");
+    }
+
+    #[test]
+    fn tokens_that_look_alike_but_differ_are_rejected() {
+        let mut v = embedded();
+        v["tokens"][10]["quick"] = json!(true);
+        rejected(&v, "token 10 looks like token 9");
+    }
+
+    #[test]
+    fn hex_coordinates_that_could_overflow_are_rejected() {
+        let mut v = embedded();
+        v["board"]["hexes"][5]["col"] = json!(i32::MIN);
+        rejected(&v, "hex 5");
+    }
+
+    #[test]
+    fn edo_missing_from_a_player_count_is_rejected() {
+        let mut v = embedded();
+        let edo = v["board"]["hexes"].as_array().unwrap().iter().position(|h| h["kind"] == "edo").unwrap();
+        v["board"]["hexes"][edo]["players"] = json!([3, 4]);
+        rejected(&v, "Edo is not on the 2-player board");
+    }
+
+    /// N15: with more cities than figures per type left after Edo, random placements get
+    /// stuck. Shown on data built past the validator: 12 of the 2-player villages made cities.
+    #[test]
+    fn n15_too_many_cities_can_leave_no_legal_placement() {
+        let mut v = embedded();
+        let mut made = 0;
+        for h in v["board"]["hexes"].as_array_mut().unwrap() {
+            if h["kind"] == "village" && h["players"].as_array().unwrap().contains(&json!(2)) && made < 12 {
+                h["kind"] = json!("city");
+                made += 1;
+            }
+        }
+        refill(&mut v);
+        rejected(&v, "cities");
+        // The same board, built without the validator's city check.
+        let mut d = Data::embedded();
+        let mut made = 0;
+        for st in d.settlements.iter_mut() {
+            if st.kind == HexKind::Village && st.players & (1 << 2) != 0 && made < 12 {
+                st.kind = HexKind::City;
+                d.hexes[st.hex as usize].kind = HexKind::City;
+                made += 1;
+            }
+        }
+        d.figures_per_type[0] = 11; // 2 villages + 14 cities * 2 + Edo 3 = 33 slots
+        let g = Samurai::new(2, std::sync::Arc::new(d)).unwrap();
+        let stuck = (0..200u64).any(|seed| {
+            let mut rng = crate::rng::Rng::from_seed(seed);
+            let mut s = g.new_initial_state(seed);
+            let mut legal = Vec::new();
+            while s.phase == Phase::ChooseTokens || s.phase == Phase::PlaceFigures {
+                legal.clear();
+                g.legal_actions(&s, &mut legal);
+                if legal.is_empty() {
+                    return true;
+                }
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                g.apply(&mut s, a, &mut crate::events::Events::off());
+            }
+            false
+        });
+        assert!(stuck, "some random placement gets stuck with 14 cities and 10 figures per type left");
     }
 }

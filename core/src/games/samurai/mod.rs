@@ -24,8 +24,6 @@
 mod action;
 mod capture;
 pub mod data;
-#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
-#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
 mod hidden;
 mod scoring;
 mod setup;
@@ -70,6 +68,8 @@ pub struct Samurai {
     in_play: Vec<bool>,
     per_type: u8,
     all_tokens: u32,
+    /// Per token: the mask of the tokens identical to it (same kind and strength), itself included.
+    twins: Vec<u32>,
 }
 
 impl Samurai {
@@ -99,7 +99,12 @@ impl Samurai {
         let layout = Layout { tokens: data.tokens.len() as u32, hexes: data.hexes.len() as u32 };
         let per_type = data.figures_per_type[players - 2];
         let all_tokens = if data.tokens.len() == 32 { u32::MAX } else { (1u32 << data.tokens.len()) - 1 };
-        Ok(Samurai { n: players, data, layout, land, sea, settlements, cities, villages, in_play, per_type, all_tokens })
+        let twins = data
+            .tokens
+            .iter()
+            .map(|t| bits(all_tokens).filter(|&u| data.tokens[u as usize].same_as(t)).fold(0, |m, u| m | 1 << u))
+            .collect();
+        Ok(Samurai { n: players, data, layout, land, sea, settlements, cities, villages, in_play, per_type, all_tokens, twins })
     }
 
     pub fn data(&self) -> &Data {
@@ -128,6 +133,21 @@ impl Samurai {
         self.in_play.get(hex as usize).copied().unwrap_or(false)
     }
 
+    /// Whether `token` is the move for its kind among the tokens of `mask`: it is in `mask` and
+    /// no identical token of a lower index is. INTERPRETATION (RULES_NOTES.md N14): identical
+    /// tokens (2.1: two samurai-1, two samurai-2, two ship-1) are one move; the lowest index
+    /// still available stands for them all.
+    fn first_of_kind(&self, mask: u32, token: u8) -> bool {
+        let Some(&twins) = self.twins.get(token as usize) else { return false };
+        let below = (1u32 << token) - 1;
+        mask & (1 << token) != 0 && mask & twins & below == 0
+    }
+
+    /// The token that stands for `token`'s kind in `mask` (the lowest identical one there).
+    fn first_twin(&self, mask: u32, token: u8) -> u8 {
+        (mask & self.twins[token as usize]).trailing_zeros() as u8
+    }
+
     fn next_seat(&self, seat: u8) -> u8 {
         ((seat as usize + 1) % self.n) as u8
     }
@@ -142,10 +162,7 @@ impl Game for Samurai {
         let mut data = None;
         for (k, v) in config {
             match k.as_str() {
-                "players" => {
-                    players = v.as_u64().ok_or_else(|| SetupError::InvalidConfig(format!("players must be an integer, got {v}")))?.min(1000)
-                        as usize
-                }
+                "players" => players = player_count(v)?,
                 "data" => data = Some(Data::from_value(v)?),
                 other => return Err(SetupError::UnknownKey(other.to_string())),
             }
@@ -162,7 +179,9 @@ impl Game for Samurai {
     }
 
     fn info(&self) -> GameInfo {
-        let per_player = 5 + 20 + 2 + 1 + self.data.tokens.len() as u32 + 15;
+        // Per seat: 5 keeps, at most T - 5 draws, T tokens played, the second figure and the
+        // re-placed token of the two exchanges, at most T turns ended after playing.
+        let per_player = 3 * self.data.tokens.len() as u32 + 3;
         let passes = self.n as u32 * (self.data.tokens.len() as u32 * self.n as u32 + 1);
         let figures = 3 * self.per_type as u32;
         GameInfo {
@@ -218,25 +237,28 @@ impl Game for Samurai {
             Phase::ChooseTokens => setup::is_legal_keep(self, s, action),
             Phase::PlaceFigures => setup::is_legal_figure_placement(self, s, action),
             Phase::Play => turn::is_legal_play(self, s, action),
-            Phase::Refill => matches!(action, Action::Draw { token } if s.stacks[s.seat as usize] & (1 << token) != 0),
+            Phase::Refill => matches!(action, Action::Draw { token } if self.first_of_kind(s.stacks[s.seat as usize], token)),
             Phase::Over => false,
         }
     }
 
+    /// INTERPRETATION (RULES_NOTES.md N10, N14): each token of the stack is equally likely;
+    /// identical tokens are one outcome with their summed probability.
     fn chance_outcomes(&self, s: &State, out: &mut Vec<(ActionId, f64)>) {
         let stack = s.stacks[s.seat as usize];
-        let p = 1.0 / stack.count_ones() as f64;
-        for t in bits(stack) {
-            out.push((self.encode(Action::Draw { token: t }), p));
+        let n = stack.count_ones() as f64;
+        for t in bits(stack).filter(|&t| self.first_of_kind(stack, t)) {
+            let copies = (stack & self.twins[t as usize]).count_ones() as f64;
+            out.push((self.encode(Action::Draw { token: t }), copies / n));
         }
     }
 
-    /// INTERPRETATION (RULES_NOTES.md N10): each draw is uniform over the unordered stack.
+    /// INTERPRETATION (RULES_NOTES.md N10, N14): each draw is uniform over the unordered stack.
     fn sample_chance(&self, s: &mut State) -> ActionId {
         let stack = s.stacks[s.seat as usize];
         let k = s.rng.below(stack.count_ones());
         let t = bits(stack).nth(k as usize).expect("k < popcount");
-        self.encode(Action::Draw { token: t })
+        self.encode(Action::Draw { token: self.first_twin(stack, t) })
     }
 
     fn apply(&self, s: &mut State, a: ActionId, ev: &mut Events) {
@@ -275,11 +297,28 @@ impl Game for Samurai {
         tensor::write(self, s, player, out)
     }
 
+    /// Other seats' keeps and draws are dealt anew (hidden.rs).
+    fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
+        hidden::resample_history(self, history, observer, rng)
+    }
+
     fn validate(&self, s: &State) -> Result<(), String> {
         if s.cells.len() != self.data.hexes.len() || s.figures.len() != self.data.settlements.len() {
             return Err("board size does not match the component data".into());
         }
         Ok(())
+    }
+}
+
+/// The `players` config value: a number that is 2, 3 or 4 (out of range otherwise), or an
+/// invalid config when it is no number at all.
+fn player_count(v: &Value) -> Result<usize, SetupError> {
+    let x = v.as_f64().ok_or_else(|| SetupError::InvalidConfig(format!("players must be a number, got {v}")))?;
+    match x {
+        2.0 => Ok(2),
+        3.0 => Ok(3),
+        4.0 => Ok(4),
+        _ => Err(SetupError::OutOfRange(format!("players must be 2, 3 or 4, got {v}"))),
     }
 }
 

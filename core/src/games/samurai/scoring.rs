@@ -6,13 +6,14 @@
 //! with the most of exactly one type (ties for most count for nobody) is a candidate; a player
 //! with no "most" cannot win. 7.4 Candidates compare their figures of the other two types, then
 //! all their figures; a remaining tie shares the win. 7.5 With no "most" anywhere, the most
-//! figures in total wins.
+//! figures in total wins. 7.1 Before counting, every player lifts his screen: a public event
+//! shows each seat's captured figures and the tokens left behind its screen.
 
 use serde::Serialize;
 use serde_json::json;
 
 use super::state::{EndReason, Phase, State};
-use super::{Samurai, FIGURE_TYPES};
+use super::{bits, Samurai, FIGURE_TYPES};
 use crate::events::{Audience, Events};
 
 /// Set-aside figures that end the game (6.2). INTERPRETATION (RULES_NOTES.md N8): 4 for every
@@ -31,6 +32,17 @@ pub fn finish(g: &Samurai, s: &mut State, reason: EndReason, ev: &mut Events) {
     s.phase = Phase::Over;
     s.end = Some(reason);
     s.turn.pending = super::Pending::None;
+    // 7.1: everybody lifts the screen: the captured figures and the tokens behind it are shown.
+    ev.emit(Audience::ALL, || {
+        let seats: Vec<_> = (0..g.n)
+            .map(|p| {
+                let hand: Vec<_> = bits(s.hands[p]).map(|t| json!({"token": t, "name": g.data().tokens[t as usize].name})).collect();
+                let c = s.captured[p];
+                json!({"seat": p, "captured": {"helmet": c[0], "buddha": c[1], "rice": c[2]}, "hand": hand})
+            })
+            .collect();
+        json!({"kind": "screens_lifted", "seats": seats})
+    });
     let sc = score(&s.captured[..g.n]);
     ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": reason_name(reason), "score": sc}));
 }

@@ -52,14 +52,17 @@ pub fn initial_state(g: &Samurai, rng: Rng) -> State {
 // --- 4.2 keep 5 tokens ---
 // INTERPRETATION (RULES_NOTES.md N2): one token at a time, seat 0 (the youngest) first.
 
+// INTERPRETATION (RULES_NOTES.md N14): identical tokens are one choice.
+
 pub fn legal_keeps(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
-    for t in bits(g.all_tokens & !s.hands[s.seat as usize]) {
+    let left = g.all_tokens & !s.hands[s.seat as usize];
+    for t in bits(left).filter(|&t| g.first_of_kind(left, t)) {
         out.push(g.encode(Action::Keep { token: t }));
     }
 }
 
 pub fn is_legal_keep(g: &Samurai, s: &State, a: Action) -> bool {
-    matches!(a, Action::Keep { token } if (token as usize) < g.data().tokens.len() && s.hands[s.seat as usize] & (1 << token) == 0)
+    matches!(a, Action::Keep { token } if g.first_of_kind(g.all_tokens & !s.hands[s.seat as usize], token))
 }
 
 pub fn keep(g: &Samurai, s: &mut State, token: u8, ev: &mut Events) {

@@ -35,6 +35,7 @@ pub enum Phase {
 
 /// A decision that is half made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Pending {
     None,
     /// The figure exchange was played and its first figure chosen.
@@ -49,6 +50,7 @@ pub enum Pending {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Turn {
     /// Tokens played this turn (the figure exchange counts).
     pub played: u8,
@@ -71,7 +73,9 @@ pub enum EndReason {
     NobodyCanPlay,
 }
 
+/// Saved states must match this schema exactly: an unknown field is an error, not ignored.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct State {
     pub phase: Phase,
     /// The seat deciding (in `Refill`: the seat whose hand is refilled).

@@ -17,7 +17,7 @@ use serde_json::json;
 use super::action::Action;
 use super::capture;
 use super::state::{cell, cell_owner, cell_token, Pending, Phase, State, Turn, EMPTY};
-use super::{bits, Samurai, FIGURE_TYPES, HAND};
+use super::{bits, Samurai, TokenKind, FIGURE_TYPES, HAND};
 use crate::events::{Audience, Events};
 use crate::game::ActionId;
 
@@ -74,12 +74,22 @@ fn own_exchangeable_at(g: &Samurai, s: &State, hex: u8) -> bool {
     c != EMPTY && cell_owner(c) == s.seat as usize && g.data().tokens[cell_token(c) as usize].exchangeable()
 }
 
+/// The tokens the current seat could play now if they were behind its screen. It depends on
+/// the board only, never on the hand (determinization relies on that: hidden.rs).
+pub fn playable_tokens(g: &Samurai, s: &State) -> u32 {
+    let d = g.data();
+    bits(g.all_tokens)
+        .filter(|&t| match d.tokens[t as usize].kind {
+            TokenKind::FigureSwap => g.settlements.iter().any(|&s1| (0..3).any(|f| swap_first_ok(g, s, s1 as usize, f))),
+            TokenKind::TokenSwap => !s.turn.normal_used && any_empty(s, &g.land) && g.land.iter().any(|&h| own_exchangeable_at(g, s, h)),
+            _ => placeable(g, s, t) && any_empty(s, targets(g, t)),
+        })
+        .fold(0, |m, t| m | 1 << t)
+}
+
 /// Whether the current seat has anything to play (else it may only pass).
 fn can_play(g: &Samurai, s: &State) -> bool {
-    let hand = s.hands[s.seat as usize];
-    bits(hand).any(|t| placeable(g, s, t) && any_empty(s, targets(g, t)))
-        || (hand & (1 << g.data().figure_swap) != 0 && g.settlements.iter().any(|&s1| (0..3).any(|f| swap_first_ok(g, s, s1 as usize, f))))
-        || (may_exchange_token(g, s) && g.land.iter().any(|&h| own_exchangeable_at(g, s, h)))
+    s.hands[s.seat as usize] & playable_tokens(g, s) != 0
 }
 
 pub fn legal_plays(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
@@ -102,8 +112,9 @@ pub fn legal_plays(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
         Pending::None => {}
     }
     let hand = s.hands[s.seat as usize];
+    // INTERPRETATION (RULES_NOTES.md N14): identical tokens are one move.
     for t in bits(hand) {
-        if placeable(g, s, t) {
+        if placeable(g, s, t) && g.first_of_kind(hand, t) {
             push_places(g, s, t, out);
         }
     }
@@ -154,7 +165,7 @@ pub fn is_legal_play(g: &Samurai, s: &State, a: Action) -> bool {
         }
         (Pending::SwapFigure { .. }, _) => false,
         (Pending::None, Action::PlaceToken { token, hex }) => {
-            (token as usize) < d.tokens.len() && hand & (1 << token) != 0 && placeable(g, s, token) && empty_target(token, hex)
+            g.first_of_kind(hand, token) && placeable(g, s, token) && empty_target(token, hex)
         }
         (Pending::None, Action::SwapFigure { figure, hex }) => {
             hand & (1 << d.figure_swap) != 0 && figure < 3 && g.settlement_at(hex).is_some_and(|st| swap_first_ok(g, s, st, figure))
@@ -250,7 +261,9 @@ pub fn end_turn(g: &Samurai, s: &mut State, ev: &mut Events) {
 }
 
 pub fn legal_draws(g: &Samurai, s: &State, out: &mut Vec<ActionId>) {
-    for t in bits(s.stacks[s.seat as usize]) {
+    let stack = s.stacks[s.seat as usize];
+    // INTERPRETATION (RULES_NOTES.md N14): identical tokens are one outcome.
+    for t in bits(stack).filter(|&t| g.first_of_kind(stack, t)) {
         out.push(g.encode(Action::Draw { token: t }));
     }
 }

@@ -40,9 +40,11 @@ pub enum Action {
     EndPhase,
     /// 8.1: fight the battle at this location next.
     Battle(u8),
-    /// 8.9.2: the castle holder stays inside.
+    /// 8.9.2: the castle holder stays inside; 8.8.5: retreating blocks join their besieged
+    /// garrison inside the castle.
     Siege,
-    /// 8.9.2: the castle holder fights outside.
+    /// 8.9.2: the castle holder fights outside; 8.8.5: retreating blocks stay outside their
+    /// besieged castle.
     Field,
     /// 8.2.4: deploy this leader without a card.
     Leader(u8),

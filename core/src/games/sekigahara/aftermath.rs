@@ -143,6 +143,7 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
             out.push(g.encode(Action::Done));
         }
         Pending::Retreat => out.extend(destinations(g, s).into_iter().map(|l| g.encode(Action::Retreat(l)))),
+        Pending::JoinGarrison { .. } => out.extend([g.encode(Action::Siege), g.encode(Action::Field)]),
         _ => {}
     }
 }
@@ -164,6 +165,8 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         }
         (Pending::RetreatCastle, Action::Done) => after_castle(g, s, ev),
         (Pending::Retreat, Action::Retreat(l)) => retreat(g, s, l, ev),
+        (Pending::JoinGarrison { to }, Action::Siege) => retreat_into(g, s, to, true, ev),
+        (Pending::JoinGarrison { to }, Action::Field) => retreat_into(g, s, to, false, ev),
         _ => unreachable!("aftermath::apply called with {a:?} at {:?}", s.pending),
     }
 }
@@ -273,30 +276,52 @@ fn destinations(g: &Sekigahara, s: &State) -> Vec<u8> {
     }
 }
 
+/// Whether `side` is besieged in its castle at `loc`: it holds the castle with units inside
+/// (blocks or a disk, which is always inside, 8.9.3) and the enemy is there too (8.9.4 E).
+fn besieged_garrison(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
+    g.data.locations[loc as usize].castle.is_some()
+        && s.castle[loc as usize] == side
+        && s.contested(g, loc)
+        && (s.disks_at(g, side, loc) > 0
+            || s.blocks.iter().zip(&g.data.blocks).any(|(x, d)| x.loc == loc && d.side == side && x.flags & IN_CASTLE != 0))
+}
+
 /// INTERPRETATION (RULES_NOTES.md S24).
-/// 8.8: the loser's blocks outside the castle retreat together to `to`. A retreat into enemy
-/// units overruns them or starts a battle there, the retreating blocks attacking (8.8.5);
-/// into a location where friends already fight, they join (inside the castle, if the friends
-/// are besieged there: the castle limit is lifted until the next battle, 8.9.6).
+/// 8.8: the loser's blocks outside the castle retreat together to `to`. Where their side is
+/// besieged in its castle (blocks or only a disk inside), they may join the garrison (8.8.5
+/// "参加することも可能"): the retreating side decides.
 fn retreat(g: &Sekigahara, s: &mut State, to: u8, ev: &mut Events) {
+    let loser = 1 - s.battle.as_ref().expect("battle").winner;
+    if besieged_garrison(g, s, loser, to) {
+        s.pending = Pending::JoinGarrison { to };
+        return;
+    }
+    retreat_into(g, s, to, false, ev)
+}
+
+/// The retreat arrives at `to`. Into enemy units it overruns them or starts a battle there,
+/// the retreating blocks attacking (8.8.5); into a location where its side has units (blocks,
+/// or a disk holding its castle) it joins the fight there, inside the castle if `garrison`
+/// (the castle limit is lifted until the next battle, 8.9.6).
+fn retreat_into(g: &Sekigahara, s: &mut State, to: u8, garrison: bool, ev: &mut Events) {
     let b = s.battle.as_ref().expect("battle");
     let (loc, loser) = (b.loc, 1 - b.winner);
-    let friends_there = s.count_at(g, loser, to) > 0;
-    let join_castle = friends_there
-        && s.contested(g, to)
-        && s.blocks.iter().zip(&g.data.blocks).any(|(x, d)| x.loc == to && d.side == loser && x.flags & IN_CASTLE != 0);
+    let friends_there = s.units_at(g, loser, to) > 0;
     let mut n = 0;
     for (blk, d) in s.blocks.iter_mut().zip(&g.data.blocks) {
         if blk.loc == loc && d.side == loser && blk.flags & IN_CASTLE == 0 {
             blk.loc = to;
             blk.from = loc;
-            blk.flags = if join_castle { IN_CASTLE } else { 0 };
+            blk.flags = if garrison { IN_CASTLE } else { 0 };
             n += 1;
         }
     }
     ev.emit(Audience::ALL, || {
         json!({"kind": "retreat", "side": SIDES[loser as usize], "from": g.data.locations[loc as usize].id, "to": g.data.locations[to as usize].id, "blocks": n})
     });
+    if garrison {
+        ev.emit(Audience::ALL, || json!({"kind": "retreat_into_castle", "at": g.data.locations[to as usize].id}));
+    }
     control::refresh_castle(g, s, loc);
     let mut overran = control::arrive(g, s, loser, to, ev);
     if s.pending == Pending::Over {

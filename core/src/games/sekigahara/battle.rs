@@ -195,12 +195,7 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
         }
         Pending::DeployBlock { card } => {
             let b = s.battle.as_ref().expect("battle");
-            let before = out.len();
             out.extend(undeployed(g, s, b, side).filter(|&i| card_fits(g, card, i)).map(|i| g.encode(Action::Select(i as u8))));
-            if out.len() == before {
-                // Only in a determinized state: the card finds no block and is spent.
-                out.push(g.encode(Action::Done));
-            }
         }
         Pending::DeploySecond { card } => {
             let b = s.battle.as_ref().expect("battle");
@@ -216,12 +211,7 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
         Pending::Refute => {
             let b = s.battle.as_ref().expect("battle");
             let blk = b.deploys[b.last as usize].block as usize;
-            let before = out.len();
             out.extend(own_cards().filter(|&c| card_fits(g, c, blk)).map(|c| g.encode(Action::Refute(c))));
-            if out.len() == before {
-                // Only in a determinized state: nothing to show, the block defects.
-                out.push(g.encode(Action::Done));
-            }
         }
         _ => {}
     }
@@ -287,7 +277,6 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
                 card_deployed(g, s, ev);
             }
         }
-        (Pending::DeployBlock { .. }, Action::Done) => next_initiative(g, s, ev),
         (Pending::DeploySecond { card }, Action::Select(i)) => {
             deploy(g, s, side, i, card, ev);
             card_deployed(g, s, ev);
@@ -305,7 +294,6 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             );
             next_initiative(g, s, ev);
         }
-        (Pending::Refute, Action::Done) => defect(g, s, ev),
         _ => unreachable!("battle::apply called with {a:?} at {:?}", s.pending),
     }
 }

@@ -126,6 +126,7 @@ pub fn settle_draws(g: &Sekigahara, s: &mut State, ev: &mut Events) {
 
 /// A card leaves the hand for the discard pile, face up (3.3). In an Ishida movement phase
 /// each discarded card brings a Mori block to Osaka (9.3).
+/// INTERPRETATION (RULES_NOTES.md S28): the no-movement exchange's discards count too.
 pub fn discard(g: &Sekigahara, s: &mut State, c: u8, why: &'static str, ev: &mut Events) {
     let side = g.data.cards[c as usize].side;
     s.hand[c as usize] -= 1;

@@ -496,6 +496,10 @@ impl Data {
         if f.weeks == 0 || f.weeks > 20 || f.recruitment_row.weeks.len() != f.weeks as usize {
             return Err(bad("weeks must be 1 to 20, with one recruitment_row entry per week"));
         }
+        // The printed row says 0 to 2; a bound keeps the blocks due each week countable.
+        if let Some(w) = f.recruitment_row.weeks.iter().position(|&n| n > 16) {
+            return Err(bad(format!("recruitment_row.weeks[{w}]: {} blocks (0 to 16 supported)", f.recruitment_row.weeks[w])));
+        }
         // The bag must hold every random draw made at setup.
         for side in 0..2u8 {
             let in_bag = blocks.iter().filter(|b| b.side == side && b.start == Start::Bag).count();

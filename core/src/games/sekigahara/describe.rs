@@ -1,9 +1,10 @@
-//! Actions as text and JSON for logs and frontends. Uses only the action id and public data,
-//! so describing an opponent's action never tells more than the id itself.
+//! Actions as text and JSON for logs and frontends. Uses only the action id, public data and
+//! the pending decision (public), so describing an opponent's action never tells more than the
+//! id itself.
 
 use serde_json::{json, Value};
 
-use super::state::State;
+use super::state::{Pending, State};
 use super::{Action, Sekigahara};
 use crate::game::ActionId;
 
@@ -50,17 +51,27 @@ fn parts(g: &Sekigahara, a: Action) -> (&'static str, Value) {
     }
 }
 
-pub fn action_json(g: &Sekigahara, _s: &State, id: ActionId) -> Value {
+/// The verb and arguments of `a` where the pending decision gives it its meaning: `Siege` and
+/// `Field` after a retreat into a besieged castle (8.8.5). The pending decision is public.
+fn parts_in(g: &Sekigahara, s: &State, a: Action) -> (&'static str, Value) {
+    match (s.pending, a) {
+        (Pending::JoinGarrison { to }, Action::Siege) => ("join_garrison", json!({"location": g.data.locations[to as usize].id})),
+        (Pending::JoinGarrison { to }, Action::Field) => ("stay_outside", json!({"location": g.data.locations[to as usize].id})),
+        _ => parts(g, a),
+    }
+}
+
+pub fn action_json(g: &Sekigahara, s: &State, id: ActionId) -> Value {
     let Some(a) = g.decode(id) else { return json!({"id": id, "verb": "unknown"}) };
-    let (verb, mut v) = parts(g, a);
+    let (verb, mut v) = parts_in(g, s, a);
     v["id"] = json!(id);
     v["verb"] = json!(verb);
     v
 }
 
-pub fn action_string(g: &Sekigahara, _s: &State, id: ActionId) -> String {
+pub fn action_string(g: &Sekigahara, s: &State, id: ActionId) -> String {
     let Some(a) = g.decode(id) else { return format!("unknown action {id}") };
-    let (verb, v) = parts(g, a);
+    let (verb, v) = parts_in(g, s, a);
     let args: Vec<String> = v
         .as_object()
         .map(|o| {

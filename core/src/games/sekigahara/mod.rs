@@ -37,7 +37,9 @@
 //!    field battle: the side with the initiative plays `Leader` (free), `Card` then `Select`
 //!    (and `Select`/`Done` for a double card's second block) or `EndDeploy`; after each card
 //!    deployment the opponent: `Challenge`/`NoChallenge`, then `Refute` → casualties: `Select`
-//!    (or `Disk` in a siege) → retreat: `Select` blocks into the castle, `Done`, `Retreat`.
+//!    (or `Disk` in a siege) → retreat: `Select` blocks into the castle, `Done`, `Retreat`;
+//!    into a castle where the retreating side is besieged: `Siege` (join the garrison) or
+//!    `Field` (stay outside).
 //!
 //! Chance (card and block draws, `DrawCard`/`DrawBlock`) comes before any decision.
 
@@ -48,8 +50,6 @@ mod cards;
 mod control;
 pub mod data;
 mod describe;
-#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
-#[allow(dead_code)] // the state-based redraw, superseded by Game::resample_history
 mod hidden;
 mod movement;
 mod state;
@@ -117,7 +117,7 @@ impl Sekigahara {
             Pending::Deploy | Pending::DeployBlock { .. } | Pending::DeploySecond { .. } => s.battle.as_ref().map_or(0, |b| b.initiative),
             Pending::Challenge => s.battle.as_ref().map_or(0, |b| 1 - b.deploys[b.last as usize].side),
             Pending::Refute => s.battle.as_ref().map_or(0, |b| b.deploys[b.last as usize].side),
-            Pending::RetreatCastle | Pending::Retreat => s.battle.as_ref().map_or(0, |b| 1 - b.winner),
+            Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. } => s.battle.as_ref().map_or(0, |b| 1 - b.winner),
             _ => s.active(),
         }
     }
@@ -145,7 +145,9 @@ impl Sekigahara {
             | Pending::DeployBlock { .. }
             | Pending::DeploySecond { .. } => battle::legal(self, s, out),
             Pending::Challenge | Pending::Refute => battle::legal(self, s, out),
-            Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat => aftermath::legal(self, s, out),
+            Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. } => {
+                aftermath::legal(self, s, out)
+            }
             Pending::Over => {}
         }
         out[start..].sort_unstable();
@@ -190,7 +192,7 @@ impl Game for Sekigahara {
             max_chance_outcomes: (d.side_cards.iter().map(|v| v.len()).max().unwrap_or(0) as u32).max(blocks),
             observation_shape: vec![tensor::len(self)],
             max_game_length: phases * (movement + combat) + d.weeks as u32 * week + 2 * blocks + 2 * cards,
-            rules_version: "sekigahara/1".into(),
+            rules_version: "sekigahara/2".into(),
             rulebook: "shared/rules/sekigahara_gmt.ja.md and sekigahara_gmt.ko.txt (translations of the GMT 2011 rules)".into(),
             config: json!({}),
             provenance: d.provenance.clone(),
@@ -258,7 +260,9 @@ impl Game for Sekigahara {
                 | Pending::Menu
                 | Pending::Group
                 | Pending::Muster { .. } => movement::apply(self, s, action, ev),
-                Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat => aftermath::apply(self, s, action, ev),
+                Pending::Casualty { .. } | Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. } => {
+                    aftermath::apply(self, s, action, ev)
+                }
                 Pending::Over => unreachable!("no action is legal after the end"),
                 _ => battle::apply(self, s, action, ev),
             },
@@ -287,6 +291,10 @@ impl Game for Sekigahara {
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         tensor::write(self, s, player, out)
+    }
+
+    fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
+        hidden::resample_history(self, history, observer, rng)
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

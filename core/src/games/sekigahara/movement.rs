@@ -17,7 +17,7 @@ pub fn size_penalty(size: u32) -> u8 {
     (size.saturating_sub(1) / 4).min(4) as u8
 }
 
-/// INTERPRETATION (RULES_NOTES.md S7): at the group's origin; a leader in the group may be shown instead.
+/// INTERPRETATION (RULES_NOTES.md S7): at the group's origin; a leader of the stack may be shown instead.
 /// 7.3.4: command from a friendly castle the side controls, or its own capital, at `loc`.
 pub fn origin_command(g: &Sekigahara, s: &State, side: u8, loc: u8) -> bool {
     let l = &g.data.locations[loc as usize];
@@ -58,14 +58,14 @@ fn can_start_stack(s: &State) -> bool {
 }
 
 /// INTERPRETATION (RULES_NOTES.md S6): a road is crossed once per phase, by any group.
-/// Whether the group may take road `r` now (7.3.1, 7.3.3).
-fn can_step(g: &Sekigahara, s: &State, size: u32, r: u8) -> bool {
+/// Whether the group may take road `r` now (7.3.1, 7.3.3), with a forced march if `forced`.
+fn can_step(g: &Sekigahara, s: &State, size: u32, r: u8, forced: bool) -> bool {
     if s.roads_used & (1 << r) != 0 || size == 0 {
         return false;
     }
     let gr = &s.group;
     let penalty = if gr.steps == 0 { size_penalty(size) } else { gr.penalty };
-    let base = 1 + u8::from(gr.command) + u8::from(gr.forced);
+    let base = 1 + u8::from(gr.command) + u8::from(forced);
     let main = gr.all_main && g.data.roads[r as usize].main;
     gr.steps + 1 + penalty <= base + u8::from(main)
 }
@@ -111,47 +111,58 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
         Pending::Group => {
             let gr = s.group;
             let size = selected(s).count() as u32;
+            // INTERPRETATION (RULES_NOTES.md S8): a group that paid a forced march has set out
+            // and must take a step before it stops.
             if gr.steps == 0 {
-                for b in 0..s.blocks.len() {
-                    if movable(g, s, side, gr.origin, b) && s.blocks[b].flags & SELECTED == 0 {
-                        out.push(g.encode(Action::Select(b as u8)));
+                if !gr.march_owed {
+                    for b in 0..s.blocks.len() {
+                        if movable(g, s, side, gr.origin, b) && s.blocks[b].flags & SELECTED == 0 {
+                            out.push(g.encode(Action::Select(b as u8)));
+                        }
                     }
+                    out.push(g.encode(Action::EndStack));
                 }
-                out.push(g.encode(Action::EndStack));
             } else {
                 if size >= 2 {
                     out.extend(selected(s).map(|b| g.encode(Action::Drop(b as u8))));
                 }
-                out.push(g.encode(Action::Stop));
+                if !gr.march_owed {
+                    out.push(g.encode(Action::Stop));
+                }
+            }
+            // INTERPRETATION (RULES_NOTES.md S7): a leader of the stack gives command to the
+            // whole stack (7.3.4 "one stack of one location"), whether it moves with this group,
+            // a later one, or stays.
+            if !gr.command {
+                let leaders = (0..s.blocks.len())
+                    .filter(|&b| g.data.blocks[b].leader && (s.blocks[b].flags & SELECTED != 0 || movable(g, s, side, gr.origin, b)));
+                out.extend(leaders.map(|b| g.encode(Action::Command(b as u8))));
             }
             if size > 0 {
-                for &(_, r) in &g.data.locations[gr.at as usize].adj {
-                    if can_step(g, s, size, r) {
+                let roads = &g.data.locations[gr.at as usize].adj;
+                for &(_, r) in roads {
+                    if can_step(g, s, size, r, gr.forced) {
                         out.push(g.encode(Action::Step(r)));
                     }
                 }
-                if !gr.command {
-                    out.extend(selected(s).filter(|&b| g.data.blocks[b].leader).map(|b| g.encode(Action::Command(b as u8))));
-                }
-                // INTERPRETATION (RULES_NOTES.md S8): one forced march per group, at any point of its move.
-                if !gr.forced {
+                // INTERPRETATION (RULES_NOTES.md S8): one forced march per group, at any point of
+                // its move, and only where the group can then take a step.
+                if !gr.forced && roads.iter().any(|&(_, r)| can_step(g, s, size, r, true)) {
                     out.extend(own_cards().map(|c| g.encode(Action::ForcedMarch(c))));
                 }
             }
         }
         Pending::Muster { loc, option_a } => {
             let chosen = in_box(g, s, side).filter(|&b| s.blocks[b].flags & SELECTED != 0).count();
-            let mut choices = 0;
             if option_a || chosen == 0 {
                 for b in in_box(g, s, side) {
                     if s.blocks[b].flags & SELECTED == 0 && (!option_a || matches_site(g, loc, b)) {
                         out.push(g.encode(Action::Select(b as u8)));
-                        choices += 1;
                     }
                 }
             }
-            // Done once something is chosen (or, in a determinized state, nothing can be).
-            if chosen > 0 || choices == 0 {
+            // Done once something is chosen.
+            if chosen > 0 {
                 out.push(g.encode(Action::Done));
             }
         }
@@ -220,7 +231,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         }
         (Pending::Group, Action::Step(r)) => step(g, s, side, r, ev),
         (Pending::Group, Action::Drop(b)) => {
-            s.blocks[b as usize].flags &= !(SELECTED | SHOWN);
+            s.blocks[b as usize].flags &= !SELECTED;
             let at = g.data.locations[s.group.at as usize].id.as_str();
             ev.emit(Audience::ALL, || json!({"kind": "block_dropped", "side": SIDES[side as usize], "at": at}));
         }
@@ -238,6 +249,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         }
         (Pending::Group, Action::ForcedMarch(c)) => {
             s.group.forced = true;
+            s.group.march_owed = true;
             cards::discard(g, s, c, "forced_march", ev);
         }
         (Pending::Muster { .. }, Action::Select(b)) => {
@@ -249,8 +261,20 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
     }
 }
 
+/// A new group from `origin`: command from the origin's castle or capital, or from a leader of
+/// the stack already shown (it stays shown until the stack is finished).
 fn fresh_group(g: &Sekigahara, s: &State, side: u8, origin: u8) -> Group {
-    Group { origin, at: origin, steps: 0, all_main: true, penalty: 0, command: origin_command(g, s, side, origin), forced: false }
+    let shown = s.blocks.iter().any(|b| b.flags & SHOWN != 0);
+    Group {
+        origin,
+        at: origin,
+        steps: 0,
+        all_main: true,
+        penalty: 0,
+        command: origin_command(g, s, side, origin) || shown,
+        forced: false,
+        march_owed: false,
+    }
 }
 
 /// 7.3: the group moves along road `r`, taking control of what it enters; contact with the
@@ -271,6 +295,7 @@ fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
         blk.flags = (blk.flags | MOVED) & !IN_CASTLE;
     }
     s.group.steps += 1;
+    s.group.march_owed = false;
     s.group.all_main &= road.main;
     s.group.at = to;
     ev.emit(Audience::ALL, || {
@@ -293,11 +318,16 @@ fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
 /// group from the origin, or is finished when no block there can move.
 fn end_group(g: &Sekigahara, s: &mut State, side: u8) {
     for b in &mut s.blocks {
-        b.flags &= !(SELECTED | SHOWN);
+        b.flags &= !SELECTED;
     }
     let origin = s.group.origin;
-    s.group = fresh_group(g, s, side, origin);
     let more = (0..s.blocks.len()).any(|b| movable(g, s, side, origin, b));
+    if !more {
+        for b in &mut s.blocks {
+            b.flags &= !SHOWN;
+        }
+    }
+    s.group = fresh_group(g, s, side, origin);
     s.pending = if more { Pending::Group } else { Pending::Menu };
 }
 

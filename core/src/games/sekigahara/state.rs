@@ -14,7 +14,7 @@ pub const DEAD: u8 = 103;
 
 /// Block flags.
 pub const MOVED: u8 = 1;
-/// Mustered or arrived from the Mori box this phase: cannot move (7.2, 9.3).
+/// Mustered or arrived from the Mori box this turn: cannot move until the next turn (7.2, 9.3).
 pub const MUSTERED: u8 = 2;
 /// Inside the castle of its location (8.9.2).
 pub const IN_CASTLE: u8 = 4;
@@ -28,6 +28,7 @@ pub const DEFECTED: u8 = 32;
 pub const SHOWN: u8 = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Blk {
     /// A location index, or [`BAG`], [`BOX`], [`MORI_BOX`], [`DEAD`].
     pub loc: u8,
@@ -44,6 +45,7 @@ impl Blk {
 
 /// The four movement modes (7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Mode {
     /// 0 cards: no stack moves; exchange any number of cards.
     NoMove,
@@ -78,6 +80,7 @@ impl Mode {
 
 /// The group of blocks being moved (7.3): they left `origin` together and are now at `at`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Group {
     pub origin: u8,
     pub at: u8,
@@ -89,10 +92,13 @@ pub struct Group {
     /// Command (7.3.4): from a castle or capital at the origin, or a revealed leader.
     pub command: bool,
     pub forced: bool,
+    /// A forced march was paid and the group has not stepped since: it must step (7.3.3).
+    pub march_owed: bool,
 }
 
 /// One deployment in a battle (8.2.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Deploy {
     pub block: u8,
     /// The side whose impact it counts for now (changes on defection).
@@ -106,6 +112,7 @@ pub struct Deploy {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Battle {
     pub loc: u8,
     pub attacker: u8,
@@ -134,6 +141,7 @@ pub struct Battle {
 
 /// The decision the game waits for. Chance draws owed (`State::due`) come first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Pending {
     /// 6.2: discard half the hand (rounding chosen by the player).
     ReinforceDiscard {
@@ -194,10 +202,16 @@ pub enum Pending {
     RetreatCastle,
     /// 8.8: the destination of the retreating blocks.
     Retreat,
+    /// 8.8.5: the retreating blocks reached `to`, where their side is besieged in its castle
+    /// (blocks or a disk inside): `Siege` joins the garrison, `Field` stays outside.
+    JoinGarrison {
+        to: u8,
+    },
     Over,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum EndReason {
     /// 2.1: a commander eliminated or Hideyori captured.
     Immediate,
@@ -207,6 +221,7 @@ pub enum EndReason {
 
 /// Chance draws the game owes before the next decision, in this order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Due {
     /// Random setup placements (5.2.2): `(location or BOX, side)`, drawn front to back.
     pub setup: Vec<(u8, u8)>,
@@ -223,6 +238,7 @@ impl Due {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct State {
     pub rng: Rng,
     /// 1-based week.

@@ -17,7 +17,7 @@ use super::Sekigahara;
 use crate::game::{Player, SPECTATOR};
 
 const PER_LOCATION: usize = 22;
-const PENDING_KINDS: usize = 20;
+const PENDING_KINDS: usize = 21;
 const WEEKS: usize = 7;
 
 pub fn len(g: &Sekigahara) -> usize {
@@ -46,6 +46,7 @@ fn pending_index(p: Pending) -> usize {
         Pending::RetreatCastle => 17,
         Pending::Retreat => 18,
         Pending::Over => 19,
+        Pending::JoinGarrison { .. } => 20,
     }
 }
 

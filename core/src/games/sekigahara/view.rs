@@ -71,6 +71,7 @@ pub fn pending_json(g: &Sekigahara, s: &State) -> Value {
         Pending::Casualty { .. } => "casualty",
         Pending::RetreatCastle => "retreat_into_castle",
         Pending::Retreat => "retreat",
+        Pending::JoinGarrison { .. } => "join_garrison",
         Pending::Over => "over",
     };
     let mut v = json!({"kind": kind});
@@ -82,6 +83,7 @@ pub fn pending_json(g: &Sekigahara, s: &State) -> Value {
             v["option"] = json!(if option_a { "A" } else { "B" });
         }
         Pending::DeployBlock { card } | Pending::DeploySecond { card } => v["card"] = json!(g.data.cards[card as usize].id),
+        Pending::JoinGarrison { to } => v["at"] = json!(g.data.locations[to as usize].id),
         _ => {}
     }
     if s.due.any() {
@@ -156,7 +158,7 @@ pub fn view(g: &Sekigahara, s: &State, player: Player) -> Value {
                      "roads_used": (0..d.roads.len()).filter(|&r| s.roads_used & (1 << r) != 0).collect::<Vec<_>>()},
         "group": if s.pending == Pending::Group { json!({
             "origin": d.locations[s.group.origin as usize].id, "at": d.locations[s.group.at as usize].id, "steps": s.group.steps,
-            "size": s.blocks.iter().filter(|b| b.flags & SELECTED != 0).count(), "command": s.group.command, "forced_march": s.group.forced,
+            "size": s.blocks.iter().filter(|b| b.flags & SELECTED != 0).count(), "command": s.group.command, "forced_march": s.group.forced, "must_step": s.group.march_owed,
             "all_main_road": s.group.all_main }) } else { Value::Null },
         "battle": battle_json(g, s),
         "points": {"tokugawa": points[0], "ishida": points[1]},

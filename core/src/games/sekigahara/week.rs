@@ -65,7 +65,7 @@ pub fn initial_state(g: &Sekigahara, rng: Rng) -> State {
         muster_left: false,
         roads_used: 0,
         origins_used: 0,
-        group: Group { origin: NONE, at: NONE, steps: 0, all_main: true, penalty: 0, command: false, forced: false },
+        group: Group { origin: NONE, at: NONE, steps: 0, all_main: true, penalty: 0, command: false, forced: false, march_owed: false },
         declared: 0,
         forced: None,
         battle: None,
@@ -186,9 +186,11 @@ fn reinforce_next(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
 }
 
 /// Whether the side has a discard decision at the reinforcement step (a hand of one card
-/// still offers the rounding choice).
+/// still offers the rounding choice). Cards still owed to it (a no-movement exchange or a
+/// battle's replenishment at the end of the week) are drawn before the decision, which halves
+/// the hand as it is after them (6.2).
 fn needs_discard_choice(g: &Sekigahara, s: &State, side: u8) -> bool {
-    s.hand_size(g, side) > 0
+    s.hand_size(g, side) + s.due.cards[side as usize] as u32 > 0
 }
 
 fn bid_made(g: &Sekigahara, s: &mut State, side: u8, c: u8, ev: &mut Events) {
@@ -220,10 +222,17 @@ fn bid_made(g: &Sekigahara, s: &mut State, side: u8, c: u8, ev: &mut Events) {
     s.pending = Pending::ChooseFirst { side: winner };
 }
 
-/// 7: a movement phase starts: blocks may move again.
+/// 7: a movement phase starts: blocks may move again. Blocks mustered or arrived from the
+/// Mori box stay put for the rest of their turn (7.2, 9.3), so that mark is lifted only when a
+/// turn starts: Mori blocks brought to Osaka by a Tokugawa attack in Tokugawa's combat phase
+/// cannot move in Ishida's movement phase of the same turn.
 pub fn start_movement(s: &mut State, ev: &mut Events) {
+    let turn_starts = s.step == 0;
     for b in &mut s.blocks {
-        b.flags &= !(MOVED | MUSTERED | SELECTED | SHOWN);
+        b.flags &= !(MOVED | SELECTED | SHOWN);
+        if turn_starts {
+            b.flags &= !MUSTERED;
+        }
     }
     s.roads_used = 0;
     s.origins_used = 0;
