@@ -220,3 +220,15 @@ fn is_legal_agrees_with_the_legal_list() {
         }
     }
 }
+
+#[test]
+fn a_save_with_an_unknown_state_field_is_rejected() {
+    let game = kassen_core::load_game("sekigahara_daisakusen", None).unwrap();
+    let mut s = game.new_initial_state(3);
+    let first = s.legal_actions()[0];
+    s.apply_in_place(first).unwrap();
+    let mut v = s.to_json();
+    assert!(kassen_core::StateHandle::from_value(&v).is_ok());
+    v["state"]["unknown_field"] = serde_json::json!(1);
+    assert!(kassen_core::StateHandle::from_value(&v).is_err());
+}

@@ -11,6 +11,7 @@ pub const TRACK: u16 = 0xFFF0;
 pub const DEAD: u16 = 0xFFFF;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Unit {
     pub loc: u16,
     pub side: u8,
@@ -71,6 +72,7 @@ pub enum Pending {
 
 /// An attack in progress (R 7.1-7.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Fight {
     pub from: u16,
     pub target: u16,
@@ -87,6 +89,7 @@ pub struct Fight {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct State {
     pub units: Vec<Unit>,
     /// West-owned castles (bit per castle) and castles that still work as castles (R 10.0(4)).
