@@ -10,7 +10,7 @@
  *      calls, apply_in_place over each whole game.
  *
  * Usage: bench [GAME_ID CONFIG_JSON]...   (default: samurai with 2, 3 and 4 players, sekigahara,
- *        three_kingdoms_redux)
+ *        three_kingdoms_redux, sekigahara_daisakusen)
  * Prints JSON on stdout, progress on stderr.
  *
  * Build: cc -O2 -std=c11 -Iinclude bench/c/bench.c target/release/libkassen.a -lpthread -ldl -lm
@@ -212,7 +212,7 @@ static void bench_config(const char *id, const char *config, double budget, int 
 int main(int argc, char **argv) {
     static const char *defaults[] = {"samurai", "{\"players\": 2}", "samurai", "{\"players\": 3}",
                                      "samurai", "{\"players\": 4}", "sekigahara", "{}",
-                                     "three_kingdoms_redux", "{}"};
+                                     "three_kingdoms_redux", "{}", "sekigahara_daisakusen", "{}"};
     const char **pairs = (const char **)(argv + 1);
     int n = argc - 1;
     if (n == 0) {

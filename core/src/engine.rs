@@ -20,6 +20,8 @@ use crate::events::{Event, Events};
 use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::games::samurai::Samurai;
 use crate::games::sekigahara::Sekigahara;
+use crate::games::sekigahara_daisakusen::Daisakusen;
+use crate::games::three_kingdoms_redux::Tkr;
 
 /// The saved-state format written by [`DynState::to_json`].
 pub const STATE_FORMAT: &str = "kassen.state/1";
@@ -57,11 +59,12 @@ static REGISTRY: &[Entry] = &[
         create: create::<Sekigahara>,
         configs: Sekigahara::covered_configs,
     },
+    Entry { id: Tkr::ID, name: "Three Kingdoms Redux", create: create::<Tkr>, configs: Tkr::covered_configs },
     Entry {
-        id: "three_kingdoms_redux",
-        name: "Three Kingdoms Redux",
-        create: create::<crate::games::three_kingdoms_redux::Tkr>,
-        configs: crate::games::three_kingdoms_redux::Tkr::covered_configs,
+        id: Daisakusen::ID,
+        name: "関ヶ原大作戦 (Sekigahara Daisakusen)",
+        create: create::<Daisakusen>,
+        configs: Daisakusen::covered_configs,
     },
 ];
 

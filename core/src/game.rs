@@ -54,6 +54,10 @@ pub struct GameInfo {
     pub config: Value,
     /// Where the component data comes from: counts per provenance class, and notes.
     pub provenance: Value,
+    /// Whether some seat cannot see part of what has happened (a hand, a draw, a face-down
+    /// piece). Without it, determinizations keep the true history and only the future (the
+    /// state's seed) is drawn anew.
+    pub hidden_information: bool,
 }
 
 impl GameInfo {

@@ -12,6 +12,7 @@ pub mod error;
 pub mod events;
 pub mod game;
 pub mod games;
+pub mod hex;
 pub mod rng;
 pub mod testing;
 

@@ -532,6 +532,7 @@ mod tests {
                 rulebook: "none".into(),
                 config: json!({}),
                 provenance: json!({}),
+                hidden_information: false,
             }
         }
         fn num_players(&self) -> usize {

@@ -29,15 +29,14 @@ import kassen
 from kassen import _kassen
 
 #: (game id, config) of the playout rows.
-CONFIGS = (
-    ("samurai", {"players": 2}),
-    ("samurai", {"players": 3}),
-    ("samurai", {"players": 4}),
-    ("sekigahara", {}),
-    ("three_kingdoms_redux", {}),
+CONFIGS = tuple(
+    (gid, {k: v for k, v in config.items() if k != "explicit_chance"})
+    for gid in sorted(kassen.games())
+    for config in kassen.covered_configs(gid)
+    if not config.get("explicit_chance")
 )
-#: Games per playout row, relative to the --quick / full count (Sekigahara games are ~5x longer).
-GAMES_SCALE = {"sekigahara": 0.25, "three_kingdoms_redux": 0.1}
+#: Games per playout row, relative to the --quick / full count (longer games get fewer).
+GAMES_SCALE = {"sekigahara": 0.25, "three_kingdoms_redux": 0.1, "sekigahara_daisakusen": 0.25}
 
 
 def best_of(repeats: int, f: Callable[[], float]) -> float:

@@ -1,7 +1,7 @@
 //! The showcase behind `make demo`: every registered game, in each of its player counts,
 //! played to the end by the built-in bots, with a readable public log and the result.
-//! Sekigahara and Three Kingdoms Redux have logs of their own, told from the spectator's events
-//! (`sekigahara.rs`, `three_kingdoms_redux.rs`); the
+//! Sekigahara, Three Kingdoms Redux and 関ヶ原大作戦 have logs of their own, told from the
+//! spectator's events (`sekigahara.rs`, `three_kingdoms_redux.rs`, `daisakusen.rs`); the
 //! notes below are about the generic log the other games get.
 //!
 //! Run it in release (it plays several full games with search):
@@ -17,6 +17,7 @@
 //!
 //! Everything is seeded, so the output is the same on every run (the timing goes to stderr).
 
+mod daisakusen;
 mod sekigahara;
 mod three_kingdoms_redux;
 
@@ -68,6 +69,8 @@ fn main() {
                 sekigahara::play(&game, name, GAME_SEED);
             } else if id == "three_kingdoms_redux" {
                 three_kingdoms_redux::play(&game, name, GAME_SEED);
+            } else if id == "sekigahara_daisakusen" {
+                daisakusen::play(&game, name, GAME_SEED);
             } else {
                 play(&game, name, players as usize);
             }

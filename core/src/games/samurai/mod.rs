@@ -198,6 +198,7 @@ impl Game for Samurai {
             rulebook: "shared/rules/samurai.ko.txt (Korean summary of the Hans im Glück 1998 rules)".into(),
             config: json!({"players": self.n}),
             provenance: self.data.provenance.clone(),
+            hidden_information: true,
         }
     }
 

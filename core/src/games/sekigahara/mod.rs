@@ -196,6 +196,7 @@ impl Game for Sekigahara {
             rulebook: "shared/rules/sekigahara_gmt.ja.md and sekigahara_gmt.ko.txt (translations of the GMT 2011 rules)".into(),
             config: json!({}),
             provenance: d.provenance.clone(),
+            hidden_information: true,
         }
     }
 

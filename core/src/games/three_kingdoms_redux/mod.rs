@@ -203,6 +203,7 @@ impl Game for Tkr {
                 "alternation": if self.rule_text_alternation { "rule_text" } else { "example" },
             }),
             provenance: d.provenance.clone(),
+            hidden_information: true,
         }
     }
 

@@ -1,0 +1,330 @@
+//! Views (JSON), the observation tensor and action texts. Everything is public (R 4.1: only
+//! the deck order is unknown, and it is in no view); the RNG state is never shown.
+//!
+//! ## Observation tensor layout (flat f32, perspective of the observer; the spectator sees
+//! the East's perspective)
+//! 1. `HEX_PLANES` planes of one value per hex (row-major hex index), in this order:
+//!    plain, hill, mountain, all-sea (base terrain), working castle, fallen castle, 京, road
+//!    hex; river hexside N, NE, SE, S, SW, NW; road hexside N…NW; castle mine, castle the
+//!    enemy's, 京 mine; my face-up counters /6, my flipped /6, enemy face-up /6, enemy
+//!    flipped /6, my commander, enemy commander, my garrison, enemy garrison; in the enemy's
+//!    ZOC (for me), in my ZOC (for the enemy); the acting commander's hex; the attacked hex.
+//! 2. Tracks: the 調略 marker one-hot over its boxes, each 戦意 marker one-hot over its
+//!    boxes, each entry track one-hot over its boxes plus 登場.
+//! 3. Cards: in the deck, in the discard pile, the card being carried out (one value per card).
+//! 4. Per counter: on the map, flipped, mine, removed, in the acting group, has acted this card.
+//! 5. Scalars: turn / max_turns, movement points / 12, I am East, I am to act, and the pending
+//!    decision one-hot (`PENDING_KINDS`).
+
+use serde_json::{json, Value};
+
+use super::action::{Action, ACT_NAMES};
+use super::data::{Kind, Terrain, EAST, FACTION_NAMES, NONE, NO_HEX, RIVER, ROAD, SIDES};
+use super::state::{bit, Pending, State, DEAD, TRACK};
+use super::Daisakusen;
+use crate::game::{ActionId, Player, SPECTATOR};
+
+pub const HEX_PLANES: usize = 35;
+pub const PENDING_KINDS: [&str; 15] = [
+    "setup",
+    "draw",
+    "plot",
+    "plot_die",
+    "marker",
+    "commander",
+    "action",
+    "select",
+    "strategic_die",
+    "moving",
+    "target",
+    "dice",
+    "allocate",
+    "advance",
+    "over",
+];
+
+fn pending_index(p: &Pending) -> usize {
+    match p {
+        Pending::Setup { .. } => 0,
+        Pending::Draw => 1,
+        Pending::Plot => 2,
+        Pending::PlotDie { .. } => 3,
+        Pending::Marker => 4,
+        Pending::Commander => 5,
+        Pending::ActionChoice => 6,
+        Pending::Select { .. } => 7,
+        Pending::StratDie => 8,
+        Pending::Moving => 9,
+        Pending::Target => 10,
+        Pending::Dice => 11,
+        Pending::Allocate { .. } => 12,
+        Pending::Advance => 13,
+        Pending::Over => 14,
+    }
+}
+
+pub fn tensor_len(g: &Daisakusen) -> usize {
+    let d = &g.data;
+    HEX_PLANES * d.hexes.len()
+        + d.chouryaku_labels.len()
+        + d.morale_tracks.iter().map(|t| t.values.len()).sum::<usize>()
+        + d.entry.iter().map(|e| e.boxes.len() + 1).sum::<usize>()
+        + 3 * d.cards.len()
+        + 6 * d.counters.len()
+        + 4
+        + PENDING_KINDS.len()
+}
+
+pub fn tensor(g: &Daisakusen, s: &State, player: Player, out: &mut [f32]) {
+    let d = &g.data;
+    let me = if player == 1 { 1u8 } else { 0u8 };
+    let n = d.hexes.len();
+    let mut set = |plane: usize, h: usize, v: f32| out[plane * n + h] = v;
+    for (h, hx) in d.hexes.iter().enumerate() {
+        set(
+            match hx.base {
+                Terrain::Plain => 0,
+                Terrain::Hill => 1,
+                Terrain::Mountain => 2,
+                Terrain::Sea => 3,
+            },
+            h,
+            1.0,
+        );
+        if hx.castle != NONE {
+            set(if g.castle_alive(s, h as u16) { 4 } else { 5 }, h, 1.0);
+            set(if g.castle_owner(s, hx.castle) == me { 20 } else { 21 }, h, 1.0);
+        }
+        if hx.kyoto {
+            set(6, h, 1.0);
+            if s.kyoto_owner == me {
+                set(22, h, 1.0);
+            }
+        }
+        if hx.road {
+            set(7, h, 1.0);
+        }
+        for dd in 0..6 {
+            if hx.sides[dd] & RIVER != 0 {
+                set(8 + dd, h, 1.0);
+            }
+            if hx.sides[dd] & ROAD != 0 {
+                set(14 + dd, h, 1.0);
+            }
+        }
+    }
+    // ZOC planes from the counters outward (the same rule as `enemy_zoc`, R 6.3).
+    for (u, x) in s.units.iter().enumerate() {
+        if !Daisakusen::on_map(x.loc) || !g.has_zoc(u as u8) {
+            continue;
+        }
+        let plane = if x.side == me { 32 } else { 31 };
+        let h = x.loc as usize;
+        let hx = &d.hexes[h];
+        let mut mark = |k: usize| {
+            if d.hexes[k].passable() && !g.castle_alive(s, k as u16) {
+                out[plane * n + k] = 1.0;
+            }
+        };
+        mark(h);
+        for dd in 0..6 {
+            if hx.nb[dd] != NO_HEX && hx.sides[dd] & super::data::SEA_SIDE == 0 {
+                mark(hx.nb[dd] as usize);
+            }
+        }
+    }
+    for (u, x) in s.units.iter().enumerate() {
+        if !Daisakusen::on_map(x.loc) {
+            continue;
+        }
+        let h = x.loc as usize;
+        let mine = x.side == me;
+        let plane = match (mine, x.flipped) {
+            (true, false) => 23,
+            (true, true) => 24,
+            (false, false) => 25,
+            (false, true) => 26,
+        };
+        out[plane * n + h] += 1.0 / 6.0;
+        out[plane * n + h] = out[plane * n + h].min(1.0);
+        match d.counters[u].kind {
+            Kind::Commander => out[(if mine { 27 } else { 28 }) * n + h] = 1.0,
+            Kind::Garrison => out[(if mine { 29 } else { 30 }) * n + h] = 1.0,
+            _ => {}
+        }
+    }
+    if s.cmdr != NONE && Daisakusen::on_map(s.units[s.cmdr as usize].loc) {
+        out[33 * n + s.units[s.cmdr as usize].loc as usize] = 1.0;
+    }
+    if let Some(f) = s.fight {
+        out[34 * n + f.target as usize] = 1.0;
+    }
+    let mut k = HEX_PLANES * n;
+    out[k + s.chouryaku as usize] = 1.0;
+    k += d.chouryaku_labels.len();
+    for (t, tr) in d.morale_tracks.iter().enumerate() {
+        out[k + s.morale[t] as usize] = 1.0;
+        k += tr.values.len();
+    }
+    for (t, e) in d.entry.iter().enumerate() {
+        out[k + s.entry[t] as usize] = 1.0;
+        k += e.boxes.len() + 1;
+    }
+    let c = d.cards.len();
+    for i in 0..c {
+        out[k + i] = (s.deck >> i & 1) as f32;
+        out[k + c + i] = (s.discard >> i & 1) as f32;
+        out[k + 2 * c + i] = (s.card as usize == i) as u8 as f32;
+    }
+    k += 3 * c;
+    let un = d.counters.len();
+    for (u, x) in s.units.iter().enumerate() {
+        out[k + u] = Daisakusen::on_map(x.loc) as u8 as f32;
+        out[k + un + u] = x.flipped as u8 as f32;
+        out[k + 2 * un + u] = (x.side == me) as u8 as f32;
+        out[k + 3 * un + u] = (x.loc == DEAD) as u8 as f32;
+        out[k + 4 * un + u] = (s.group & bit(u as u8) != 0) as u8 as f32;
+        out[k + 5 * un + u] = (s.used & bit(u as u8) != 0) as u8 as f32;
+    }
+    k += 6 * un;
+    out[k] = (s.turn as f32 / g.max_turns as f32).min(1.0);
+    out[k + 1] = (s.mp as f32 / 12.0).min(1.0);
+    out[k + 2] = (me == EAST) as u8 as f32;
+    out[k + 3] = (player >= 0 && g.current_player(s) == player) as u8 as f32;
+    out[k + 4 + pending_index(&s.pending)] = 1.0;
+}
+
+use crate::game::Game;
+
+fn hex_id(g: &Daisakusen, h: u16) -> Value {
+    if (h as usize) < g.data.hexes.len() {
+        json!(g.data.hexes[h as usize].id)
+    } else {
+        Value::Null
+    }
+}
+
+fn loc_json(g: &Daisakusen, loc: u16) -> Value {
+    if loc == DEAD {
+        json!("removed")
+    } else if loc >= TRACK {
+        json!(format!("entry_track:{}", g.data.entry[(loc - TRACK) as usize].name))
+    } else {
+        hex_id(g, loc)
+    }
+}
+
+pub fn pending_json(g: &Daisakusen, s: &State) -> Value {
+    let mut p = json!({"kind": PENDING_KINDS[pending_index(&s.pending)], "player": g.current_player(s)});
+    match s.pending {
+        Pending::Setup { next } => p["unit"] = json!(g.unit_name(g.data.tozama_units[next as usize])),
+        Pending::PlotDie { hex, intimidate } => {
+            p["hex"] = hex_id(g, hex);
+            p["intimidate"] = json!(intimidate);
+        }
+        Pending::Select { mode } => p["mode"] = json!(format!("{mode:?}").to_lowercase()),
+        Pending::Allocate { side } => p["side"] = json!(SIDES[side as usize]),
+        _ => {}
+    }
+    p
+}
+
+pub fn view(g: &Daisakusen, s: &State, player: Player) -> Value {
+    let d = &g.data;
+    let cards = |mask: u32| -> Vec<Value> { (0..d.cards.len()).filter(|&i| mask >> i & 1 != 0).map(|i| json!(d.cards[i].id)).collect() };
+    let out_of_deck = !(s.deck | s.discard | if s.card != NONE { 1 << s.card } else { 0 }) & ((1u64 << d.cards.len()) - 1) as u32;
+    json!({
+        "game": Daisakusen::ID,
+        "observer": if player == SPECTATOR { json!("spectator") } else { json!(SIDES[player as usize]) },
+        "turn": s.turn,
+        "max_turns": g.max_turns,
+        "pending": pending_json(g, s),
+        "card": if s.card != NONE { json!({"id": d.cards[s.card as usize].id, "name": d.cards[s.card as usize].name, "activations_left": s.picks}) } else { Value::Null },
+        "deck": cards(s.deck),
+        "discard": cards(s.discard),
+        "not_yet_in_deck": cards(out_of_deck),
+        "chouryaku": {"box": d.chouryaku_labels[s.chouryaku as usize], "index": s.chouryaku},
+        "morale": d.morale_tracks.iter().enumerate().map(|(t, tr)| json!({"track": tr.name, "box": s.morale[t], "value": tr.values[s.morale[t] as usize]})).collect::<Vec<_>>(),
+        "entry": d.entry.iter().enumerate().map(|(t, e)| json!({"track": e.name, "box": e.boxes.get(s.entry[t] as usize).cloned().unwrap_or_else(|| "登場".into()), "index": s.entry[t]})).collect::<Vec<_>>(),
+        "castles": d.castles.iter().enumerate().map(|(i, c)| json!({"name": c.name, "hex": hex_id(g, c.hex), "owner": SIDES[g.castle_owner(s, i as u8) as usize], "working": s.castle_alive >> i & 1 != 0, "double": c.double})).collect::<Vec<_>>(),
+        "kyoto_owner": SIDES[s.kyoto_owner as usize],
+        "units": s.units.iter().enumerate().map(|(u, x)| {
+            let c = &d.counters[u];
+            json!({"id": c.id, "name": c.name, "side": SIDES[x.side as usize], "faction": FACTION_NAMES[x.faction as usize], "type": format!("{:?}", c.kind).to_lowercase(), "at": loc_json(g, x.loc), "flipped": x.flipped,
+                   "attack": c.attack[x.flipped as usize], "command": if c.kind == Kind::Commander { json!(c.command) } else { Value::Null },
+                   "morale": if c.kind == Kind::Commander { json!(g.morale_of(s, u as u8)) } else { Value::Null }})
+        }).collect::<Vec<_>>(),
+        "commander": if s.cmdr != NONE { json!(g.unit_name(s.cmdr)) } else { Value::Null },
+        "group": (0..s.units.len() as u8).filter(|&u| s.group & bit(u) != 0).map(|u| json!(d.counters[u as usize].id)).collect::<Vec<_>>(),
+        "movement_points": s.mp,
+        "fight": s.fight.map(|f| json!({"from": hex_id(g, f.from), "target": hex_id(g, f.target), "siege": f.siege, "stage": if f.stage == 0 { "besieged_fire_first" } else { "attack" }, "hits_to_allocate": f.hits, "modifier": f.modifier})),
+        "winner": if s.pending == Pending::Over { if s.winner < 2 { json!(SIDES[s.winner as usize]) } else { json!("draw") } } else { Value::Null },
+    })
+}
+
+pub fn action_string(g: &Daisakusen, s: &State, a: ActionId) -> String {
+    let d = &g.data;
+    let Some(action) = g.decode(a) else { return format!("invalid action {a}") };
+    let dir = |k: u8| ["N", "NE", "SE", "S", "SW", "NW"][k as usize % 6];
+    let from = if s.cmdr != NONE { s.units[s.cmdr as usize].loc } else { NO_HEX };
+    let toward = |k: u8| -> String {
+        if (from as usize) < d.hexes.len() {
+            let n = d.hexes[from as usize].nb[k as usize % 6];
+            if n != NO_HEX {
+                return g.hex_name(n);
+            }
+        }
+        "-".into()
+    };
+    match action {
+        Action::Draw(c) => format!("draw {} {}", d.cards[c as usize].id, d.cards[c as usize].name),
+        Action::Die(n) => format!("die {n}"),
+        Action::Place(k) => format!("place at {}", g.hex_name(d.tozama_hexes[k as usize % d.tozama_hexes.len()].0)),
+        Action::Pass => "pass".into(),
+        Action::Commander(u) => format!("commander {}", g.unit_name(u)),
+        Action::Act(k) => ACT_NAMES[k as usize % ACT_NAMES.len()].replace('_', " "),
+        Action::Select(u) => format!("select {}", g.unit_name(u)),
+        Action::Done => "done".into(),
+        Action::Step(k) => format!("step {} to {}", dir(k), toward(k)),
+        Action::Target(k) => format!("attack {} {}", dir(k), toward(k)),
+        Action::Hit(u) => format!(
+            "hit {}{}",
+            g.unit_name(u),
+            if s.units.get(u as usize).is_some_and(|x| x.flipped) { " (removed)" } else { " (flipped)" }
+        ),
+        Action::Advance => "advance".into(),
+        Action::Stay => "stay".into(),
+        Action::Marker(t) => format!("marker {}", d.morale_tracks[t as usize % d.morale_tracks.len()].name),
+        Action::Chouryaku(h) => format!("調略判定 {}", g.hex_name(h)),
+        Action::Intimidate(h) => format!("恫喝判定 {}", g.hex_name(h)),
+    }
+}
+
+pub fn action_json(g: &Daisakusen, s: &State, a: ActionId) -> Value {
+    let d = &g.data;
+    let Some(action) = g.decode(a) else { return json!({"id": a, "verb": "invalid"}) };
+    let text = action_string(g, s, a);
+    let (verb, extra) = match action {
+        Action::Draw(c) => ("draw", json!({"card": d.cards[c as usize].id})),
+        Action::Die(n) => ("die", json!({"value": n})),
+        Action::Place(k) => ("place", json!({"hex": hex_id(g, d.tozama_hexes[k as usize].0)})),
+        Action::Pass => ("pass", json!({})),
+        Action::Commander(u) => ("commander", json!({"unit": d.counters[u as usize].id})),
+        Action::Act(k) => ("act", json!({"action": ACT_NAMES[k as usize]})),
+        Action::Select(u) => ("select", json!({"unit": d.counters[u as usize].id})),
+        Action::Done => ("done", json!({})),
+        Action::Step(k) => ("step", json!({"direction": k})),
+        Action::Target(k) => ("target", json!({"direction": k})),
+        Action::Hit(u) => ("hit", json!({"unit": d.counters[u as usize].id})),
+        Action::Advance => ("advance", json!({})),
+        Action::Stay => ("stay", json!({})),
+        Action::Marker(t) => ("marker", json!({"track": d.morale_tracks[t as usize].name})),
+        Action::Chouryaku(h) => ("chouryaku", json!({"hex": hex_id(g, h)})),
+        Action::Intimidate(h) => ("intimidate", json!({"hex": hex_id(g, h)})),
+    };
+    let mut v = json!({"id": a, "verb": verb, "text": text});
+    if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
+        m.extend(e);
+    }
+    v
+}

@@ -1,0 +1,336 @@
+//! 5.1 leading, 6.0 movement (normal, strategic, ZOC, stacking), 8.0 recovery, 9.0 entry,
+//! 10.0 castles, 13.0 豊臣秀頼 — on the real (reconstructed) map.
+
+use super::common::*;
+use kassen_core::games::sekigahara_daisakusen::*;
+use kassen_core::Game;
+
+const N: u8 = 0;
+const NE: u8 = 1;
+const SE: u8 = 2;
+const S: u8 = 3;
+const NW: u8 = 5;
+
+fn steps(g: &Daisakusen, s: &State) -> Vec<u8> {
+    legal(g, s)
+        .into_iter()
+        .filter_map(|a| match g.decode(a) {
+            Some(Action::Step(d)) => Some(d),
+            _ => None,
+        })
+        .collect()
+}
+
+/// 福島正則 (戦意 3, 統率力 4) alone at `at`, everything else off the map but `keep`, moving on C05.
+fn fukushima_moves(g: &Daisakusen, at: &str, keep: &[&str], strategic: bool) -> State {
+    let mut s = after_setup(g, 1);
+    let f = unit(g, "福島正則");
+    let mut ids: Vec<u8> = keep.iter().map(|n| unit(g, n)).collect();
+    // 黒田長政 stays at 2016 for C05's second activation.
+    ids.extend([f, unit(g, "黒田長政")]);
+    clear_map(g, &mut s, &ids);
+    put(g, &mut s, f, hex(g, at));
+    draw(g, &mut s, "C05");
+    act(g, &mut s, Action::Commander(f));
+    act(g, &mut s, Action::Act(if strategic { ACT_STRATEGIC } else { ACT_MOVE }));
+    act(g, &mut s, Action::Done);
+    s
+}
+
+#[test]
+fn r6_2_1_normal_move_has_morale_points_and_no_river_without_a_road() {
+    let g = game();
+    let s = fukushima_moves(&g, "1916", &[], false);
+    assert_eq!(s.mp, 3);
+    // 1916: N 1915 岐阜 across a ford (road), NE 2015 犬山, SE 2016, S 1917 清洲 by road;
+    // SW 1816 and NW 1815 across the 木曽川 / 長良川 without a road: closed (R 6.2(1)③).
+    assert_eq!(steps(&g, &s), vec![N, NE, SE, S]);
+}
+
+#[test]
+fn r6_2_1_mountains_and_all_sea_are_closed() {
+    let g = game();
+    // 関ヶ原 1515: N 1514 and NE 1614 are mountain.
+    let s = fukushima_moves(&g, "1515", &[], false);
+    let st = steps(&g, &s);
+    assert!(!st.contains(&N) && !st.contains(&NE));
+    assert!(st.contains(&SE) && st.contains(&S));
+    // 草津 1019: N 1018 is 琵琶湖 (all sea); NW 大津 lies across an all-sea hexside.
+    let s = fukushima_moves(&g, "1019", &[], false);
+    let st = steps(&g, &s);
+    assert!(!st.contains(&N) && !st.contains(&NW));
+}
+
+#[test]
+fn r6_2_1_each_step_costs_one_point_and_the_move_ends_when_they_are_spent() {
+    let g = game();
+    let mut s = fukushima_moves(&g, "2016", &[], false);
+    act(&g, &mut s, Action::Step(NE)); // 2116
+    act(&g, &mut s, Action::Step(S)); // 2117
+    assert_eq!(s.mp, 1);
+    act(&g, &mut s, Action::Step(S)); // 2118
+    assert_eq!(s.units[unit(&g, "福島正則") as usize].loc, hex(&g, "2118"));
+    assert_eq!(s.pending, Pending::Commander, "the second activation of C05");
+}
+
+#[test]
+fn r6_2_2_strategic_move_is_a_die_plus_morale_along_roads_only() {
+    let g = game();
+    let mut s = fukushima_moves(&g, "1916", &[], true);
+    assert_eq!(s.pending, Pending::StratDie);
+    act(&g, &mut s, Action::Die(4));
+    assert_eq!(s.mp, 7);
+    // Only the road hexsides: N (the 岐阜 ford) and S (清洲).
+    assert_eq!(steps(&g, &s), vec![N, S]);
+    // A commander off the roads may not move strategically.
+    let mut s = after_setup(&g, 1);
+    let f = unit(&g, "福島正則");
+    clear_map(&g, &mut s, &[f]);
+    put(&g, &mut s, f, hex(&g, "2117"));
+    draw(&g, &mut s, "C05");
+    act(&g, &mut s, Action::Commander(f));
+    assert!(!is_legal(&g, &s, Action::Act(ACT_STRATEGIC)));
+    assert!(is_legal(&g, &s, Action::Act(ACT_MOVE)));
+}
+
+#[test]
+fn r6_3_entering_an_enemy_zoc_ends_the_move_leaving_is_free() {
+    let g = game();
+    // A West counter at 1815 puts 1916 in its ZOC.
+    let mut s = fukushima_moves(&g, "2016", &["W44"], false);
+    put(&g, &mut s, unit(&g, "W44"), hex(&g, "1815"));
+    act(&g, &mut s, Action::Step(NW)); // 1916
+    assert_eq!(s.units[unit(&g, "福島正則") as usize].loc, hex(&g, "1916"));
+    assert_eq!(s.mp, 0);
+    assert_eq!(s.pending, Pending::Commander, "R 6.3(1): the move ended in the ZOC");
+    // Starting in the ZOC: leaving is free (R 6.3(2)), and the ZOC-to-ZOC step is one hex.
+    let f = unit(&g, "福島正則");
+    act(&g, &mut s, Action::Commander(unit(&g, "黒田長政")));
+    act(&g, &mut s, Action::Act(ACT_HOLD));
+    draw(&g, &mut s, "C05");
+    act(&g, &mut s, Action::Commander(f));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.mp, 3);
+    act(&g, &mut s, Action::Step(SE)); // 2016: out of the ZOC
+    assert_eq!(s.mp, 2);
+    assert_eq!(s.pending, Pending::Moving);
+}
+
+#[test]
+fn r6_3_6_and_r10_1_no_zoc_in_a_castle_hex() {
+    let g = game();
+    // 1815's West counter would cover 岐阜 1915, but a castle hex is never in a ZOC.
+    let mut s = fukushima_moves(&g, "2015", &["W44"], false);
+    put(&g, &mut s, unit(&g, "W44"), hex(&g, "1815"));
+    let f = unit(&g, "福島正則");
+    assert!(!g.enemy_zoc(&s, hex(&g, "1915"), EAST));
+    assert!(g.enemy_zoc(&s, hex(&g, "1916"), EAST));
+    // Own ZOC never matters (R 6.3(5)): 1814 lies in the West counter's own ZOC only.
+    assert!(!g.enemy_zoc(&s, hex(&g, "1814"), WEST));
+    assert!(g.enemy_zoc(&s, hex(&g, "1814"), EAST));
+    let _ = f;
+}
+
+#[test]
+fn r10_2_entering_an_empty_enemy_castle_ends_the_move_and_takes_it() {
+    let g = game();
+    let mut s = fukushima_moves(&g, "1916", &[], false);
+    let start = s.chouryaku;
+    let ev = act_ev(&g, &mut s, Action::Step(N)); // 岐阜, West, empty
+    assert!(ev.iter().any(|e| e["kind"] == "castle_taken"));
+    // A double castle: 2 boxes toward the East for the 調略 marker (R 11.0(1)③).
+    assert_eq!(s.chouryaku, start - 2);
+    assert_eq!(s.pending, Pending::Commander);
+    // Taken by force, it no longer works as a castle (R 10.0(4)).
+    assert!(!g.castle_alive(&s, hex(&g, "1915")));
+}
+
+#[test]
+fn r11_1_4_ending_a_move_in_kyoto_takes_it() {
+    let g = game();
+    let mut s = fukushima_moves(&g, "0818", &[], false);
+    let start = s.chouryaku;
+    act(&g, &mut s, Action::Step(S)); // 0819 京
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.kyoto_owner, EAST);
+    assert_eq!(s.chouryaku, start - 2);
+}
+
+#[test]
+fn r6_1_3_the_stacking_limit_applies_at_the_end_of_the_move() {
+    let g = game();
+    // 福島 + 3 福島 ashigaru (4) next to a hex holding 3 East counters: 7 > 6.
+    let mut s = after_setup(&g, 1);
+    let f = unit(&g, "福島正則");
+    let mine = ["E22", "E23", "E24"].map(|n| unit(&g, n));
+    let others = ["E18", "E19", "E20"].map(|n| unit(&g, n));
+    let mut keep = vec![f];
+    keep.extend(mine);
+    keep.extend(others);
+    clear_map(&g, &mut s, &keep);
+    for &u in &keep[..4] {
+        put(&g, &mut s, u, hex(&g, "2016"));
+    }
+    for &u in &others {
+        put(&g, &mut s, u, hex(&g, "2116"));
+    }
+    draw(&g, &mut s, "C05");
+    act(&g, &mut s, Action::Commander(f));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    for &u in &mine {
+        act(&g, &mut s, Action::Select(u));
+    }
+    // 統率力 4: the commander and three more.
+    assert!(legal(&g, &s).iter().all(|&a| !matches!(g.decode(a), Some(Action::Select(_)))));
+    act(&g, &mut s, Action::Done);
+    // Passing through 2116 is allowed (points left, a way out)...
+    assert!(steps(&g, &s).contains(&NE));
+    act(&g, &mut s, Action::Step(NE));
+    // ... but the move cannot end there.
+    assert!(!is_legal(&g, &s, Action::Done));
+    act(&g, &mut s, Action::Step(S)); // 2117
+    assert!(is_legal(&g, &s, Action::Done));
+    // With one point left, entering the full hex would end the move there: closed.
+    assert_eq!(s.mp, 1);
+    assert!(!is_legal(&g, &s, Action::Step(N)));
+}
+
+#[test]
+fn r5_1_5_who_may_be_led() {
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    let ishida = unit(&g, "石田三成");
+    let sakon = unit(&g, "島左近");
+    let ukita = unit(&g, "宇喜多秀家");
+    let ukita_ashigaru = unit(&g, "W20");
+    let garrison = unit(&g, "福原長堯");
+    clear_map(&g, &mut s, &[ishida, sakon, ukita, ukita_ashigaru, garrison]);
+    for u in [ishida, sakon, ukita, ukita_ashigaru, garrison] {
+        put(&g, &mut s, u, hex(&g, "1716"));
+    }
+    draw(&g, &mut s, "C09");
+    act(&g, &mut s, Action::Commander(ishida));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    // ① 武将 of another clan (and another commander) yes; ② 足軽 of 宇喜多 only with a
+    // 宇喜多 武将/commander in the group; R 5.1(6): never a garrison.
+    assert!(is_legal(&g, &s, Action::Select(sakon)));
+    assert!(is_legal(&g, &s, Action::Select(ukita)));
+    assert!(!is_legal(&g, &s, Action::Select(ukita_ashigaru)));
+    assert!(!is_legal(&g, &s, Action::Select(garrison)));
+    act(&g, &mut s, Action::Select(ukita));
+    assert!(is_legal(&g, &s, Action::Select(ukita_ashigaru)));
+}
+
+#[test]
+fn r5_1_5_note_kikkawa_leads_mori_ashigaru() {
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    draw(&g, &mut s, "C16");
+    act(&g, &mut s, Action::Commander(unit(&g, "吉川広家")));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    assert!(is_legal(&g, &s, Action::Select(unit(&g, "W37"))));
+    // 小早川 may not lead another clan's 足軽 without its 武将.
+    let mut s = after_setup(&g, 1);
+    put(&g, &mut s, unit(&g, "W37"), hex(&g, "1516"));
+    draw(&g, &mut s, "C16");
+    act(&g, &mut s, Action::Commander(unit(&g, "小早川秀秋")));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    assert!(!is_legal(&g, &s, Action::Select(unit(&g, "W37"))));
+    assert!(is_legal(&g, &s, Action::Select(unit(&g, "W41"))));
+}
+
+#[test]
+fn r8_recovery_up_to_leadership_never_in_an_enemy_zoc() {
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    let f = unit(&g, "福島正則");
+    let a = ["E22", "E23", "E24"].map(|n| unit(&g, n));
+    clear_map(&g, &mut s, &[f, a[0], a[1], a[2], unit(&g, "W44")]);
+    for u in [f, a[0], a[1], a[2]] {
+        put(&g, &mut s, u, hex(&g, "2016"));
+        s.units[u as usize].flipped = true;
+    }
+    let mut t = s.clone();
+    draw(&g, &mut s, "C05");
+    act(&g, &mut s, Action::Commander(f));
+    act(&g, &mut s, Action::Act(ACT_RECOVER));
+    for u in [f, a[0], a[1], a[2]] {
+        act(&g, &mut s, Action::Select(u));
+    }
+    act(&g, &mut s, Action::Done);
+    assert!([f, a[0], a[1], a[2]].iter().all(|&u| !s.units[u as usize].flipped));
+    // An enemy next door: no recovery (R 8.0(3)).
+    put(&g, &mut t, unit(&g, "W44"), hex(&g, "2116"));
+    draw(&g, &mut t, "C05");
+    act(&g, &mut t, Action::Commander(f));
+    assert!(!is_legal(&g, &t, Action::Act(ACT_RECOVER)));
+}
+
+#[test]
+fn r9_entry_track_arrival_needs_room() {
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    s.entry[0] = 6; // 岡崎
+    let w = unit(&g, "W44");
+    put(&g, &mut s, w, hex(&g, "2219"));
+    draw(&g, &mut s, "C01");
+    act(&g, &mut s, Action::Commander(unit(&g, "徳川家康")));
+    assert!(!is_legal(&g, &s, Action::Act(ACT_MARCH)), "an enemy holds the entry hex");
+}
+
+#[test]
+fn r13_hideyori_no_tozama_attack_capture_when_alone() {
+    let g = game();
+    let hy = unit(&g, "豊臣秀頼");
+    let f = unit(&g, "福島正則");
+    let ieyasu = unit(&g, "徳川家康");
+    let mut s = after_setup(&g, 1);
+    clear_map(&g, &mut s, &[hy, f, ieyasu]);
+    put(&g, &mut s, hy, hex(&g, "0622"));
+    put(&g, &mut s, f, hex(&g, "0722"));
+    put(&g, &mut s, ieyasu, hex(&g, "0722"));
+    let t = s.clone();
+    draw(&g, &mut s, "C05");
+    act(&g, &mut s, Action::Commander(f));
+    // R 13.0(3): an East 外様 commander may not attack 秀頼's hex.
+    assert!(!is_legal(&g, &s, Action::Act(ACT_ATTACK)));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    act(&g, &mut s, Action::Done);
+    // R 13.0(4): 秀頼 alone and no ZOC: the 外様 commander may enter and capture him.
+    let d = (0..6u8).find(|&d| g.data().hexes[hex(&g, "0722") as usize].nb[d as usize] == hex(&g, "0622")).unwrap();
+    assert!(!g.enemy_zoc(&s, hex(&g, "0722"), EAST), "秀頼 has no ZOC");
+    act(&g, &mut s, Action::Step(d));
+    assert_eq!(s.pending, Pending::Over);
+    assert_eq!(g.returns(&s), vec![1.0, -1.0], "R 14.0(2)");
+    // 家康 (徳川) may attack him.
+    let mut s = t;
+    s.entry[0] = 7;
+    draw(&g, &mut s, "C01");
+    act(&g, &mut s, Action::Commander(ieyasu));
+    assert!(is_legal(&g, &s, Action::Act(ACT_ATTACK)));
+}
+
+#[test]
+fn d10_a_counter_acts_once_per_card() {
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    let f = unit(&g, "福島正則");
+    let k = unit(&g, "黒田長政");
+    let e22 = unit(&g, "E22");
+    clear_map(&g, &mut s, &[f, k, e22]);
+    for u in [f, k, e22] {
+        put(&g, &mut s, u, hex(&g, "2016"));
+    }
+    draw(&g, &mut s, "C05");
+    act(&g, &mut s, Action::Commander(k));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    act(&g, &mut s, Action::Select(f));
+    act(&g, &mut s, Action::Done);
+    act(&g, &mut s, Action::Step(1));
+    act(&g, &mut s, Action::Done);
+    // 福島 went with 黒田: he may not act again on this card; the ashigaru left behind may not
+    // be led by him either.
+    assert_eq!(s.pending, Pending::Draw);
+    assert_eq!(s.units[e22 as usize].loc, hex(&g, "2016"));
+}
