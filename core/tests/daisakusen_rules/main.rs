@@ -38,18 +38,6 @@ fn r3_setup_places_every_counter() {
     assert_eq!(on_map + on_track + 17, 84);
     // R 3.0(4): 14 cards, without 家康出馬 and 秀頼出陣.
     assert_eq!(s.deck.count_ones(), 14);
-    let _ = CHANCE;
-    let _ = Events::off();
-}
-
-#[test]
-#[ignore]
-fn print_outcomes() {
-    let g = game();
-    for seed in 0..20u64 {
-        let (s, steps) = random_game(&g, seed);
-        println!("seed {seed}: winner {} turn {} steps {steps} chouryaku {}", s.winner, s.turn, s.chouryaku);
-    }
 }
 
 /// The shared conformance suite on every covered config (plain and explicit_chance).
@@ -67,29 +55,6 @@ fn conformance_every_covered_config() {
         // order and dice differ under the fresh seed).
         assert_eq!(report.hidden_variants, 0);
     }
-}
-
-/// Throughput probe (no assertion on time): `cargo test --release -p kassen-core --test
-/// daisakusen_rules throughput -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn throughput() {
-    let g = game();
-    let t = std::time::Instant::now();
-    let (mut steps, mut player, mut games) = (0usize, 0usize, 0usize);
-    while t.elapsed().as_secs_f64() < 3.0 {
-        let (_, n, p) = random_game_counted(&g, games as u64);
-        steps += n;
-        player += p;
-        games += 1;
-    }
-    let secs = t.elapsed().as_secs_f64();
-    println!(
-        "{games} games, {steps} steps ({player} player steps): {:.0} steps/s, {:.0} player steps/s, {:.3} ms/game",
-        steps as f64 / secs,
-        player as f64 / secs,
-        secs * 1000.0 / games as f64
-    );
 }
 
 #[test]
