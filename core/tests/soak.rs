@@ -1,6 +1,6 @@
 //! The soak run over every registered game and covered config: random games on every core,
-//! none may panic, reach a dead end or run past `max_game_length`; every 1000th seed also runs
-//! the whole conformance suite.
+//! none may panic, reach a dead end or run past `max_game_length`; every 1000th seed (at most
+//! about 100 seeds per config) also runs the whole conformance suite.
 //!
 //! `cargo test` plays 10,000 games per game, spread over its covered configs
 //! (`KASSEN_SOAK_GAMES` sets the number per game); `make soak` runs it in release with
@@ -27,7 +27,9 @@ fn soak_every_game_and_config() {
         let mut played = 0;
         for cfg in configs {
             let game = load_game(id, Some(&cfg)).unwrap();
-            let r = soak(&game, per_config, threads, 1000).unwrap_or_else(|e| panic!("soak failed: {e}"));
+            // The whole conformance suite on every 1000th seed, at most about 100 per config.
+            let every = (per_config / 100).max(1000);
+            let r = soak(&game, per_config, threads, every).unwrap_or_else(|e| panic!("soak failed: {e}"));
             assert_eq!(r.games, per_config);
             assert!(r.conformance_games >= 1 && r.longest_game > 0 && r.max_legal_actions > 0);
             println!(
