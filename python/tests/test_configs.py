@@ -22,6 +22,7 @@ def test_defaults_left_out_or_spelled_out_are_the_same_game(gid):
 
 
 def test_samurai_players_default_is_two():
-    a, b = kassen.load_game("samurai"), kassen.load_game("samurai", players=2)
+    a = kassen.load_game("samurai")
+    b = kassen.load_game("samurai", players=2)
     assert a == b and a.info()["config"] == b.info()["config"] == {"players": 2, "explicit_chance": False}
     assert kassen.State.from_json(a.new_initial_state(3).to_json()) == b.new_initial_state(3)

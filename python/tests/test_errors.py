@@ -96,7 +96,7 @@ def test_setup_errors():
         kassen.load_game("sekigahara", explicit_chance=1)
 
 
-@pytest.mark.parametrize("gid", ["samurai", "sekigahara"])
+@pytest.mark.parametrize("gid", sorted(kassen.games()))
 def test_invalid_component_data(gid):
     with raises(ex.InvalidDataError, 305):
         kassen.load_game(gid, data=5)

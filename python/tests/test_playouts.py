@@ -82,7 +82,7 @@ def test_explicit_chance(config):
     assert again == s
 
 
-@pytest.mark.parametrize("gid", ["samurai", "sekigahara"])
+@pytest.mark.parametrize("gid", sorted(kassen.games()))
 def test_explicit_chance_state_serializes_at_chance_node(gid):
     game = kassen.load_game(gid, explicit_chance=True)
     s = game.new_initial_state(3)
