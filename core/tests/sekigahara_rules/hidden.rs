@@ -82,21 +82,7 @@ fn play_until(seed: u64, max: usize, mut stop: impl FnMut(&Sekigahara, &StateHan
             return None;
         }
         let legal = s.legal_actions();
-        let busy: Vec<u32> = legal
-            .iter()
-            .copied()
-            .filter(|&a| {
-                !matches!(
-                    g.decode(a),
-                    Some(Action::EndPhase | Action::EndStack | Action::Stop | Action::EndDeploy | Action::Mode(Mode::NoMove))
-                )
-            })
-            .collect();
-        let a = if !busy.is_empty() && rng.below(5) > 0 {
-            busy[rng.below(busy.len() as u32) as usize]
-        } else {
-            legal[rng.below(legal.len() as u32) as usize]
-        };
+        let a = busy_choice(&g, &legal, &mut rng);
         s.apply_in_place(a).unwrap();
         if stop(&g, &s, &typed(&s)) {
             return Some(s);

@@ -479,6 +479,26 @@ fn check_public_events(g: &Sekigahara, before: &State, after: &State, ev: &[Valu
 
 /// Plays random legal actions (chance from the state's RNG) and calls `f` after each step. The
 /// choice leans away from ending a phase, a stack, a move or a deployment, for more battles.
+/// A random legal action that prefers doing something: four times in five, one that does not
+/// end a phase, a stack, a deployment or choose not to move (so walks reach battles).
+fn busy_choice(g: &Sekigahara, legal: &[u32], rng: &mut Rng) -> u32 {
+    let busy: Vec<u32> = legal
+        .iter()
+        .copied()
+        .filter(|&a| {
+            !matches!(
+                g.decode(a),
+                Some(Action::EndPhase | Action::EndStack | Action::Stop | Action::EndDeploy | Action::Mode(Mode::NoMove))
+            )
+        })
+        .collect();
+    if !busy.is_empty() && rng.below(5) > 0 {
+        busy[rng.below(busy.len() as u32) as usize]
+    } else {
+        legal[rng.below(legal.len() as u32) as usize]
+    }
+}
+
 fn random_walk(seed: u64, steps: usize, mut f: impl FnMut(&Sekigahara, &State, &State, &[Value])) -> State {
     let g = game();
     let mut s = g.new_initial_state(seed);
@@ -491,21 +511,7 @@ fn random_walk(seed: u64, steps: usize, mut f: impl FnMut(&Sekigahara, &State, &
             _ => {
                 legal.clear();
                 g.legal_actions(&s, &mut legal);
-                let busy: Vec<u32> = legal
-                    .iter()
-                    .copied()
-                    .filter(|&a| {
-                        !matches!(
-                            g.decode(a),
-                            Some(Action::EndPhase | Action::EndStack | Action::Stop | Action::EndDeploy | Action::Mode(Mode::NoMove))
-                        )
-                    })
-                    .collect();
-                if !busy.is_empty() && rng.below(5) > 0 {
-                    busy[rng.below(busy.len() as u32) as usize]
-                } else {
-                    legal[rng.below(legal.len() as u32) as usize]
-                }
+                busy_choice(&g, &legal, &mut rng)
             }
         };
         let before = s.clone();
