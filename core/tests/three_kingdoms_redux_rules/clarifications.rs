@@ -123,6 +123,32 @@ fn c34_army_costs_take_either_side() {
 }
 
 #[test]
+fn c34_t9_the_payer_chooses_which_armies_pay_when_it_has_both() {
+    // the army icon of a cost accepts either side (C34): with one untrained and one trained
+    // army the payer chooses; the cost is paid only when the choice is made
+    let g = plain();
+    let mut s = bidding(&g, 2, &["jia_xu"], NONE);
+    let garrison = dev(&g, "garrison"); // 2 gold + 1 army
+    s.seats[WEI].hand = 1 << garrison;
+    s.seats[WEI].trained = 1;
+    s.seats[WEI].untrained = 1;
+    place(&g, &mut s, "jia_xu", A_BUILD, &[]);
+    end_bidding(&g, &mut s);
+    act(&g, &mut s, Action::Perform(A_BUILD));
+    act(&g, &mut s, Action::Dev(garrison));
+    assert_eq!(s.pending, Pending::ArmyCost { dev: garrison });
+    assert_eq!(g.legal_typed(&s), vec![Action::Choice(0), Action::Choice(1)]);
+    assert_eq!(s.seats[WEI].gold, 3, "nothing is paid before the choice");
+    assert!(g.action_to_string(&s, g.encode(Action::Choice(1))).contains("1 trained and 0 untrained"));
+    let mut other = s.clone();
+    act(&g, &mut s, Action::Choice(1)); // pay with the trained army
+    assert_eq!((s.seats[WEI].untrained, s.seats[WEI].trained, s.seats[WEI].gold), (1, 0, 1));
+    assert!(s.seats[WEI].built & (1 << garrison) != 0);
+    act(&g, &mut other, Action::Choice(0)); // or with the untrained one
+    assert_eq!((other.seats[WEI].untrained, other.seats[WEI].trained), (0, 1));
+}
+
+#[test]
 fn c38_security_counts_support_in_supply() {
     let g = plain();
     let mut s = bidding(&g, 12, &[], NONE);

@@ -65,6 +65,7 @@ impl Tkr {
             acting: NONE,
             scratch: 0,
             bonus_queue: Vec::new(),
+            bonus_action: NONE,
             picks: [0; 4],
             keep_left: [0; 3],
             queue: Vec::new(),
@@ -108,13 +109,35 @@ impl Tkr {
                         s.seat = seat;
                         s.pending = Pending::BonusChoice { card, effect };
                     }
-                    Deferred::Train { seat, n } => {
+                    Deferred::Bonuses { seat } => {
+                        if s.bonus_queue.is_empty() {
+                            s.queue.remove(0);
+                            continue;
+                        }
+                        // INTERPRETATION (RULES_NOTES.md T10): the owner orders its bonuses
+                        // when the order can change the result; otherwise card order
+                        if self.bonus_order_matters(s) {
+                            s.seat = seat;
+                            s.pending = Pending::BonusOrder;
+                        } else {
+                            self.resolve_bonus(s, seat as usize, 0, ev);
+                            continue;
+                        }
+                    }
+                    Deferred::Tribal12 { seat } => {
                         s.queue.remove(0);
-                        let p = &mut s.seats[seat as usize];
-                        let k = (n as i32).min(p.untrained);
-                        p.untrained -= k;
-                        p.trained += k;
-                        ev.emit(Audience::ALL, || json!({"kind": "train", "seat": seat, "amount": k}));
+                        // C16: at 12 the player may pay 2 rice for 1 support token
+                        let p = &s.seats[seat as usize];
+                        if p.tribal == self.data.tribal_max && self.can_buy_support(s, seat as usize) {
+                            s.seat = seat;
+                            s.pending = Pending::Tribal12;
+                        } else {
+                            continue;
+                        }
+                    }
+                    Deferred::Finish { seat, action } => {
+                        s.queue.remove(0);
+                        self.finish_action(s, seat as usize, action, true, ev);
                         continue;
                     }
                 }
@@ -231,12 +254,6 @@ impl Tkr {
                 let mut b = *b;
                 for x in b.iter_mut() {
                     *x *= times;
-                }
-                // INTERPRETATION (RULES_NOTES.md T10): training comes after every other gain
-                // of the step (the compendium's 여몽 + 주둔지 example trains the army just won)
-                if b[B_TRAIN] > 0 {
-                    s.queue.push(Deferred::Train { seat: seat as u8, n: b[B_TRAIN].min(50) as u8 });
-                    b[B_TRAIN] = 0;
                 }
                 let picks = self.gain(s, seat, &b, ev);
                 if picks > 0 {
@@ -571,45 +588,6 @@ impl Tkr {
         );
     }
 
-    /// Applies the action_bonus effects of `seat` for action `a` (modes done: bit m).
-    pub(crate) fn bonuses(&self, s: &mut State, seat: usize, a: u8, modes: u16, occupier: Option<u8>, ev: &mut Events) {
-        let winners = self.bidders(s, seat, a);
-        let mut cards = Vec::new();
-        self.cards(s, seat, &mut cards);
-        for c in cards {
-            for (i, e) in self.effects(c).iter().enumerate() {
-                if let Effect::ActionBonus { actions, mode, gain, per, self_scope, cond } = e {
-                    if !actions.has(a, seat) {
-                        continue;
-                    }
-                    if let Some(m) = mode {
-                        if modes & (1 << m) == 0 {
-                            continue;
-                        }
-                    }
-                    if *self_scope {
-                        let ok = if *mode == Some(M_OCCUPY) { occupier == Some(c as u8) } else { winners.contains(&(c as u8)) };
-                        if !ok {
-                            continue;
-                        }
-                    }
-                    if !self.cond_ok_pub(s, seat, cond, c, None, Some(a)) {
-                        continue;
-                    }
-                    let times = match per {
-                        Some((m, max)) => self.metric(s, seat, *m).min(*max),
-                        None => 1,
-                    };
-                    if times > 0 {
-                        let name = self.card_name(c).to_string();
-                        ev.emit(Audience::ALL, || json!({"kind": "ability", "seat": seat, "card": name, "action": ACTIONS[a as usize]}));
-                        self.grant(s, seat, gain, c, i as u8, times, ev);
-                    }
-                }
-            }
-        }
-    }
-
     // === 8. 4) tribal decrease and rebellion ===
 
     fn step_tribal(&self, s: &mut State, ev: &mut Events) {
@@ -865,7 +843,7 @@ impl Tkr {
                 let Some(d) = self.protection(s, seat, Cause::Upkeep) else { break };
                 for e in &self.data.developments[d as usize].effects {
                     if let Effect::DeficitProtection { pay, .. } = e {
-                        self.pay(s, seat, pay);
+                        self.pay(s, seat, pay, 0);
                     }
                 }
                 s.seats[seat].protections_used += 1;

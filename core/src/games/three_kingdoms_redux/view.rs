@@ -68,6 +68,8 @@ fn pending_kind(p: &Pending) -> (usize, &'static str) {
         Pending::Auto => (30, "auto"),
         Pending::Over => (31, "over"),
         Pending::BenefitOrder => (32, "benefit_order"),
+        Pending::ArmyCost { .. } => (33, "army_cost"),
+        Pending::BonusOrder => (34, "bonus_order"),
     }
 }
 
@@ -136,6 +138,10 @@ pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
         Pending::DrawDev { seat, deck, left, .. } => pending = json!({"kind": kind, "seat": seat, "deck": deck, "left": left}),
         Pending::DrawGeneral { seat, left } | Pending::Keep { seat, left } => pending = json!({"kind": kind, "seat": seat, "left": left}),
         Pending::Exchange { card, .. } | Pending::BonusChoice { card, .. } => pending["card"] = json!(g.card_name(card)),
+        Pending::ArmyCost { dev } => pending["card"] = json!(d.developments[dev as usize].id),
+        Pending::BonusOrder => {
+            pending["bonuses"] = s.bonus_queue.iter().map(|&(c, _)| json!(g.card_name(c))).collect();
+        }
         Pending::OccupyGeneral { action } | Pending::Produce { action } | Pending::Bank { action } | Pending::DevelopMode { action } => {
             pending["action"] = json!(ACTIONS[action as usize])
         }
@@ -332,6 +338,23 @@ fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
             };
             format!("{}: take {}", g.card_name(card), bundle_text(&b))
         }
+        Pending::ArmyCost { dev } => {
+            let n = g.data.developments[dev as usize].cost[B_ARMY];
+            format!("pay the army cost with {k} trained and {} untrained armies", n - k as i32)
+        }
+        Pending::BonusOrder => match s.bonus_queue.get(k as usize) {
+            Some(&(c, i)) => {
+                let gain = match &g.effects(c)[i as usize] {
+                    Effect::ActionBonus { gain: Gain::Fixed(b), .. } => bundle_text(b),
+                    Effect::ActionBonus { gain: Gain::ChooseOne(l), .. } => {
+                        format!("one of {}", l.iter().map(bundle_text).collect::<Vec<_>>().join(" / "))
+                    }
+                    _ => "nothing".into(),
+                };
+                format!("resolve {}'s bonus next: {gain}", g.card_name(c))
+            }
+            None => format!("option {k}"),
+        },
         Pending::Tribal12 => {
             if k == 1 {
                 "pay 2 rice for 1 support".into()
