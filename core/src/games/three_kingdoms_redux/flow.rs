@@ -69,16 +69,44 @@ impl Tkr {
             picks: [0; 4],
             keep_left: [0; 3],
             queue: Vec::new(),
+            bottom: Default::default(),
+            import_seq: Vec::new(),
             benefits_done: 0,
             end_reason: 0,
             final_scores: Vec::new(),
         }
     }
 
-    /// Development cards still in deck `deck` (not in a hand, not built, not being imported).
+    /// Development cards still in deck `deck` (not in a hand, not built, not being imported),
+    /// the known bottom part included.
     pub(crate) fn dev_remaining(&self, s: &State, deck: u8) -> impl Iterator<Item = u8> + '_ {
         let used = s.seats.iter().fold(0u64, |m, p| m | p.hand | p.built | p.import_drawn);
         self.data.dev_decks[deck as usize].iter().copied().filter(move |&c| used & (1 << c) == 0)
+    }
+
+    /// The unknown (shuffled) part of deck `deck`: the cards left that are not in its bottom.
+    pub(crate) fn dev_unknown<'a>(&'a self, s: &'a State, deck: u8) -> impl Iterator<Item = u8> + 'a {
+        let bottom = s.bottom[deck as usize].iter().fold(0u64, |m, &(c, _)| m | 1 << c);
+        self.dev_remaining(s, deck).filter(move |&c| bottom & (1 << c) == 0)
+    }
+
+    /// Outcomes of a draw from deck `deck`: one per card of the unknown part, or the single
+    /// next bottom card once the unknown part is exhausted (T1).
+    pub(crate) fn dev_outcomes(&self, s: &State, deck: u8) -> usize {
+        match self.dev_unknown(s, deck).count() {
+            0 => s.bottom[deck as usize].len().min(1),
+            n => n,
+        }
+    }
+
+    /// The card behind draw outcome `k` of deck `deck`.
+    pub(crate) fn dev_card(&self, s: &State, deck: u8, k: usize) -> Option<u8> {
+        let mut unknown = self.dev_unknown(s, deck).peekable();
+        if unknown.peek().is_some() {
+            unknown.nth(k)
+        } else {
+            s.bottom[deck as usize].first().filter(|_| k == 0).map(|&(c, _)| c)
+        }
     }
 
     pub(crate) fn general_deck<'a>(&'a self, s: &'a State, seat: usize) -> impl Iterator<Item = u8> + 'a {

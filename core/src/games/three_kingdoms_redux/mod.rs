@@ -32,7 +32,8 @@
 //! | hidden information | `view.rs`, `hidden.rs` |
 //!
 //! Decision points (each one action; layout in `action.rs`):
-//! - chance: criterion marker side; each development card dealt/drawn; each general drawn;
+//! - chance: criterion marker side; each development card dealt/drawn (from the unknown part
+//!   of its deck, then its known bottom part, T1); each general drawn;
 //! - recruitment: keep one drawn general at a time (secret until all three have chosen);
 //! - alliance: bid-order player 3 puts the alliance token on an action;
 //! - bidding turn: choose a general (or pass) → choose its action → add units one at a time,
@@ -248,7 +249,8 @@ impl Game for Tkr {
     fn chance_outcomes(&self, s: &State, out: &mut Vec<(ActionId, f64)>) {
         let mut ids = Vec::new();
         self.legal_actions(s, &mut ids);
-        // INTERPRETATION (RULES_NOTES.md T1): every draw is uniform over the cards left
+        // INTERPRETATION (RULES_NOTES.md T1): every draw is uniform over the unknown part of
+        // the deck (one certain outcome once only the known bottom part is left)
         let p = 1.0 / ids.len() as f64;
         out.extend(ids.into_iter().map(|a| (a, p)));
     }

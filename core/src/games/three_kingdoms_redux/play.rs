@@ -95,7 +95,8 @@ impl Tkr {
             Pending::Criterion => out.extend([Action::Criterion(0), Action::Criterion(1)]),
             // INTERPRETATION (RULES_NOTES.md T1): outcome k = the k-th card left (ascending id),
             // so the outcome list shows only the deck size
-            Pending::DrawDev { deck, .. } => out.extend((0..self.dev_remaining(s, deck).count() as u8).map(Action::DrawDev)),
+            // and once the unknown part is exhausted the one outcome is the next bottom card
+            Pending::DrawDev { deck, .. } => out.extend((0..self.dev_outcomes(s, deck) as u8).map(Action::DrawDev)),
             Pending::DrawGeneral { seat: k, .. } => {
                 out.extend((0..self.general_deck(s, k as usize).count() as u8).map(Action::DrawGeneral))
             }
@@ -308,9 +309,14 @@ impl Tkr {
             }
             (Pending::DrawDev { seat: k, deck, left, import }, Action::DrawDev(i)) => {
                 let k = k as usize;
-                let d = self.dev_remaining(s, deck).nth(i as usize).expect("a card left");
+                let d = self.dev_card(s, deck, i as usize).expect("a card left");
+                let bottom = &mut s.bottom[deck as usize];
+                if bottom.first().is_some_and(|&(c, _)| c == d) {
+                    bottom.remove(0);
+                }
                 if import {
                     s.seats[k].import_drawn |= 1 << d;
+                    s.import_seq.push(d);
                 } else {
                     s.seats[k].hand |= 1 << d;
                 }
@@ -452,6 +458,7 @@ impl Tkr {
             let p = &mut s.seats[seat];
             p.hand |= p.import_drawn;
             p.import_drawn = 0;
+            s.import_seq.clear();
             self.end_instruct(s, seat);
         }
     }
@@ -672,7 +679,7 @@ impl Tkr {
                     let deck = (k - 1) as u8;
                     s.scratch |= 1 << M_IMPORT;
                     let n = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_DRAW, &w).max(1);
-                    let have = self.dev_remaining(s, deck).count() as i32;
+                    let have = self.dev_remaining(s, deck).count() as i32; // the bottom included
                     ev.emit(Audience::ALL, || json!({"kind": "import_tech", "seat": seat, "deck": deck}));
                     s.pending = Pending::DrawDev { seat: seat as u8, deck, left: n.min(have) as u8, import: true };
                 }
@@ -687,8 +694,7 @@ impl Tkr {
                 if left > 1 && s.seats[seat].import_drawn != 0 {
                     s.pending = Pending::KeepImport { left: left - 1 };
                 } else {
-                    // the others go back to their deck
-                    s.seats[seat].import_drawn = 0;
+                    self.return_imports(s, seat, ev);
                     self.end_instruct(s, seat);
                 }
             }
@@ -847,6 +853,21 @@ impl Tkr {
             }
             _ => unreachable!("no answer for {:?} with {:?}", s.pending, x),
         }
+    }
+
+    /// §8 기술 수입: the imported cards not kept go to the bottom of their deck.
+    // INTERPRETATION (RULES_NOTES.md T1): in the order they were drawn, under the cards
+    // already there; the returning seat knows them, the others see how many
+    fn return_imports(&self, s: &mut State, seat: usize, ev: &mut Events) {
+        let back = s.seats[seat].import_drawn;
+        s.seats[seat].import_drawn = 0;
+        let cards: Vec<u8> = s.import_seq.drain(..).filter(|&c| back & (1 << c) != 0).collect();
+        let Some(&first) = cards.first() else { return };
+        let deck = self.data.developments[first as usize].deck;
+        s.bottom[deck as usize].extend(cards.iter().map(|&c| (c, seat as u8)));
+        let ids: Vec<&str> = cards.iter().map(|&c| self.data.developments[c as usize].id.as_str()).collect();
+        ev.emit(Audience::seat(seat), || json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "cards": ids}));
+        ev.emit(Audience::all_but(seat, 3), || json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "count": cards.len()}));
     }
 
     /// Builds development `d` from the hand, `trained_army` of its army cost paid with

@@ -310,6 +310,12 @@ pub struct State {
     pub benefits_done: u32,
     /// Prompts waiting behind the current step.
     pub queue: Vec<Deferred>,
+    /// The known bottom part of each development deck (0 unity, 1 separation): cards put
+    /// back by Import Technology with the seat that put them there, next to be drawn first;
+    /// drawn only when the unknown part of the deck is exhausted (T1). Known to that seat.
+    pub bottom: [Vec<(u8, u8)>; 2],
+    /// The cards of the current Import Technology in the order they were drawn.
+    pub import_seq: Vec<u8>,
     pub end_reason: u8,
     pub final_scores: Vec<i32>,
 }

@@ -1,6 +1,7 @@
 //! What a seat may see: the JSON view (with the pending decision), action texts and the
 //! observation tensor. Hidden: other seats' development hands and imported cards, their
-//! drawn and chosen generals before the reveal, deck orders.
+//! drawn and chosen generals before the reveal, the unknown deck orders, the cards another
+//! seat put at the bottom of a development deck (T1).
 //!
 //! Tensor layout (f32, values scaled to about [0, 1]):
 //! - per seat (3 blocks, seat order Wei, Wu, Shu): 27 scalars (gold/30, rice/30, support/15,
@@ -10,7 +11,8 @@
 //!   developments (D bits), won actions (18 bits), actions still to perform (18 bits);
 //! - per general (G blocks of 5): recruited and available, stationed, placed this round,
 //!   flipped on Control Han Emperor, drawn/chosen by the observer (own only);
-//! - the observer's hand (D bits) and imported cards (D bits);
+//! - the observer's hand (D bits), imported cards (D bits), the cards the observer put at
+//!   the bottom of a deck that are still there (D bits), each deck's bottom size/10 (2);
 //! - per region (R blocks of 5): occupant one-hot 3, token flipped, units/2;
 //! - per action (18 blocks of 3): each seat's bid total /20;
 //! - global: round/12, Control Han Emperor criterion, Han token holder one-hot 4, alliance
@@ -30,7 +32,7 @@ const PENDING_KINDS: usize = 40;
 
 pub fn tensor_len(g: &Tkr) -> usize {
     let (gn, d, r) = (g.data.generals.len(), g.data.developments.len(), g.data.regions.len());
-    3 * (SEAT_SCALARS + d + 36) + gn * 5 + 2 * d + r * 5 + 54 + 1 + 1 + 4 + 18 + 18 + PENDING_KINDS + 3 + 4 + 1
+    3 * (SEAT_SCALARS + d + 36) + gn * 5 + 3 * d + 2 + r * 5 + 54 + 1 + 1 + 4 + 18 + 18 + PENDING_KINDS + 3 + 4 + 1
 }
 
 fn pending_kind(p: &Pending) -> (usize, &'static str) {
@@ -171,10 +173,20 @@ pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
         "totals": (0..18).map(|a| s.totals[a]).collect::<Vec<_>>(),
         "deck_sizes": {"unity": g.dev_remaining(s, 0).count(), "separation": g.dev_remaining(s, 1).count(),
                        "generals": (0..3).map(|k| g.general_deck(s, k).count() + s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count()).collect::<Vec<_>>()},
+        "deck_bottoms": {"unity": bottom_view(g, s, 0, me), "separation": bottom_view(g, s, 1, me)},
         "pending": pending,
         "scores": if s.is_over() { json!(g.scores(s)) } else { Value::Null },
         "end_reason": s.end_reason,
     })
+}
+
+/// The known bottom part of a development deck, next card first: the cards `me` put there,
+/// `null` for the others' (T1).
+fn bottom_view(g: &Tkr, s: &State, deck: usize, me: Option<usize>) -> Value {
+    s.bottom[deck]
+        .iter()
+        .map(|&(c, seat)| if me == Some(seat as usize) { json!(g.data.developments[c as usize].id) } else { Value::Null })
+        .collect()
 }
 
 pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
@@ -242,6 +254,13 @@ pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
     }
     for c in 0..d.developments.len() {
         put((imp >> c & 1) as f32, out);
+    }
+    let mine = s.bottom.iter().flatten().filter(|&&(_, seat)| me == Some(seat as usize)).fold(0u64, |m, &(c, _)| m | 1 << c);
+    for c in 0..d.developments.len() {
+        put((mine >> c & 1) as f32, out);
+    }
+    for b in &s.bottom {
+        put(b.len() as f32 / 10.0, out);
     }
     for r in &s.regions {
         for k in 0..3u8 {
