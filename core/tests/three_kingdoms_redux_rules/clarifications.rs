@@ -107,19 +107,45 @@ fn c33_an_empty_deck_cannot_be_drawn_from() {
     assert_eq!(g.legal_typed(&s), vec![Action::Choice(0), Action::Choice(2)], "only the separation deck");
 }
 
-#[test]
-fn c34_army_costs_take_either_side() {
+/// Wei builds the 주둔지 (Garrison: 2 gold + 1 army) with `trained` and `untrained` armies in
+/// its supply: the position right after choosing the card.
+fn build_garrison(trained: i32, untrained: i32) -> (kassen_core::games::three_kingdoms_redux::Tkr, kassen_core::games::three_kingdoms_redux::State, u8) {
     let g = plain();
     let mut s = bidding(&g, 2, &["jia_xu"], NONE);
-    let garrison = dev(&g, "garrison"); // 2 gold + 1 army
+    let garrison = dev(&g, "garrison");
     s.seats[WEI].hand = 1 << garrison;
-    s.seats[WEI].trained = 1;
+    s.seats[WEI].trained = trained;
+    s.seats[WEI].untrained = untrained;
     place(&g, &mut s, "jia_xu", A_BUILD, &[]);
     end_bidding(&g, &mut s);
     act(&g, &mut s, Action::Perform(A_BUILD));
     act(&g, &mut s, Action::Dev(garrison));
+    (g, s, garrison)
+}
+
+#[test]
+fn c34_army_costs_take_either_side() {
+    // only trained armies: no real choice, paid at once
+    let (_, s, garrison) = build_garrison(1, 0);
     assert_eq!((s.seats[WEI].trained, s.seats[WEI].gold), (0, 3 - 2));
     assert!(s.seats[WEI].built & (1 << garrison) != 0);
+}
+
+#[test]
+fn c34_t9_the_payer_chooses_which_armies_pay_when_it_has_both() {
+    // the army icon of a cost accepts either side (C34): with one untrained and one trained
+    // army the payer chooses; the cost is paid only when the choice is made
+    let (g, mut s, garrison) = build_garrison(1, 1);
+    assert_eq!(s.pending, Pending::ArmyCost { dev: garrison });
+    assert_eq!(g.legal_typed(&s), vec![Action::Choice(0), Action::Choice(1)]);
+    assert_eq!(s.seats[WEI].gold, 3, "nothing is paid before the choice");
+    assert!(g.action_to_string(&s, g.encode(Action::Choice(1))).contains("1 trained and 0 untrained"));
+    let mut other = s.clone();
+    act(&g, &mut s, Action::Choice(1)); // pay with the trained army
+    assert_eq!((s.seats[WEI].untrained, s.seats[WEI].trained, s.seats[WEI].gold), (1, 0, 1));
+    assert!(s.seats[WEI].built & (1 << garrison) != 0);
+    act(&g, &mut other, Action::Choice(0)); // or with the untrained one
+    assert_eq!((other.seats[WEI].untrained, other.seats[WEI].trained), (0, 1));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 
 use kassen_core::events::Events;
+use kassen_core::game::Game;
 use kassen_core::games::three_kingdoms_redux::data::*;
 use kassen_core::games::three_kingdoms_redux::{Action, GLoc, Pending, RegionState, Stage, NONE};
 
@@ -270,10 +271,9 @@ fn e18_deficit_protection_against_upkeep_in_a_replacement_file() {
     assert_eq!(s.seats[WU].gold, 4 - 2);
 }
 
-#[test]
-fn compendium_example_lu_meng_then_garrison_trains_the_new_army() {
-    // S1 example 2: Wu wins Win Popular Support with 여몽, takes his untrained army, and the
-    // 주둔지 (Garrison) trains that same army
+/// Wu wins Win Popular Support with 여몽 (Lu Meng), with the 주둔지 (Garrison) built: both
+/// bonuses are pending and their order matters, so Wu orders them.
+fn lu_meng_and_garrison_pending() -> (kassen_core::games::three_kingdoms_redux::Tkr, kassen_core::games::three_kingdoms_redux::State) {
     let g = plain();
     let mut s = bidding(&g, 2, &["lu_meng"], NONE);
     s.han_criterion = 0; // Win Popular Support bids on combat
@@ -283,8 +283,64 @@ fn compendium_example_lu_meng_then_garrison_trains_the_new_army() {
     place(&g, &mut s, "lu_meng", A_SUPPORT, &[]);
     end_bidding(&g, &mut s);
     act(&g, &mut s, Action::Perform(A_SUPPORT));
+    assert_eq!(s.pending, Pending::BonusOrder, "two order-sensitive bonuses: the owner orders them (T10)");
+    assert_eq!(s.seat as usize, WU);
+    assert_eq!(g.legal_typed(&s), vec![Action::Choice(0), Action::Choice(1)]);
+    (g, s)
+}
+
+#[test]
+fn compendium_example_lu_meng_then_garrison_trains_the_new_army() {
+    // S1 example 2 (stacking principle: the owner orders the bonuses): Wu resolves 여몽
+    // first, takes his untrained army, and the 주둔지 (Garrison) then trains that same army
+    let (g, mut s) = lu_meng_and_garrison_pending();
+    assert!(g.action_to_string(&s, g.encode(Action::Choice(0))).contains("Lü Meng"));
+    act(&g, &mut s, Action::Choice(0)); // 여몽 first
     assert!(matches!(s.pending, Pending::BonusChoice { .. }));
     act(&g, &mut s, Action::Choice(0)); // the untrained army
+    // the one bonus left resolves by itself
     assert_eq!((s.seats[WU].untrained, s.seats[WU].trained), (0, 1));
     assert_eq!(s.seats[WU].support, 1 + 1);
+}
+
+#[test]
+fn t10_garrison_first_finds_no_untrained_army_to_train() {
+    // the other order: the Garrison trains first (nothing to train), then 여몽's army stays
+    // untrained
+    let (g, mut s) = lu_meng_and_garrison_pending();
+    act(&g, &mut s, Action::Choice(1)); // 주둔지 first
+    assert!(matches!(s.pending, Pending::BonusChoice { .. }), "여몽's choice follows by itself");
+    act(&g, &mut s, Action::Choice(0));
+    assert_eq!((s.seats[WU].untrained, s.seats[WU].trained), (1, 0));
+}
+
+#[test]
+fn t10_a_single_bonus_or_order_free_bonuses_resolve_by_themselves() {
+    // only the Garrison: no order prompt; it trains one of Wu's untrained armies
+    let g = plain();
+    let mut s = bidding(&g, 2, &[], NONE);
+    s.han_criterion = 0;
+    s.seats[WU].built = 1 << dev(&g, "garrison");
+    s.seats[WU].untrained = 2;
+    pass(&g, &mut s);
+    place(&g, &mut s, "sun_jian", A_SUPPORT, &[]);
+    end_bidding(&g, &mut s);
+    act(&g, &mut s, Action::Perform(A_SUPPORT));
+    assert_ne!(s.pending, Pending::BonusOrder);
+    assert_eq!((s.seats[WU].untrained, s.seats[WU].trained), (1, 1));
+    // two bonuses whose order cannot matter: 유비 (Liu Bei)'s support and the Garrison's
+    // training (no untrained army is gained): no order prompt either
+    let mut s = bidding(&g, 2, &[], NONE);
+    s.han_criterion = 0;
+    s.seats[SHU].built = 1 << dev(&g, "garrison");
+    s.seats[SHU].untrained = 1;
+    pass(&g, &mut s);
+    pass(&g, &mut s);
+    place(&g, &mut s, "liu_bei", A_SUPPORT, &[]);
+    end_bidding(&g, &mut s);
+    let support = s.seats[SHU].support;
+    act(&g, &mut s, Action::Perform(A_SUPPORT));
+    assert_ne!(s.pending, Pending::BonusOrder);
+    assert_eq!((s.seats[SHU].untrained, s.seats[SHU].trained), (0, 1));
+    assert!(s.seats[SHU].support > support + 1, "the action's support and 유비's bonus");
 }

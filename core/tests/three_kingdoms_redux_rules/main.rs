@@ -6,6 +6,7 @@ mod clarifications;
 mod common;
 mod conformance;
 mod data_switches;
+mod deck_bottom;
 mod effects;
 mod resolution;
 mod setup;

@@ -4,7 +4,7 @@
 //! | block | size | meaning |
 //! |---|---|---|
 //! | DrawGeneral(k) | G | chance: the k-th general left in the drawing kingdom's deck (ascending id) |
-//! | DrawDev(k) | D | chance: the k-th card left in the deck being drawn (ascending id) |
+//! | DrawDev(k) | D | chance: the k-th card of the unknown part of the deck being drawn (ascending id); `DrawDev(0)` = the next bottom card once the unknown part is empty |
 //! | Criterion(c) | 2 | chance: Control Han Emperor's criterion marker (0 administration, 1 combat) |
 //! | Keep(g) | G | recruitment: keep drawn general g (secret until the reveal) |
 //! | Alliance(a) | 18 | put the alliance token on action a |

@@ -65,19 +65,48 @@ impl Tkr {
             acting: NONE,
             scratch: 0,
             bonus_queue: Vec::new(),
+            bonus_action: NONE,
             picks: [0; 4],
             keep_left: [0; 3],
             queue: Vec::new(),
+            bottom: Default::default(),
+            import_seq: Vec::new(),
             benefits_done: 0,
             end_reason: 0,
             final_scores: Vec::new(),
         }
     }
 
-    /// Development cards still in deck `deck` (not in a hand, not built, not being imported).
+    /// Development cards still in deck `deck` (not in a hand, not built, not being imported),
+    /// the known bottom part included.
     pub(crate) fn dev_remaining(&self, s: &State, deck: u8) -> impl Iterator<Item = u8> + '_ {
         let used = s.seats.iter().fold(0u64, |m, p| m | p.hand | p.built | p.import_drawn);
         self.data.dev_decks[deck as usize].iter().copied().filter(move |&c| used & (1 << c) == 0)
+    }
+
+    /// The unknown (shuffled) part of deck `deck`: the cards left that are not in its bottom.
+    pub(crate) fn dev_unknown<'a>(&'a self, s: &'a State, deck: u8) -> impl Iterator<Item = u8> + 'a {
+        let bottom = s.bottom[deck as usize].iter().fold(0u64, |m, &(c, _)| m | 1 << c);
+        self.dev_remaining(s, deck).filter(move |&c| bottom & (1 << c) == 0)
+    }
+
+    /// Outcomes of a draw from deck `deck`: one per card of the unknown part, or the single
+    /// next bottom card once the unknown part is exhausted (T1).
+    pub(crate) fn dev_outcomes(&self, s: &State, deck: u8) -> usize {
+        match self.dev_unknown(s, deck).count() {
+            0 => s.bottom[deck as usize].len().min(1),
+            n => n,
+        }
+    }
+
+    /// The card behind draw outcome `k` of deck `deck`.
+    pub(crate) fn dev_card(&self, s: &State, deck: u8, k: usize) -> Option<u8> {
+        let mut unknown = self.dev_unknown(s, deck).peekable();
+        if unknown.peek().is_some() {
+            unknown.nth(k)
+        } else {
+            s.bottom[deck as usize].first().filter(|_| k == 0).map(|&(c, _)| c)
+        }
     }
 
     pub(crate) fn general_deck<'a>(&'a self, s: &'a State, seat: usize) -> impl Iterator<Item = u8> + 'a {
@@ -108,13 +137,35 @@ impl Tkr {
                         s.seat = seat;
                         s.pending = Pending::BonusChoice { card, effect };
                     }
-                    Deferred::Train { seat, n } => {
+                    Deferred::Bonuses { seat } => {
+                        if s.bonus_queue.is_empty() {
+                            s.queue.remove(0);
+                            continue;
+                        }
+                        // INTERPRETATION (RULES_NOTES.md T10): the owner orders its bonuses
+                        // when the order can change the result; otherwise card order
+                        if self.bonus_order_matters(s) {
+                            s.seat = seat;
+                            s.pending = Pending::BonusOrder;
+                        } else {
+                            self.resolve_bonus(s, seat as usize, 0, ev);
+                            continue;
+                        }
+                    }
+                    Deferred::Tribal12 { seat } => {
                         s.queue.remove(0);
-                        let p = &mut s.seats[seat as usize];
-                        let k = (n as i32).min(p.untrained);
-                        p.untrained -= k;
-                        p.trained += k;
-                        ev.emit(Audience::ALL, || json!({"kind": "train", "seat": seat, "amount": k}));
+                        // C16: at 12 the player may pay 2 rice for 1 support token
+                        let p = &s.seats[seat as usize];
+                        if p.tribal == self.data.tribal_max && self.can_buy_support(s, seat as usize) {
+                            s.seat = seat;
+                            s.pending = Pending::Tribal12;
+                        } else {
+                            continue;
+                        }
+                    }
+                    Deferred::Finish { seat, action } => {
+                        s.queue.remove(0);
+                        self.finish_action(s, seat as usize, action, true, ev);
                         continue;
                     }
                 }
@@ -231,12 +282,6 @@ impl Tkr {
                 let mut b = *b;
                 for x in b.iter_mut() {
                     *x *= times;
-                }
-                // INTERPRETATION (RULES_NOTES.md T10): training comes after every other gain
-                // of the step (the compendium's 여몽 + 주둔지 example trains the army just won)
-                if b[B_TRAIN] > 0 {
-                    s.queue.push(Deferred::Train { seat: seat as u8, n: b[B_TRAIN].min(50) as u8 });
-                    b[B_TRAIN] = 0;
                 }
                 let picks = self.gain(s, seat, &b, ev);
                 if picks > 0 {
@@ -571,45 +616,6 @@ impl Tkr {
         );
     }
 
-    /// Applies the action_bonus effects of `seat` for action `a` (modes done: bit m).
-    pub(crate) fn bonuses(&self, s: &mut State, seat: usize, a: u8, modes: u16, occupier: Option<u8>, ev: &mut Events) {
-        let winners = self.bidders(s, seat, a);
-        let mut cards = Vec::new();
-        self.cards(s, seat, &mut cards);
-        for c in cards {
-            for (i, e) in self.effects(c).iter().enumerate() {
-                if let Effect::ActionBonus { actions, mode, gain, per, self_scope, cond } = e {
-                    if !actions.has(a, seat) {
-                        continue;
-                    }
-                    if let Some(m) = mode {
-                        if modes & (1 << m) == 0 {
-                            continue;
-                        }
-                    }
-                    if *self_scope {
-                        let ok = if *mode == Some(M_OCCUPY) { occupier == Some(c as u8) } else { winners.contains(&(c as u8)) };
-                        if !ok {
-                            continue;
-                        }
-                    }
-                    if !self.cond_ok_pub(s, seat, cond, c, None, Some(a)) {
-                        continue;
-                    }
-                    let times = match per {
-                        Some((m, max)) => self.metric(s, seat, *m).min(*max),
-                        None => 1,
-                    };
-                    if times > 0 {
-                        let name = self.card_name(c).to_string();
-                        ev.emit(Audience::ALL, || json!({"kind": "ability", "seat": seat, "card": name, "action": ACTIONS[a as usize]}));
-                        self.grant(s, seat, gain, c, i as u8, times, ev);
-                    }
-                }
-            }
-        }
-    }
-
     // === 8. 4) tribal decrease and rebellion ===
 
     fn step_tribal(&self, s: &mut State, ev: &mut Events) {
@@ -865,7 +871,7 @@ impl Tkr {
                 let Some(d) = self.protection(s, seat, Cause::Upkeep) else { break };
                 for e in &self.data.developments[d as usize].effects {
                     if let Effect::DeficitProtection { pay, .. } = e {
-                        self.pay(s, seat, pay);
+                        self.pay(s, seat, pay, 0);
                     }
                 }
                 s.seats[seat].protections_used += 1;

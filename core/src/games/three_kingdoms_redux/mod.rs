@@ -22,7 +22,8 @@
 //! | 7 2) alliance action | `play.rs` (Alliance), `flow.rs` (`bid_winner`) |
 //! | 7 3) bidding, bid values, abilities | `flow.rs` (`extras`, `confirm`, `base_bid`) |
 //! | 8 1)-2) winners, tokens back, next order | `flow.rs` (`resolve_bids`) |
-//! | 8 3) the 18 actions | `play.rs` (`start_action`, `answer`, `occupy`) |
+//! | 8 3) the 18 actions | `play.rs` (`start_action`, `answer`, `build`, `occupy`) |
+//! | 8 3) ability bonuses and their order | `bonus.rs` |
 //! | 8 4) tribal decrease, rebellion | `flow.rs` (`step_tribal`) |
 //! | 8 5) round-end benefits | `flow.rs` (`step_benefits`) |
 //! | 9 upkeep, 10 deficits | `flow.rs` (`upkeep`, `upkeep_due`) |
@@ -31,20 +32,23 @@
 //! | hidden information | `view.rs`, `hidden.rs` |
 //!
 //! Decision points (each one action; layout in `action.rs`):
-//! - chance: criterion marker side; each development card dealt/drawn; each general drawn;
+//! - chance: criterion marker side; each development card dealt/drawn (from the unknown part
+//!   of its deck, then its known bottom part, T1); each general drawn;
 //! - recruitment: keep one drawn general at a time (secret until all three have chosen);
 //! - alliance: bid-order player 3 puts the alliance token on an action;
 //! - bidding turn: choose a general (or pass) → choose its action → add units one at a time,
 //!   gold (tribal), support tokens, the Han Emperor token → confirm;
 //! - resolution: choose the next won action to perform, or decline one; then its prompts:
 //!   develop or harvest/tax, tokens to bank, rice lots, weapon lots, weapon types, instructor,
-//!   import deck, card to keep, card to build, production split, training, tribute option,
-//!   general to flip, occupying general, region, units, granary or treasury, choose_one
-//!   bonuses;
+//!   import deck, card to keep, card to build, trained armies paying an `army` cost (C34,
+//!   when the mix is a real choice), production split, training, tribute option, general to
+//!   flip, occupying general, region, units, granary or treasury, which pending action bonus
+//!   resolves next (when their order matters, T10), choose_one bonuses;
 //! - round end: tribal-12 support purchase, deficit protection, which round-end benefit to
 //!   activate next (two or more open), round-end exchanges.
 
 mod action;
+mod bonus;
 pub mod data;
 mod flow;
 mod hidden;
@@ -195,7 +199,7 @@ impl Game for Tkr {
             max_chance_outcomes: max_outcomes,
             observation_shape: vec![view::tensor_len(self)],
             max_game_length: 40_000,
-            rules_version: "three_kingdoms_redux/1".into(),
+            rules_version: "three_kingdoms_redux/2".into(),
             rulebook: "shared/rules/three_kingdoms_redux.ko.txt (Korean edition)".into(),
             config: json!({
                 "trade_rates": if self.literal_rates { "literal" } else { "player_side" },
@@ -245,7 +249,8 @@ impl Game for Tkr {
     fn chance_outcomes(&self, s: &State, out: &mut Vec<(ActionId, f64)>) {
         let mut ids = Vec::new();
         self.legal_actions(s, &mut ids);
-        // INTERPRETATION (RULES_NOTES.md T1): every draw is uniform over the cards left
+        // INTERPRETATION (RULES_NOTES.md T1): every draw is uniform over the unknown part of
+        // the deck (one certain outcome once only the known bottom part is left)
         let p = 1.0 / ids.len() as f64;
         out.extend(ids.into_iter().map(|a| (a, p)));
     }

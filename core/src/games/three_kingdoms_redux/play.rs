@@ -95,7 +95,8 @@ impl Tkr {
             Pending::Criterion => out.extend([Action::Criterion(0), Action::Criterion(1)]),
             // INTERPRETATION (RULES_NOTES.md T1): outcome k = the k-th card left (ascending id),
             // so the outcome list shows only the deck size
-            Pending::DrawDev { deck, .. } => out.extend((0..self.dev_remaining(s, deck).count() as u8).map(Action::DrawDev)),
+            // and once the unknown part is exhausted the one outcome is the next bottom card
+            Pending::DrawDev { deck, .. } => out.extend((0..self.dev_outcomes(s, deck) as u8).map(Action::DrawDev)),
             Pending::DrawGeneral { seat: k, .. } => {
                 out.extend((0..self.general_deck(s, k as usize).count() as u8).map(Action::DrawGeneral))
             }
@@ -218,6 +219,11 @@ impl Tkr {
                 }
                 out.push(Action::Done);
             }
+            Pending::ArmyCost { dev } => {
+                let (lo, hi) = self.army_split(s, seat, &self.build_cost(s, seat, dev));
+                out.extend((lo..=hi).map(|k| Action::Choice(k as u8)));
+            }
+            Pending::BonusOrder => out.extend((0..s.bonus_queue.len().min(16)).map(|k| Action::Choice(k as u8))),
             Pending::Produce { action } => {
                 let amount = self.param(
                     s,
@@ -303,9 +309,14 @@ impl Tkr {
             }
             (Pending::DrawDev { seat: k, deck, left, import }, Action::DrawDev(i)) => {
                 let k = k as usize;
-                let d = self.dev_remaining(s, deck).nth(i as usize).expect("a card left");
+                let d = self.dev_card(s, deck, i as usize).expect("a card left");
+                let bottom = &mut s.bottom[deck as usize];
+                if bottom.first().is_some_and(|&(c, _)| c == d) {
+                    bottom.remove(0);
+                }
                 if import {
                     s.seats[k].import_drawn |= 1 << d;
+                    s.import_seq.push(d);
                 } else {
                     s.seats[k].hand |= 1 << d;
                 }
@@ -315,7 +326,7 @@ impl Tkr {
                 if left > 1 && self.dev_remaining(s, deck).next().is_some() {
                     s.pending = Pending::DrawDev { seat: k as u8, deck, left: left - 1, import };
                 } else if import {
-                    self.after_import_draws(s, k, ev);
+                    self.after_import_draws(s, k);
                 } else {
                     s.scratch += 1;
                     s.pending = Pending::Auto;
@@ -438,7 +449,7 @@ impl Tkr {
         s.pending = Pending::Auto;
     }
 
-    fn after_import_draws(&self, s: &mut State, seat: usize, ev: &mut Events) {
+    fn after_import_draws(&self, s: &mut State, seat: usize) {
         let keep = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_KEEP, &self.bidders(s, seat, A_INSTRUCT)) as u32;
         if s.seats[seat].import_drawn.count_ones() > keep {
             s.seat = seat as u8;
@@ -447,14 +458,14 @@ impl Tkr {
             let p = &mut s.seats[seat];
             p.hand |= p.import_drawn;
             p.import_drawn = 0;
-            self.end_instruct(s, seat, ev);
+            s.import_seq.clear();
+            self.end_instruct(s, seat);
         }
     }
 
-    fn end_instruct(&self, s: &mut State, seat: usize, ev: &mut Events) {
+    fn end_instruct(&self, s: &mut State, seat: usize) {
         let modes = s.scratch as u16;
-        self.bonuses(s, seat, A_INSTRUCT, modes, None, ev);
-        self.finish_action(s, seat, A_INSTRUCT, true, ev);
+        self.complete(s, seat, A_INSTRUCT, modes, None);
     }
 
     // === 8. the actions ===
@@ -483,14 +494,12 @@ impl Tkr {
                 let t = self.take(s, seat, B_TRAINED, trained);
                 let u = self.take(s, seat, B_UNTRAINED, n - trained);
                 ev.emit(Audience::ALL, || json!({"kind": "recruit_armies", "seat": seat, "untrained": u, "trained": t}));
-                self.bonuses(s, seat, a, 0, None, ev);
-                self.finish_action(s, seat, a, true, ev);
+                self.complete(s, seat, a, 0, None);
             }
             A_TRAIN => {
                 let limit = self.param(s, seat, a, None, P_TRAIN_LIMIT, &w);
                 if limit.min(p.untrained) == 0 {
-                    self.bonuses(s, seat, a, 0, None, ev);
-                    self.finish_action(s, seat, a, true, ev);
+                    self.complete(s, seat, a, 0, None);
                 } else {
                     s.pending = Pending::Train;
                 }
@@ -500,8 +509,7 @@ impl Tkr {
                 let n = self.param(s, seat, a, None, P_SUPPORT, &w);
                 let got = self.take(s, seat, B_SUPPORT, n);
                 ev.emit(Audience::ALL, || json!({"kind": "support", "seat": seat, "amount": got}));
-                self.bonuses(s, seat, a, 0, None, ev);
-                self.finish_action(s, seat, a, true, ev);
+                self.complete(s, seat, a, 0, None);
             }
             A_HAN => {
                 let cost = self.param(s, seat, a, None, P_HAN_GOLD, &w);
@@ -517,8 +525,7 @@ impl Tkr {
                     if exhaust > 0 {
                         s.han_flipped = w[0];
                     }
-                    self.bonuses(s, seat, a, 0, None, ev);
-                    self.finish_action(s, seat, a, true, ev);
+                    self.complete(s, seat, a, 0, None);
                 }
             }
             12..=14 => {
@@ -549,8 +556,7 @@ impl Tkr {
         *area += n;
         let lv = *level;
         ev.emit(Audience::ALL, || json!({"kind": "develop", "seat": seat, "action": ACTIONS[a as usize], "level": lv}));
-        self.bonuses(s, seat, a, 1 << mode, None, ev);
-        self.finish_action(s, seat, a, true, ev);
+        self.complete(s, seat, a, 1 << mode, None);
     }
 
     fn tribal_action(&self, s: &mut State, seat: usize, a: u8, ev: &mut Events) {
@@ -563,13 +569,10 @@ impl Tkr {
         p.tribal = (p.tribal + steps).min(self.data.tribal_max);
         let t = p.tribal;
         ev.emit(Audience::ALL, || json!({"kind": "tribal_action", "seat": seat, "steps": steps, "tribal": t}));
-        self.bonuses(s, seat, a, 0, None, ev);
-        // C16: at 12 the player may pay 2 rice for 1 support token
-        if t == self.data.tribal_max && self.can_buy_support(s, seat) {
-            s.pending = Pending::Tribal12;
-        } else {
-            self.finish_action(s, seat, a, true, ev);
-        }
+        self.bonuses(s, seat, a, 0, None);
+        s.queue.push(Deferred::Tribal12 { seat: seat as u8 });
+        s.queue.push(Deferred::Finish { seat: seat as u8, action: a });
+        s.pending = Pending::Auto;
     }
 
     /// Answers the prompts of the actions and of the round end.
@@ -602,8 +605,7 @@ impl Tkr {
                     p.gold += cashed * per;
                 }
                 ev.emit(Audience::ALL, || json!({"kind": if farm { "harvest" } else { "collect_tax" }, "seat": seat, "banked": k, "cashed": cashed, "gain": cashed * per}));
-                self.bonuses(s, seat, action, 1 << mode, None, ev);
-                self.finish_action(s, seat, action, true, ev);
+                self.complete(s, seat, action, 1 << mode, None);
             }
             Pending::TradeRice => {
                 let r = *self.rates();
@@ -636,8 +638,7 @@ impl Tkr {
                     modes |= 1 << 5;
                 }
                 ev.emit(Audience::ALL, || json!({"kind": "trade_weapons", "seat": seat, "choice": k}));
-                self.bonuses(s, seat, A_TRADE, modes, None, ev);
-                self.finish_action(s, seat, A_TRADE, true, ev);
+                self.complete(s, seat, A_TRADE, modes, None);
             }
             Pending::WeaponPick { left, give } => {
                 let Action::Weapon(t) = x else { unreachable!("weapon pick") };
@@ -673,12 +674,12 @@ impl Tkr {
             }
             Pending::Import => {
                 if k == 0 {
-                    self.end_instruct(s, seat, ev);
+                    self.end_instruct(s, seat);
                 } else {
                     let deck = (k - 1) as u8;
                     s.scratch |= 1 << M_IMPORT;
                     let n = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_DRAW, &w).max(1);
-                    let have = self.dev_remaining(s, deck).count() as i32;
+                    let have = self.dev_remaining(s, deck).count() as i32; // the bottom included
                     ev.emit(Audience::ALL, || json!({"kind": "import_tech", "seat": seat, "deck": deck}));
                     s.pending = Pending::DrawDev { seat: seat as u8, deck, left: n.min(have) as u8, import: true };
                 }
@@ -693,42 +694,22 @@ impl Tkr {
                 if left > 1 && s.seats[seat].import_drawn != 0 {
                     s.pending = Pending::KeepImport { left: left - 1 };
                 } else {
-                    // the others go back to their deck
-                    s.seats[seat].import_drawn = 0;
-                    self.end_instruct(s, seat, ev);
+                    self.return_imports(s, seat, ev);
+                    self.end_instruct(s, seat);
                 }
             }
-            Pending::Build => {
-                if let Action::Dev(d) = x {
-                    let cost = self.build_cost(s, seat, d);
-                    self.pay(s, seat, &cost);
-                    let p = &mut s.seats[seat];
-                    p.hand &= !(1 << d);
-                    p.built |= 1 << d;
-                    s.built_round[d as usize] = s.round;
-                    let id = self.data.developments[d as usize].id.clone();
-                    ev.emit(Audience::ALL, || json!({"kind": "build", "seat": seat, "card": id}));
-                    let card = (self.g_count() + d as usize) as u16;
-                    for (i, e) in self.data.developments[d as usize].effects.iter().enumerate() {
-                        match e {
-                            Effect::ImmediateGain { gain } => self.grant(s, seat, gain, card, i as u8, 1, ev),
-                            Effect::MilitaryScoreChange { on_build: true, self_amount, each_opponent, transfer, cond }
-                                if self.cond_ok_pub(s, seat, cond, card, None, None) =>
-                            {
-                                self.military_change(s, seat, *self_amount, *each_opponent, *transfer);
-                            }
-                            _ => {}
-                        }
-                    }
-                    s.scratch += 1;
-                    let builds = self.param(s, seat, A_BUILD, None, 10, &w);
-                    if (s.scratch as i32) < builds {
-                        return;
+            Pending::Build => match x {
+                Action::Dev(d) => {
+                    let (lo, hi) = self.army_split(s, seat, &self.build_cost(s, seat, d));
+                    if lo < hi {
+                        s.pending = Pending::ArmyCost { dev: d };
+                    } else {
+                        self.build(s, seat, d, lo, ev);
                     }
                 }
-                self.bonuses(s, seat, A_BUILD, 0, None, ev);
-                self.finish_action(s, seat, A_BUILD, true, ev);
-            }
+                _ => self.complete(s, seat, A_BUILD, 0, None),
+            },
+            Pending::ArmyCost { dev } => self.build(s, seat, dev, k, ev),
             Pending::Produce { action } => {
                 let amount = self.param(s, seat, action, None, if action == A_SPEAR_HORSE { P_SPEAR_HORSE } else { P_CROSSBOW_SHIP }, &w);
                 let first = if action == A_SPEAR_HORSE { B_SPEAR } else { B_SPEAR + 2 };
@@ -738,16 +719,14 @@ impl Tkr {
                     Audience::ALL,
                     || json!({"kind": "produce", "seat": seat, WEAPONS[first - B_SPEAR]: a1, WEAPONS[first + 1 - B_SPEAR]: a2}),
                 );
-                self.bonuses(s, seat, action, 0, None, ev);
-                self.finish_action(s, seat, action, true, ev);
+                self.complete(s, seat, action, 0, None);
             }
             Pending::Train => {
                 let p = &mut s.seats[seat];
                 p.untrained -= k;
                 p.trained += k;
                 ev.emit(Audience::ALL, || json!({"kind": "train", "seat": seat, "amount": k}));
-                self.bonuses(s, seat, A_TRAIN, 0, None, ev);
-                self.finish_action(s, seat, A_TRAIN, true, ev);
+                self.complete(s, seat, A_TRAIN, 0, None);
             }
             Pending::Tribute => {
                 let b = self.data.tribute[k as usize];
@@ -755,16 +734,14 @@ impl Tkr {
                 if picks > 0 {
                     s.queue.push(Deferred::Weapons { seat: seat as u8, n: picks, give: false });
                 }
-                self.bonuses(s, seat, A_TRIBUTE, 0, None, ev);
-                self.finish_action(s, seat, A_TRIBUTE, true, ev);
+                self.complete(s, seat, A_TRIBUTE, 0, None);
             }
             Pending::HanFlip => {
                 let Action::General(g) = x else { unreachable!("han flip") };
                 s.han_flipped = g;
                 let id = self.data.generals[g as usize].id.clone();
                 ev.emit(Audience::ALL, || json!({"kind": "han_flip", "seat": seat, "general": id}));
-                self.bonuses(s, seat, A_HAN, 0, None, ev);
-                self.finish_action(s, seat, A_HAN, true, ev);
+                self.complete(s, seat, A_HAN, 0, None);
             }
             Pending::OccupyGeneral { action } => match x {
                 Action::General(g) => s.pending = Pending::OccupyRegion { action, general: g },
@@ -794,8 +771,7 @@ impl Tkr {
                            "flipped": reg.flipped, "token_to": if k == 0 { "granary" } else { "treasury" }})
                 });
                 let action = s.acting;
-                self.bonuses(s, seat, action, 1 << M_OCCUPY, Some(reg.general), ev);
-                self.finish_action(s, seat, action, true, ev);
+                self.complete(s, seat, action, 1 << M_OCCUPY, Some(reg.general));
             }
             Pending::BonusChoice { card, effect } => {
                 let b = match &self.effects(card)[effect as usize] {
@@ -818,18 +794,13 @@ impl Tkr {
                     p.support += 1;
                     ev.emit(Audience::ALL, || json!({"kind": "tribal12_support", "seat": seat}));
                 }
-                if s.stage == Stage::Perform {
-                    let a = s.acting;
-                    self.finish_action(s, seat, a, true, ev);
-                } else {
-                    s.pending = Pending::Auto;
-                }
+                s.pending = Pending::Auto;
             }
             Pending::Protect { card } => {
                 if k == 1 {
                     for e in &self.data.developments[card as usize].effects {
                         if let Effect::DeficitProtection { pay, .. } = e {
-                            self.pay(s, seat, pay);
+                            self.pay(s, seat, pay, 0);
                         }
                     }
                     s.seats[seat].protections_used += 1;
@@ -839,6 +810,10 @@ impl Tkr {
                     ev.emit(Audience::ALL, || json!({"kind": "deficit", "seat": seat, "cause": "rebellion"}));
                 }
                 s.pending = Pending::Auto;
+            }
+            Pending::BonusOrder => {
+                s.pending = Pending::Auto;
+                self.resolve_bonus(s, seat, k as usize, ev);
             }
             Pending::BenefitOrder => {
                 let (c, i) = self.benefits(s, seat)[k as usize];
@@ -857,7 +832,7 @@ impl Tkr {
                 };
                 let give_w = give[B_WEAPON];
                 give[B_WEAPON] = 0;
-                self.pay(s, seat, &give);
+                self.pay(s, seat, &give, 0);
                 let get_w = get[B_WEAPON];
                 get[B_WEAPON] = 0;
                 let picks = self.gain(s, seat, &get, ev);
@@ -877,6 +852,53 @@ impl Tkr {
                 s.pending = if again { Pending::Exchange { card, effect, left: left - 1 } } else { Pending::Auto };
             }
             _ => unreachable!("no answer for {:?} with {:?}", s.pending, x),
+        }
+    }
+
+    /// §8 기술 수입: the imported cards not kept go to the bottom of their deck.
+    // INTERPRETATION (RULES_NOTES.md T1): in the order they were drawn, under the cards
+    // already there; the returning seat knows them, the others see how many
+    fn return_imports(&self, s: &mut State, seat: usize, ev: &mut Events) {
+        let back = s.seats[seat].import_drawn;
+        s.seats[seat].import_drawn = 0;
+        let cards: Vec<u8> = s.import_seq.drain(..).filter(|&c| back & (1 << c) != 0).collect();
+        let Some(&first) = cards.first() else { return };
+        let deck = self.data.developments[first as usize].deck;
+        s.bottom[deck as usize].extend(cards.iter().map(|&c| (c, seat as u8)));
+        let ids: Vec<&str> = cards.iter().map(|&c| self.data.developments[c as usize].id.as_str()).collect();
+        ev.emit(Audience::seat(seat), || json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "cards": ids}));
+        ev.emit(Audience::all_but(seat, 3), || json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "count": cards.len()}));
+    }
+
+    /// Builds development `d` from the hand, `trained_army` of its army cost paid with
+    /// trained armies; then the next build if the action allows one.
+    fn build(&self, s: &mut State, seat: usize, d: u8, trained_army: i32, ev: &mut Events) {
+        let cost = self.build_cost(s, seat, d);
+        self.pay(s, seat, &cost, trained_army);
+        let p = &mut s.seats[seat];
+        p.hand &= !(1 << d);
+        p.built |= 1 << d;
+        s.built_round[d as usize] = s.round;
+        let id = self.data.developments[d as usize].id.clone();
+        ev.emit(Audience::ALL, || json!({"kind": "build", "seat": seat, "card": id, "trained_armies_paid": trained_army}));
+        let card = (self.g_count() + d as usize) as u16;
+        for (i, e) in self.data.developments[d as usize].effects.iter().enumerate() {
+            match e {
+                Effect::ImmediateGain { gain } => self.grant(s, seat, gain, card, i as u8, 1, ev),
+                Effect::MilitaryScoreChange { on_build: true, self_amount, each_opponent, transfer, cond }
+                    if self.cond_ok_pub(s, seat, cond, card, None, None) =>
+                {
+                    self.military_change(s, seat, *self_amount, *each_opponent, *transfer);
+                }
+                _ => {}
+            }
+        }
+        s.scratch += 1;
+        let builds = self.param(s, seat, A_BUILD, None, 10, &self.bidders(s, seat, A_BUILD));
+        if (s.scratch as i32) < builds {
+            s.pending = Pending::Build;
+        } else {
+            self.complete(s, seat, A_BUILD, 0, None);
         }
     }
 

@@ -3,6 +3,7 @@
 //! `advance` runs every automatic step until a player decision or a chance node is pending;
 //! `legal` lists the actions of the pending decision and `apply` answers it.
 
+use super::action::CHOICES;
 use super::data::*;
 use super::state::*;
 use super::Tkr;
@@ -267,20 +268,29 @@ impl Tkr {
         picks.max(0) as u8
     }
 
-    /// Pays a bundle from `seat`'s supply (costs; `army` from untrained first).
-    pub(crate) fn pay(&self, s: &mut State, seat: usize, b: &Bundle) {
+    /// Pays a bundle from `seat`'s supply. An `army` cost is paid with `trained_army` trained
+    /// armies and the rest untrained ones (the payer's choice, C34; see `army_split`).
+    pub(crate) fn pay(&self, s: &mut State, seat: usize, b: &Bundle, trained_army: i32) {
         let p = &mut s.seats[seat];
         p.gold -= b[B_GOLD];
         p.rice -= b[B_RICE];
         p.support -= b[B_SUPPORT];
-        p.untrained -= b[B_UNTRAINED];
-        p.trained -= b[B_TRAINED];
-        let from_untrained = b[B_ARMY].min(p.untrained);
-        p.untrained -= from_untrained;
-        p.trained -= b[B_ARMY] - from_untrained;
+        p.untrained -= b[B_UNTRAINED] + b[B_ARMY] - trained_army;
+        p.trained -= b[B_TRAINED] + trained_army;
         for w in 0..4 {
             p.weapons[w] -= b[B_SPEAR + w];
         }
+    }
+
+    /// The possible numbers of trained armies paying `cost`'s `army` part (C34): `lo..=hi`
+    /// (capped to the 16 choice ids; one value = no real choice).
+    pub(crate) fn army_split(&self, s: &State, seat: usize, cost: &Bundle) -> (i32, i32) {
+        let p = &s.seats[seat];
+        let n = cost[B_ARMY];
+        let (u, t) = (p.untrained - cost[B_UNTRAINED], p.trained - cost[B_TRAINED]);
+        let lo = (n - u).max(0);
+        let hi = n.min(t).min(lo.max(CHOICES as i32 - 1));
+        (lo, hi.max(lo))
     }
 
     /// A numeric parameter of `action` for `seat` performing it in `mode` (action_param).

@@ -153,6 +153,11 @@ pub enum Pending {
     },
     /// Build a development from hand or skip.
     Build,
+    /// Build: how many of development `dev`'s `army` cost are paid with trained armies (the
+    /// rest with untrained ones, C34).
+    ArmyCost {
+        dev: u8,
+    },
     /// Produce: how many of the first weapon type (action 5 or 6).
     Produce {
         action: u8,
@@ -195,6 +200,9 @@ pub enum Pending {
     },
     /// Round-end benefits: which one `seat` activates next (§8 5)).
     BenefitOrder,
+    /// Action bonuses: which pending bonus (index into `State::bonus_queue`) `seat`
+    /// resolves next (T10).
+    BonusOrder,
     /// Round-end exchange (`card` 0..G generals, G.. developments; `left` uses).
     Exchange {
         card: u16,
@@ -213,8 +221,13 @@ pub enum Deferred {
     Weapons { seat: u8, n: u8, give: bool },
     /// A choose_one gain of `card`'s effect number `effect`.
     Choose { seat: u8, card: u16, effect: u8 },
-    /// Flip up to `n` untrained armies (a `train` gain, applied after the other gains, T10).
-    Train { seat: u8, n: u8 },
+    /// The action bonuses waiting in `State::bonus_queue`, resolved one at a time in the
+    /// owner's order (T10).
+    Bonuses { seat: u8 },
+    /// Tribal action at 12: the support purchase prompt if it can be paid (C16).
+    Tribal12 { seat: u8 },
+    /// The end of the action being performed: pieces back, marked performed (§8 3)).
+    Finish { seat: u8, action: u8 },
 }
 
 /// Macro stage of the round (what `advance` does next).
@@ -283,8 +296,11 @@ pub struct State {
     pub acting: u8,
     /// Per-action scratch: the trade is in its weapon step, etc.
     pub scratch: u8,
-    /// Deferred choose_one bonuses of the action being performed: (card, effect index).
+    /// Action bonuses of the action being performed not yet resolved: (card, effect index),
+    /// in card order (generals by id, then developments).
     pub bonus_queue: Vec<(u16, u8)>,
+    /// The action whose bonuses are in `bonus_queue`.
+    pub bonus_action: u8,
     /// Weapons picked so far in a trade lot (for selling: given).
     pub picks: [i32; 4],
     /// Recruitment: keep counts per seat (this recruitment).
@@ -294,6 +310,12 @@ pub struct State {
     pub benefits_done: u32,
     /// Prompts waiting behind the current step.
     pub queue: Vec<Deferred>,
+    /// The known bottom part of each development deck (0 unity, 1 separation): cards put
+    /// back by Import Technology with the seat that put them there, next to be drawn first;
+    /// drawn only when the unknown part of the deck is exhausted (T1). Known to that seat.
+    pub bottom: [Vec<(u8, u8)>; 2],
+    /// The cards of the current Import Technology in the order they were drawn.
+    pub import_seq: Vec<u8>,
     pub end_reason: u8,
     pub final_scores: Vec<i32>,
 }

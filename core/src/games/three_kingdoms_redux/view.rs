@@ -1,6 +1,7 @@
 //! What a seat may see: the JSON view (with the pending decision), action texts and the
 //! observation tensor. Hidden: other seats' development hands and imported cards, their
-//! drawn and chosen generals before the reveal, deck orders.
+//! drawn and chosen generals before the reveal, the unknown deck orders, the cards another
+//! seat put at the bottom of a development deck (T1).
 //!
 //! Tensor layout (f32, values scaled to about [0, 1]):
 //! - per seat (3 blocks, seat order Wei, Wu, Shu): 27 scalars (gold/30, rice/30, support/15,
@@ -10,7 +11,8 @@
 //!   developments (D bits), won actions (18 bits), actions still to perform (18 bits);
 //! - per general (G blocks of 5): recruited and available, stationed, placed this round,
 //!   flipped on Control Han Emperor, drawn/chosen by the observer (own only);
-//! - the observer's hand (D bits) and imported cards (D bits);
+//! - the observer's hand (D bits), imported cards (D bits), the cards the observer put at
+//!   the bottom of a deck that are still there (D bits), each deck's bottom size/10 (2);
 //! - per region (R blocks of 5): occupant one-hot 3, token flipped, units/2;
 //! - per action (18 blocks of 3): each seat's bid total /20;
 //! - global: round/12, Control Han Emperor criterion, Han token holder one-hot 4, alliance
@@ -30,7 +32,7 @@ const PENDING_KINDS: usize = 40;
 
 pub fn tensor_len(g: &Tkr) -> usize {
     let (gn, d, r) = (g.data.generals.len(), g.data.developments.len(), g.data.regions.len());
-    3 * (SEAT_SCALARS + d + 36) + gn * 5 + 2 * d + r * 5 + 54 + 1 + 1 + 4 + 18 + 18 + PENDING_KINDS + 3 + 4 + 1
+    3 * (SEAT_SCALARS + d + 36) + gn * 5 + 3 * d + 2 + r * 5 + 54 + 1 + 1 + 4 + 18 + 18 + PENDING_KINDS + 3 + 4 + 1
 }
 
 fn pending_kind(p: &Pending) -> (usize, &'static str) {
@@ -68,6 +70,8 @@ fn pending_kind(p: &Pending) -> (usize, &'static str) {
         Pending::Auto => (30, "auto"),
         Pending::Over => (31, "over"),
         Pending::BenefitOrder => (32, "benefit_order"),
+        Pending::ArmyCost { .. } => (33, "army_cost"),
+        Pending::BonusOrder => (34, "bonus_order"),
     }
 }
 
@@ -136,6 +140,10 @@ pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
         Pending::DrawDev { seat, deck, left, .. } => pending = json!({"kind": kind, "seat": seat, "deck": deck, "left": left}),
         Pending::DrawGeneral { seat, left } | Pending::Keep { seat, left } => pending = json!({"kind": kind, "seat": seat, "left": left}),
         Pending::Exchange { card, .. } | Pending::BonusChoice { card, .. } => pending["card"] = json!(g.card_name(card)),
+        Pending::ArmyCost { dev } => pending["card"] = json!(d.developments[dev as usize].id),
+        Pending::BonusOrder => {
+            pending["bonuses"] = s.bonus_queue.iter().map(|&(c, _)| json!(g.card_name(c))).collect();
+        }
         Pending::OccupyGeneral { action } | Pending::Produce { action } | Pending::Bank { action } | Pending::DevelopMode { action } => {
             pending["action"] = json!(ACTIONS[action as usize])
         }
@@ -165,10 +173,20 @@ pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
         "totals": (0..18).map(|a| s.totals[a]).collect::<Vec<_>>(),
         "deck_sizes": {"unity": g.dev_remaining(s, 0).count(), "separation": g.dev_remaining(s, 1).count(),
                        "generals": (0..3).map(|k| g.general_deck(s, k).count() + s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count()).collect::<Vec<_>>()},
+        "deck_bottoms": {"unity": bottom_view(g, s, 0, me), "separation": bottom_view(g, s, 1, me)},
         "pending": pending,
         "scores": if s.is_over() { json!(g.scores(s)) } else { Value::Null },
         "end_reason": s.end_reason,
     })
+}
+
+/// The known bottom part of a development deck, next card first: the cards `me` put there,
+/// `null` for the others' (T1).
+fn bottom_view(g: &Tkr, s: &State, deck: usize, me: Option<usize>) -> Value {
+    s.bottom[deck]
+        .iter()
+        .map(|&(c, seat)| if me == Some(seat as usize) { json!(g.data.developments[c as usize].id) } else { Value::Null })
+        .collect()
 }
 
 pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
@@ -236,6 +254,13 @@ pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
     }
     for c in 0..d.developments.len() {
         put((imp >> c & 1) as f32, out);
+    }
+    let mine = s.bottom.iter().flatten().filter(|&&(_, seat)| me == Some(seat as usize)).fold(0u64, |m, &(c, _)| m | 1 << c);
+    for c in 0..d.developments.len() {
+        put((mine >> c & 1) as f32, out);
+    }
+    for b in &s.bottom {
+        put(b.len() as f32 / 10.0, out);
     }
     for r in &s.regions {
         for k in 0..3u8 {
@@ -332,6 +357,23 @@ fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
             };
             format!("{}: take {}", g.card_name(card), bundle_text(&b))
         }
+        Pending::ArmyCost { dev } => {
+            let n = g.data.developments[dev as usize].cost[B_ARMY];
+            format!("pay the army cost with {k} trained and {} untrained armies", n - k as i32)
+        }
+        Pending::BonusOrder => match s.bonus_queue.get(k as usize) {
+            Some(&(c, i)) => {
+                let gain = match &g.effects(c)[i as usize] {
+                    Effect::ActionBonus { gain: Gain::Fixed(b), .. } => bundle_text(b),
+                    Effect::ActionBonus { gain: Gain::ChooseOne(l), .. } => {
+                        format!("one of {}", l.iter().map(bundle_text).collect::<Vec<_>>().join(" / "))
+                    }
+                    _ => "nothing".into(),
+                };
+                format!("resolve {}'s bonus next: {gain}", g.card_name(c))
+            }
+            None => format!("option {k}"),
+        },
         Pending::Tribal12 => {
             if k == 1 {
                 "pay 2 rice for 1 support".into()
