@@ -35,7 +35,7 @@
 //!
 //! All actions are checked before any is applied: on error nothing changes.
 //!
-//! **uint8 observations** are `round(clamp(v, 0, 1) × 255)` of the float observation (every
+//! **uint8 observations** are `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds) of the float observation (every
 //! game's values lie in `[0, 1]`).
 
 mod seeds;
@@ -55,7 +55,7 @@ use crate::game::{ActionId, Player};
 pub enum ObsDtype {
     #[default]
     F32,
-    /// `round(clamp(v, 0, 1) × 255)`.
+    /// `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds).
     U8,
 }
 

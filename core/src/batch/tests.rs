@@ -159,7 +159,7 @@ fn uint8_observations_quantize_the_float_ones() {
         let f = trajectory(&game, BatchOptions::new(2, 4), 30);
         let q = trajectory(&game, BatchOptions { obs_dtype: ObsDtype::U8, ..BatchOptions::new(2, 4) }, 30);
         for (f, q) in f.iter().zip(&q) {
-            let expect: Vec<u8> = f.obs_f32.iter().map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8).collect();
+            let expect: Vec<u8> = f.obs_f32.iter().map(|v| (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8).collect();
             assert_eq!(expect, q.obs_u8);
             assert_eq!(f.mask, q.mask);
         }

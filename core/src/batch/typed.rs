@@ -157,7 +157,7 @@ impl<G: Game> TypedBatch<G> {
                 slot.scratch.fill(0.0);
                 rules.observation_tensor(&slot.state, seat, &mut slot.scratch);
                 for (q, &v) in buf.iter_mut().zip(&slot.scratch) {
-                    *q = (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+                    *q = (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
                 }
             }
         }
