@@ -171,6 +171,15 @@ typedef int32_t kassen_status;
 typedef struct kassen_batch kassen_batch;
 
 /**
+ * A built-in bot (random or flat Monte Carlo). Opaque.
+ *
+ * Created by `kassen_bot_new_random` or `kassen_bot_new_monte_carlo`, released by
+ * `kassen_bot_free`. A bot carries its own random number generator, so it needs exclusive
+ * access; it plays any game. Bots use only what the player to act may know.
+ */
+typedef struct kassen_bot kassen_bot;
+
+/**
  * A game under one configuration (the immutable rules object). Opaque.
  *
  * Created by `kassen_game_new` (or `kassen_state_game`), released by `kassen_game_free`.
@@ -360,6 +369,61 @@ kassen_status kassen_batch_step(struct kassen_batch *batch,
  * replays it. This function cannot fail.
  */
 uint64_t kassen_batch_episode_seed(uint64_t seed, size_t slot, uint64_t episode);
+
+/**
+ * Creates a bot that picks a uniformly random legal action (chance outcomes by their
+ * probability), deterministic given `seed`.
+ *
+ * On success, `*out` receives a new bot that the caller owns and must release with
+ * `kassen_bot_free`. Returns `KASSEN_STATUS_NULL_POINTER` if `out` is NULL; on failure
+ * `*out` is not written.
+ */
+kassen_status kassen_bot_new_random(uint64_t seed, struct kassen_bot **out);
+
+/**
+ * Creates a flat Monte Carlo bot: for each candidate action it plays `playouts` random games
+ * from determinizations for the acting seat and picks the best mean return. Deterministic
+ * given `seed`.
+ *
+ * On success, `*out` receives a new bot that the caller owns and must release with
+ * `kassen_bot_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or
+ * `KASSEN_STATUS_INVALID_ARGUMENT` if `playouts` is 0.
+ */
+kassen_status kassen_bot_new_monte_carlo(uint64_t seed, uint32_t playouts, struct kassen_bot **out);
+
+/**
+ * Releases a bot. `bot == NULL` is a no-op. This function cannot fail.
+ */
+void kassen_bot_free(struct kassen_bot *bot);
+
+/**
+ * Writes the bot's action for the player to act in `state` (a chance outcome at a chance
+ * node of an explicit-chance game) to `*out`. The state is not changed.
+ *
+ * On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or
+ * `KASSEN_STATUS_GAME_OVER` if the game is over.
+ */
+kassen_status kassen_bot_choose(struct kassen_bot *bot,
+                                const struct kassen_state *state,
+                                uint32_t *out);
+
+/**
+ * Plays `n` random games from `state` to the end (players uniformly among their legal
+ * actions, chance outcomes by probability, all drawn from one generator seeded `seed`, not
+ * from the state's own) and copies their returns, `n * num_players` doubles row by row,
+ * into `buf` (`cap` elements), their number into `*out_len`. The state is not changed.
+ * Deterministic given `seed`.
+ *
+ * Buffer rules as for `kassen_state_legal_actions`: `KASSEN_STATUS_BUFFER_TOO_SMALL` with the
+ * required number in `*out_len` (nothing is played then, `buf` may be NULL when `cap` is 0);
+ * `KASSEN_STATUS_NULL_POINTER` if `state` or `out_len` is NULL.
+ */
+kassen_status kassen_state_random_rollouts(const struct kassen_state *state,
+                                           uint64_t seed,
+                                           size_t n,
+                                           double *buf,
+                                           size_t cap,
+                                           size_t *out_len);
 
 /**
  * Releases the bytes of a buffer filled by a kassen function and resets it to

@@ -11,6 +11,7 @@
 
 pub mod batch;
 pub mod boundary;
+pub mod bots;
 pub mod buf;
 pub mod game;
 pub mod state;
@@ -20,6 +21,7 @@ pub mod version;
 use std::ffi::c_char;
 
 pub use batch::*;
+pub use bots::*;
 pub use buf::{kassen_buf, kassen_buf_free};
 pub use game::*;
 pub use state::*;

@@ -219,6 +219,48 @@ static void errors(void) {
     kassen_game_free(game);
 }
 
+/* The built-in bots play whole games; rollouts are deterministic and reach the end. */
+static void bots(const char *id) {
+    kassen_game *game = NULL;
+    kassen_state *s = NULL;
+    kassen_bot *rnd = NULL, *mc = NULL;
+    CHECK_OK(kassen_game_new(id, NULL, &game));
+    CHECK_OK(kassen_state_new(game, 3, &s));
+    CHECK_OK(kassen_bot_new_random(1, &rnd));
+    CHECK_OK(kassen_bot_new_monte_carlo(2, 2, &mc));
+    CHECK_STATUS(kassen_bot_new_monte_carlo(2, 0, &mc), KASSEN_STATUS_INVALID_ARGUMENT);
+    uint32_t n = 0;
+    CHECK_OK(kassen_game_num_players(game, &n));
+    double r1[8], r2[8];
+    size_t len = 0;
+    CHECK_STATUS(kassen_state_random_rollouts(s, 5, 2, r1, 1, &len), KASSEN_STATUS_BUFFER_TOO_SMALL);
+    CHECK(len == 2 * n);
+    CHECK_OK(kassen_state_random_rollouts(s, 5, 2, r1, 8, &len));
+    CHECK(len == 2 * n);
+    CHECK_OK(kassen_state_random_rollouts(s, 5, 2, r2, 8, &len));
+    CHECK(memcmp(r1, r2, len * sizeof(double)) == 0);
+    CHECK_STATUS(kassen_state_random_rollouts(NULL, 5, 2, r2, 8, &len), KASSEN_STATUS_NULL_POINTER);
+    bool done = false;
+    int steps = 0;
+    while (!done && steps < 100000) {
+        uint32_t a = 0;
+        /* The Monte Carlo bot decides the first two moves (it is slow), the random bot the rest. */
+        CHECK_OK(kassen_bot_choose(steps < 2 ? mc : rnd, s, &a));
+        CHECK_OK(kassen_state_apply_in_place(s, a));
+        CHECK_OK(kassen_state_is_terminal(s, &done));
+        steps++;
+    }
+    CHECK(done);
+    uint32_t a = 0;
+    CHECK_STATUS(kassen_bot_choose(rnd, s, &a), KASSEN_STATUS_GAME_OVER);
+    CHECK_STATUS(kassen_bot_choose(NULL, s, &a), KASSEN_STATUS_NULL_POINTER);
+    kassen_bot_free(rnd);
+    kassen_bot_free(mc);
+    kassen_bot_free(NULL);
+    kassen_state_free(s);
+    kassen_game_free(game);
+}
+
 int main(void) {
     char ids[16][64];
     int n = registered_games(ids, 16);
@@ -229,6 +271,9 @@ int main(void) {
         episodes(ids[g], "{\"num_envs\": 4, \"seed\": 7, \"max_episode_steps\": 3000, \"opponent\": \"random\", \"obs_dtype\": \"uint8\"}",
                  "{\"num_envs\": 4, \"seed\": 7, \"max_episode_steps\": 3000, \"opponent\": \"random\", \"obs_dtype\": \"uint8\", \"threads\": 2}",
                  true);
+    }
+    for (int g = 0; g < n; g++) {
+        bots(ids[g]);
     }
     errors();
     return summary();
