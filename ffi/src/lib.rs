@@ -10,8 +10,8 @@
 #![allow(clippy::missing_safety_doc)] // the safety contract of every function is its C doc comment
 
 pub mod batch;
-pub mod boundary;
 pub mod bots;
+pub mod boundary;
 pub mod buf;
 pub mod game;
 pub mod state;

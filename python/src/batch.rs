@@ -137,7 +137,10 @@ impl Batch {
 #[pymethods]
 impl Batch {
     #[new]
-    #[pyo3(signature = (game, num_envs, seed=Seed(0), *, threads=1, obs_seat=None, opponent=None, learner_seat=0, max_episode_steps=None, obs_dtype="float32"))]
+    #[pyo3(
+        signature = (game, num_envs, seed=Seed(0), *, threads=1, obs_seat=None, opponent=None, learner_seat=0, max_episode_steps=None, obs_dtype="float32"),
+        text_signature = "(game, num_envs, seed=0, *, threads=1, obs_seat=None, opponent=None, learner_seat=0, max_episode_steps=None, obs_dtype='float32')"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

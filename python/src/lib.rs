@@ -4,6 +4,7 @@
 //! testing helpers) lives in `py_src/kassen/`.
 
 mod batch;
+mod bots;
 mod convert;
 mod errors;
 mod game;
@@ -42,6 +43,8 @@ fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_class::<state::State>()?;
     m.add_class::<batch::Batch>()?;
+    m.add_class::<bots::RandomBot>()?;
+    m.add_class::<bots::MonteCarloBot>()?;
     m.add_function(wrap_pyfunction!(game::games, m)?)?;
     m.add_function(wrap_pyfunction!(game::covered_configs, m)?)?;
     m.add_function(wrap_pyfunction!(game::load_game, m)?)?;
