@@ -18,10 +18,14 @@ VENV=${KASSEN_VENV:-.venv}
 case "$VENV" in /*) ;; *) VENV=$ROOT/$VENV ;; esac
 CC=${CC:-cc}
 mkdir -p "$OUT"
-rm -f "$OUT/rust.json" "$OUT/c.json" "$OUT/python.json" "$OUT/summary.json"
+rm -f "$OUT/rust.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/summary.json"
 
 echo "== Rust: cargo bench -p kassen-core --bench playouts"
 KASSEN_BENCH_OUT="$OUT/rust.json" cargo bench -p kassen-core --bench playouts
+
+echo
+echo "== Rust: cargo bench -p kassen-core --bench batch (batched stepping, 1 and 2 threads)"
+KASSEN_BENCH_BATCH_OUT="$OUT/batch.json" cargo bench -p kassen-core --bench batch
 
 echo
 echo "== C: the C ABI (include/kassen.h, the release libkassen.a)"

@@ -11,7 +11,9 @@ prints one table comparing the surfaces, then the goals:
   - Rust >= 1,000,000 Sekigahara steps/s on one core, legal-action generation included
     (judged the same way, on player steps/s) and a full random Sekigahara game < 5 ms;
   - the same two goals for 関ヶ原大作戦 (sekigahara_daisakusen);
-  - Python <= 100 ns per current_player call and <= 300 ns per apply_action call.
+  - Python <= 100 ns per current_player call and <= 300 ns per apply_action call;
+  - batched stepping (DIR/batch.json, core/benches/batch.rs): >= 1.7x env-steps/s from 1 to 2
+    threads per game, >= 1,000,000 learner steps/s for Samurai 2p against the random bot.
 
 Only the standard library: runs with any python3.
 """
@@ -27,6 +29,8 @@ from typing import Any, Dict, List, Optional
 CALLS = ("current_player", "legal_actions", "apply_action", "observation_tensor")
 GOAL_RUST_STEPS = 1_000_000
 GOAL_US_PER_GAME = 5_000.0
+GOAL_BATCH_THREAD_RATIO = 1.7
+GOAL_BATCH_SINGLE_AGENT = 1_000_000
 GOAL_PY_NS = {"current_player": 100.0, "apply_action": 300.0}
 
 
@@ -116,6 +120,7 @@ def main() -> int:
     rust_steps = {(r["game"], r["players"]): r["player_steps_per_sec"] for r in rows if r["surface"] == "rust"}
 
     # --- goals ---
+    goals: Dict[str, Any] = {}
     # Every game: Rust random playouts >= 1M player steps/s (the slowest config) and a full
     # random game in under 5 ms.
     for game in sorted({r["game"] for r in rows}):
@@ -136,6 +141,22 @@ def main() -> int:
             "measured": slowest,
             "pass": slowest < GOAL_US_PER_GAME,
         }
+    batch = load(os.path.join(out_dir, "batch.json"))
+    for r in (batch or {}).get("multi_agent", []):
+        goals[f"batch_{r['game']}_1_to_2_threads"] = {
+            "goal": f">= {GOAL_BATCH_THREAD_RATIO}x env-steps/s from 1 to 2 threads",
+            "measured": r["thread_ratio"],
+            "steps_per_sec_1_thread": r["steps_per_sec_1_thread"],
+            "steps_per_sec_2_threads": r["steps_per_sec_2_threads"],
+            "pass": r["thread_ratio"] >= GOAL_BATCH_THREAD_RATIO,
+        }
+    single = [r["learner_steps_per_sec"] for r in (batch or {}).get("single_agent_samurai_2p", [])]
+    goals["batch_samurai_2p_vs_random_learner_steps_per_sec"] = {
+        "goal": f">= {GOAL_BATCH_SINGLE_AGENT:,} learner steps/s (best thread count)",
+        "measured": max(single) if single else None,
+        "pass": (max(single) >= GOAL_BATCH_SINGLE_AGENT) if single else None,
+    }
+    goals["info_state_hash_ns"] = {"goal": "<= 1000 ns", "measured": None, "pass": None}
     py = sources["python"]
     py_rows = [r for r in rows if r["surface"] == "python"]
     py_calls = python_calls(py, py_rows) if py is not None else {}
@@ -151,6 +172,7 @@ def main() -> int:
         "surfaces_measured": [s for s, d in sources.items() if d is not None],
         "rows": rows,
         "python_per_call_ns": py_calls or None,
+        "batch": batch,
         "goals": goals,
         "sources": {s: (d if d is not None else None) for s, d in sources.items()},
     }

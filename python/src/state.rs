@@ -47,7 +47,7 @@ impl State {
     /// Runs `f` on the locked state: at once with the GIL held if the lock is free, else
     /// waiting for it with the GIL released.
     #[inline]
-    fn with<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut StateHandle) -> R + Send) -> R {
+    pub(crate) fn with<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut StateHandle) -> R + Send) -> R {
         match self.inner.try_lock() {
             Ok(mut g) => f(&mut g),
             Err(TryLockError::Poisoned(p)) => f(&mut p.into_inner()),
@@ -56,7 +56,7 @@ impl State {
     }
 
     /// Runs `f` on the locked state with the GIL released (for calls that take a while).
-    fn with_detached<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut StateHandle) -> R + Send) -> R {
+    pub(crate) fn with_detached<R: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut StateHandle) -> R + Send) -> R {
         py.detach(|| f(&mut lock(&self.inner)))
     }
 
@@ -253,6 +253,16 @@ impl State {
         self.events_from(py, p, from)
     }
     /// Every action and chance outcome applied since the initial state.
+    /// `n` random games from this state to the end (GIL released): their returns as a float64
+    /// array of shape `(n, num_players)`. Players pick uniformly among legal actions, chance
+    /// outcomes by probability, all from one generator seeded `seed` (not the state's own).
+    #[pyo3(signature = (seed, n=1))]
+    fn random_rollouts<'py>(&self, py: Python<'py>, seed: Seed, n: usize) -> Result<Bound<'py, numpy::PyArray2<f64>>> {
+        let players = self.game.num_players();
+        let flat = self.with_detached(py, |s| guard(|| Ok(s.random_rollouts(seed.0, n))))?;
+        Ok(PyArray1::from_vec(py, flat).reshape([n, players])?)
+    }
+
     fn history(&self, py: Python<'_>) -> Vec<u32> {
         self.with(py, |s| s.history().to_vec())
     }

@@ -32,7 +32,7 @@ for src in "$root"/tests/c/test_*.c; do
     "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -I"$root/include" -o "$out/$name" "$src" \
         "$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl
     echo "== valgrind $name"
-    if valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+    if valgrind -q --error-exitcode=99 --suppressions="$root/tests/c/valgrind.supp" --leak-check=full --show-leak-kinds=definite,indirect,possible \
         --errors-for-leak-kinds=definite,indirect,possible --track-origins=no \
         "$out/$name" >"$out/$name.log" 2>"$out/$name.valgrind"; then
         passed=$((passed + 1))

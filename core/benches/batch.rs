@@ -1,0 +1,118 @@
+//! Batched stepping (`kassen_core::batch`): env-steps/s of every registered game at 1 and 2
+//! threads, with observations and masks written and one random legal action per env drawn
+//! from the masks; learner steps/s of a single-agent Samurai 2p batch against the random bot;
+//! allocations per step (a counting global allocator, 1 thread).
+//! `cargo bench -p kassen-core --bench batch`; JSON to `KASSEN_BENCH_BATCH_OUT` (default
+//! `bench-results/batch.json` at the workspace root).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use kassen_core::batch::{BatchBuffers, BatchOptions, Opponent};
+use kassen_core::rng::Rng;
+use kassen_core::{games, load_game, ActionId, GameHandle};
+use serde_json::{json, Value};
+
+struct Counting;
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator, counting calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: the caller's contract is passed on.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as above.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const NUM_ENVS: usize = 256;
+
+fn pick(mask: &[u8], num_actions: usize, rng: &mut Rng, out: &mut [ActionId]) {
+    for (m, a) in mask.chunks(num_actions).zip(out.iter_mut()) {
+        let legal = m.iter().filter(|&&x| x == 1).count() as u32;
+        let mut k = rng.below(legal);
+        for (i, &x) in m.iter().enumerate() {
+            if x == 1 {
+                if k == 0 {
+                    *a = i as ActionId;
+                    break;
+                }
+                k -= 1;
+            }
+        }
+    }
+}
+
+/// (steps/s, allocations per step, episodes ended) over `budget`.
+fn run(game: &GameHandle, opts: BatchOptions, budget: Duration) -> (f64, f64, u64) {
+    let dtype = opts.obs_dtype;
+    let mut b = game.new_batch(opts).unwrap();
+    let d = b.dims();
+    let mut bufs = BatchBuffers::new(d, dtype);
+    b.reset(None, &mut bufs.out()).unwrap();
+    let mut rng = Rng::from_seed(1);
+    let mut actions = vec![0; d.num_envs];
+    // Warm up (scratch space grows to its size).
+    for _ in 0..20 {
+        pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
+        b.step(&actions, &mut bufs.out()).unwrap();
+    }
+    let (mut steps, mut ended) = (0u64, 0u64);
+    let allocs0 = ALLOCS.load(Ordering::Relaxed);
+    let start = Instant::now();
+    while start.elapsed() < budget {
+        pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
+        b.step(&actions, &mut bufs.out()).unwrap();
+        steps += d.num_envs as u64;
+        ended += bufs.terminated.iter().chain(&bufs.truncated).map(|&x| x as u64).sum::<u64>();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let allocs = ALLOCS.load(Ordering::Relaxed) - allocs0;
+    (steps as f64 / secs, allocs as f64 / steps as f64, ended)
+}
+
+fn main() {
+    let secs: f64 = std::env::var("KASSEN_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    let budget = Duration::from_secs_f64(secs);
+    let mut rows = Vec::new();
+    println!("{:<24} {:>14} {:>14} {:>8} {:>12}", "game", "1 thread st/s", "2 threads st/s", "ratio", "allocs/step");
+    for (id, _) in games() {
+        let game = load_game(id, None).unwrap();
+        let opts = |threads| BatchOptions { threads, max_episode_steps: Some(5000), ..BatchOptions::new(NUM_ENVS, 7) };
+        let (one, allocs, _) = run(&game, opts(1), budget);
+        let (two, _, _) = run(&game, opts(2), budget);
+        println!("{id:<24} {one:>14.0} {two:>14.0} {:>7.2}x {allocs:>12.4}", two / one);
+        rows.push(json!({"game": id, "config": game.info().config, "num_envs": NUM_ENVS, "steps_per_sec_1_thread": one,
+            "steps_per_sec_2_threads": two, "thread_ratio": two / one, "allocs_per_step_1_thread": allocs}));
+    }
+    let samurai = load_game("samurai", Some(&json!({"players": 2}))).unwrap();
+    let mut single = Vec::new();
+    for threads in [1, 2] {
+        let opts = BatchOptions { threads, opponent: Some(Opponent::Random), ..BatchOptions::new(NUM_ENVS, 7) };
+        let (rate, allocs, ended) = run(&samurai, opts, budget);
+        println!("samurai 2p vs random, {threads} thread(s): {rate:.0} learner steps/s, {allocs:.4} allocs/step, {ended} episodes");
+        single.push(json!({"threads": threads, "learner_steps_per_sec": rate, "allocs_per_step": allocs}));
+    }
+    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": NUM_ENVS, "seconds_per_config": secs,
+        "multi_agent": rows, "single_agent_samurai_2p": single});
+    let path = std::env::var("KASSEN_BENCH_BATCH_OUT")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench-results/batch.json").to_string());
+    if let Some(dir) = std::path::Path::new(&path).parent() {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&out).unwrap() + "\n").unwrap();
+    println!("wrote {path}");
+}
