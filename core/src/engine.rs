@@ -143,6 +143,8 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn new_initial_state(&self, seed: u64) -> StateHandle;
     /// Loads a state saved by [`DynState::to_json`] for this very game and config.
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError>;
+    /// Draws a view envelope of this game ([`StateHandle::view_envelope`]) as an SVG document.
+    fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError>;
     /// Runs the shared conformance suite (crate::testing) on this game from the given seeds.
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String>;
 }
@@ -290,6 +292,19 @@ impl StateHandle {
         let mut out = vec![0.0; self.game().info().observation_len()];
         self.observation_tensor_into(player, &mut out)?;
         Ok(out)
+    }
+
+    /// The view of `player` in the shared envelope (`kassen.view/1`), the game's own view
+    /// under `body`.
+    pub fn view_envelope(&self, player: Player) -> Result<Value, RuleError> {
+        crate::render::envelope::view(&*self.0, player)
+    }
+
+    /// The board as `player` sees it ([`SPECTATOR`]: public information only), as an SVG
+    /// document drawn from [`StateHandle::view_envelope`] alone.
+    pub fn render_svg(&self, player: Player) -> Result<String, crate::render::RenderError> {
+        let view = self.view_envelope(player)?;
+        self.game().render_svg(&view)
     }
 
     pub fn to_json_string(&self) -> String {
@@ -578,6 +593,11 @@ impl<G: Game> DynGame for Instance<G> {
             }
         }
         Ok(StateHandle(Box::new(bound)))
+    }
+
+    fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError> {
+        let name = REGISTRY.iter().find(|e| e.id == G::ID).map_or(G::ID, |e| e.name);
+        crate::render::draw(&self.rules, name, view)
     }
 
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String> {

@@ -128,6 +128,13 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// decision. Must not contain anything hidden from that player.
     fn view(&self, s: &Self::State, player: Player) -> Value;
 
+    /// Draws the board of a view of this game (its `body` and the envelope around it) on
+    /// `canvas`; see [`crate::render`]. Reads the view and the game's public component data
+    /// only, never a state.
+    fn draw(&self, _view: &crate::render::Frame, _canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        Err(crate::render::RenderError::Unsupported(Self::ID.to_string()))
+    }
+
     /// Writes the observation of `player` (or the spectator) into `out`, which has
     /// `info().observation_len()` elements and is zeroed by the caller.
     fn observation_tensor(&self, s: &Self::State, player: Player, out: &mut [f32]);

@@ -13,6 +13,7 @@ pub mod events;
 pub mod game;
 pub mod games;
 pub mod hex;
+pub mod render;
 pub mod rng;
 pub mod testing;
 

@@ -25,6 +25,7 @@ mod action;
 mod capture;
 pub mod data;
 mod hidden;
+mod render;
 mod scoring;
 mod setup;
 mod state;
@@ -292,6 +293,10 @@ impl Game for Samurai {
 
     fn view(&self, s: &State, player: Player) -> Value {
         view::view(self, s, player)
+    }
+
+    fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        render::draw(self, view, canvas)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

@@ -52,6 +52,7 @@ pub mod data;
 mod describe;
 mod hidden;
 mod movement;
+mod render;
 mod state;
 mod tensor;
 mod view;
@@ -288,6 +289,10 @@ impl Game for Sekigahara {
 
     fn view(&self, s: &State, player: Player) -> Value {
         view::view(self, s, player)
+    }
+
+    fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        render::draw(self, view, canvas)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
