@@ -48,6 +48,7 @@ mod board;
 mod combat;
 pub mod data;
 mod movement;
+mod render;
 mod sequence;
 mod state;
 mod view;
@@ -316,6 +317,10 @@ impl Game for Daisakusen {
 
     fn view(&self, s: &State, player: Player) -> Value {
         view::view(self, s, player)
+    }
+
+    fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        render::draw(self, view, canvas)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

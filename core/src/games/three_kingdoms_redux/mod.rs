@@ -49,6 +49,7 @@ pub mod data;
 mod flow;
 mod hidden;
 mod play;
+mod render;
 mod rules;
 mod scoring;
 mod state;
@@ -287,6 +288,10 @@ impl Game for Tkr {
 
     fn view(&self, s: &State, player: Player) -> Value {
         view::view(self, s, player)
+    }
+
+    fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        render::draw(self, view, canvas)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
