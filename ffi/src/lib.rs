@@ -12,6 +12,7 @@
 pub mod boundary;
 pub mod buf;
 pub mod game;
+pub mod render;
 pub mod state;
 pub mod status;
 pub mod version;
@@ -20,6 +21,7 @@ use std::ffi::c_char;
 
 pub use buf::{kassen_buf, kassen_buf_free};
 pub use game::*;
+pub use render::*;
 pub use state::*;
 pub use status::{kassen_status, kassen_status_name};
 pub use version::*;

@@ -26,7 +26,7 @@ pub fn draw(_g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
     let mut spaces: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
     for p in list(b, "placements").iter().chain(b.get("placing").filter(|p| p.is_object())) {
-        let action = show(&p["action"]);
+        let action = if p["action"].is_null() { "being placed".to_string() } else { show(&p["action"]) };
         if !spaces.contains_key(&action) {
             order.push(action.clone());
         }
