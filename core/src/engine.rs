@@ -145,6 +145,9 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError>;
     /// Draws a view envelope of this game ([`StateHandle::view_envelope`]) as an SVG document.
     fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError>;
+    /// The `data-target` of the board element action `a` is played on, if any
+    /// ([`Game::action_target`]).
+    fn action_target(&self, a: ActionId) -> Option<String>;
     /// Runs the shared conformance suite (crate::testing) on this game from the given seeds.
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String>;
 }
@@ -598,6 +601,10 @@ impl<G: Game> DynGame for Instance<G> {
     fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError> {
         let name = REGISTRY.iter().find(|e| e.id == G::ID).map_or(G::ID, |e| e.name);
         crate::render::draw(&self.rules, name, view)
+    }
+
+    fn action_target(&self, a: ActionId) -> Option<String> {
+        (a < self.info.num_distinct_actions).then(|| self.rules.action_target(a)).flatten()
     }
 
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String> {

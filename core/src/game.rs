@@ -135,6 +135,13 @@ pub trait Game: Send + Sync + Sized + 'static {
         Err(crate::render::RenderError::Unsupported(Self::ID.to_string()))
     }
 
+    /// The board element an action is played on, as the `data-target` of that element in
+    /// [`Game::draw`]'s picture (`hex:12`, `loc:osaka`), if it has one. Lets a frontend make
+    /// legal actions clickable on the board.
+    fn action_target(&self, _a: ActionId) -> Option<String> {
+        None
+    }
+
     /// Writes the observation of `player` (or the spectator) into `out`, which has
     /// `info().observation_len()` elements and is zeroed by the caller.
     fn observation_tensor(&self, s: &Self::State, player: Player, out: &mut [f32]);

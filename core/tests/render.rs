@@ -24,7 +24,10 @@ fn svg_of_a_seat_ignores_the_secrets_of_the_others() {
                         assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"), "{id}: not an svg document");
                         let twin = state.determinize(observer, seed * 31 + step).unwrap();
                         let twin_svg = twin.render_svg(observer).unwrap();
-                        assert_eq!(svg, twin_svg, "{id} seed {seed} step {step}: observer {observer} sees a difference in hidden information");
+                        assert_eq!(
+                            svg, twin_svg,
+                            "{id} seed {seed} step {step}: observer {observer} sees a difference in hidden information"
+                        );
                         differs |= observer >= 0 && svg != state.render_svg(SPECTATOR).unwrap();
                     }
                 }
@@ -63,4 +66,32 @@ fn text_from_views_is_escaped() {
     let svg = game.render_svg(&view).unwrap();
     assert!(!svg.contains("<script>"));
     assert!(svg.contains("&lt;script&gt;"));
+}
+
+/// Every `data-target` an action names is an element of the picture of the state where the
+/// action is legal, so a frontend can make it clickable.
+#[test]
+fn action_targets_are_elements_of_the_picture() {
+    let mut found = 0;
+    for (id, _) in games() {
+        let game = load_game(id, None).unwrap();
+        let mut state = game.new_initial_state(5);
+        let mut rng = Rng::from_seed(5);
+        for _ in 0..60 {
+            if state.is_terminal() {
+                break;
+            }
+            let seat = state.current_player();
+            let svg = state.render_svg(seat).unwrap();
+            let legal = state.legal_actions();
+            for &a in &legal {
+                if let Some(t) = game.action_target(a) {
+                    assert!(svg.contains(&format!("data-target=\"{t}\"")), "{id}: action {a} targets {t}, not in the picture");
+                    found += 1;
+                }
+            }
+            state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+        }
+    }
+    assert!(found > 0);
 }

@@ -63,7 +63,11 @@ pub unsafe extern "C" fn kassen_state_view_envelope_json(state: *const kassen_st
 /// `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_WRONG_GAME`
 /// (a view of another game) or `KASSEN_STATUS_INVALID_ARGUMENT` (not a view envelope).
 #[no_mangle]
-pub unsafe extern "C" fn kassen_game_render_view_svg(game: *const kassen_game, view_json: *const c_char, out: *mut kassen_buf) -> kassen_status {
+pub unsafe extern "C" fn kassen_game_render_view_svg(
+    game: *const kassen_game,
+    view_json: *const c_char,
+    out: *mut kassen_buf,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let game = unsafe { arg_ref(game, "game") }?;

@@ -6,6 +6,7 @@
 mod convert;
 mod errors;
 mod game;
+mod render;
 mod state;
 
 use kassen_core::{ErrorCode, CHANCE, SPECTATOR, TERMINAL};

@@ -54,5 +54,8 @@ fn svg_golden_boards_match_the_files() {
         }
     }
     assert!(count > 0);
-    assert!(stale.is_empty(), "svg goldens missing or out of date (review, then KASSEN_BLESS=1 cargo test -p kassen-tests golden): {stale:#?}");
+    assert!(
+        stale.is_empty(),
+        "svg goldens missing or out of date (review, then KASSEN_BLESS=1 cargo test -p kassen-tests golden): {stale:#?}"
+    );
 }

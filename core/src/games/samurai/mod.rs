@@ -299,6 +299,10 @@ impl Game for Samurai {
         render::draw(self, view, canvas)
     }
 
+    fn action_target(&self, a: ActionId) -> Option<String> {
+        render::action_target(self, a)
+    }
+
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         tensor::write(self, s, player, out)
     }

@@ -178,3 +178,13 @@ fn panel(f: &Frame, c: &mut Canvas) {
     c.line(&format!("set aside: {}", per_type(&f.body["set_aside"])));
     c.line(&format!("phase: {}", text(f.body, "phase").replace('_', " ")));
 }
+
+/// Placements, figure choices and pick-ups are played on a hex.
+pub fn action_target(g: &Samurai, a: crate::game::ActionId) -> Option<String> {
+    match g.decode(a)? {
+        Action::PlaceFigure { hex, .. } | Action::PlaceToken { hex, .. } | Action::SwapFigure { hex, .. } | Action::PickUp { hex } => {
+            Some(format!("hex:{hex}"))
+        }
+        _ => None,
+    }
+}

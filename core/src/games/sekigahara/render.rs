@@ -108,7 +108,13 @@ fn draw_stacks(s: &mut Svg, f: &Frame, lv: &Value, blocks: &[Value], loc: &str, 
             s.rect(bx, row_y, BLOCK, BLOCK, &paint(seat_colour(side), INK, 1.0));
             s.text(bx + BLOCK / 2.0, row_y + 11.0, 10.0, "middle", &format!("fill=\"{}\"", on_seat(side)), &show(&b["mons"]));
             let who = b.get("name").and_then(Value::as_str).unwrap_or("");
-            s.title(&format!("{} {} ({} mons){}", text(b, "clan"), text(b, "id"), show(&b["mons"]), if who.is_empty() { String::new() } else { format!(": {who}") }));
+            s.title(&format!(
+                "{} {} ({} mons){}",
+                text(b, "clan"),
+                text(b, "id"),
+                show(&b["mons"]),
+                if who.is_empty() { String::new() } else { format!(": {who}") }
+            ));
             bx += BLOCK + 1.0;
         }
         if faces.len() > 6 {
@@ -178,5 +184,16 @@ fn panel(f: &Frame, c: &mut Canvas) {
         if let Some(bid) = b.get("own_bid").and_then(Value::as_str) {
             c.line(&format!("your bid: {bid}"));
         }
+    }
+}
+
+/// Stack origins, musters and battles are played on a location, steps on a road.
+pub fn action_target(g: &Sekigahara, a: crate::game::ActionId) -> Option<String> {
+    match g.decode(a)? {
+        Action::Origin(l) | Action::MusterA(l) | Action::MusterB(l) | Action::Battle(l) => {
+            g.data().locations.get(l as usize).map(|x| format!("loc:{}", x.id))
+        }
+        Action::Step(r) => Some(format!("road:{r}")),
+        _ => None,
     }
 }

@@ -323,6 +323,10 @@ impl Game for Daisakusen {
         render::draw(self, view, canvas)
     }
 
+    fn action_target(&self, a: ActionId) -> Option<String> {
+        render::action_target(self, a)
+    }
+
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         view::tensor(self, s, player, out)
     }

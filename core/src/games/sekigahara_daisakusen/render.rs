@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::action::Action;
 use super::data::{Terrain, RIVER, ROAD, SIDES};
 use super::Daisakusen;
 use crate::hex::Dir;
@@ -83,7 +84,8 @@ pub fn draw(g: &Daisakusen, f: &Frame, c: &mut Canvas) -> Result<(), RenderError
         let side = SIDES.iter().position(|&s| s == text(units[0], "side")).unwrap_or(0);
         seat_marker(s, side, x, y - 2.0, 7.5);
         s.text(x, y + 1.5, 9.0, "middle", &format!("fill=\"{}\" font-weight=\"bold\"", on_seat(side)), &units.len().to_string());
-        let names: Vec<String> = units.iter().map(|u| format!("{}{}", text(u, "name"), if u["flipped"] == true { " (flipped)" } else { "" })).collect();
+        let names: Vec<String> =
+            units.iter().map(|u| format!("{}{}", text(u, "name"), if u["flipped"] == true { " (flipped)" } else { "" })).collect();
         s.title(&names.join(", "));
     }
     legend(c);
@@ -127,4 +129,15 @@ fn panel(f: &Frame, c: &mut Canvas) {
     if let Some(p) = b.get("pending").filter(|p| p.is_object()) {
         c.line(&format!("pending: {}", text(p, "kind").replace('_', " ")));
     }
+}
+
+/// 調略 and 恫喝 are played against a hex; set-up placements on a set-up hex.
+pub fn action_target(g: &Daisakusen, a: crate::game::ActionId) -> Option<String> {
+    let d = g.data();
+    let hex = match g.decode(a)? {
+        Action::Chouryaku(h) | Action::Intimidate(h) => h as usize,
+        Action::Place(k) => d.tozama_hexes.get(k as usize)?.0 as usize,
+        _ => return None,
+    };
+    d.hexes.get(hex).map(|h| format!("hex:{}", h.id))
 }

@@ -73,7 +73,14 @@ pub fn draw(_g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
                 seat_marker(s, seat, x + 10.0, ry + 12.0, 5.0);
             }
             let held = if r["general"].is_null() { String::new() } else { format!(": {} x{}", show(&r["general"]), int(r, "units")) };
-            s.text(x + 20.0, ry + 16.0, 10.0, "start", "", &format!("{} [{}]{held}", text(r, "id").replace('_', " "), show(&r["requires"])));
+            s.text(
+                x + 20.0,
+                ry + 16.0,
+                10.0,
+                "start",
+                "",
+                &format!("{} [{}]{held}", text(r, "id").replace('_', " "), show(&r["requires"])),
+            );
             s.end_group();
             ry += 27.0;
         }
@@ -124,4 +131,10 @@ fn panel(f: &Frame, c: &mut Canvas) {
     if let Some(p) = b.get("pending").filter(|p| p.is_object()) {
         c.line(&format!("pending: {}", text(p, "kind").replace('_', " ")));
     }
+}
+
+/// The action spaces and regions are drawn from the placements in the view, which an action
+/// id alone does not name: no action has a board target.
+pub fn action_target(_g: &Tkr, _a: crate::game::ActionId) -> Option<String> {
+    None
 }
