@@ -81,3 +81,22 @@ pub unsafe extern "C" fn kassen_game_render_view_svg(
         Ok(())
     }
 }
+
+/// A self-contained HTML page replaying the game of `state` as `player` saw it (a seat, or -1
+/// for the spectator): the board after every action, a slider over them and `player`'s event
+/// log. Only `player`'s views and events go into the page.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+/// `KASSEN_STATUS_INVALID_PLAYER`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_replay_html(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let page = kassen_core::render::replay::replay_html(&state.inner, player)?;
+        unsafe { give(out, page) };
+        Ok(())
+    }
+}

@@ -30,3 +30,8 @@ pub fn view_svg(game: &GameHandle, view_json: &str) -> Result<String> {
         serde_json::from_str(view_json).map_err(|e| Error::new(ErrorCode::MalformedJson, format!("malformed view json: {e}")))?;
     guard(|| Ok(game.render_svg(&view)?))
 }
+
+/// The HTML replay of the state's game as `player` saw it.
+pub fn replay(s: &StateHandle, player: Player) -> Result<String> {
+    guard(|| Ok(kassen_core::render::replay::replay_html(s, player)?))
+}

@@ -44,7 +44,13 @@ static void test_game(const char *id) {
         kassen_buf_free(&view);
         kassen_buf_free(&again);
     }
+    kassen_buf page = {NULL, 0};
+    CHECK_OK(kassen_state_replay_html(state, 0, &page));
+    CHECK(page.data != NULL && strncmp((const char *)page.data, "<!doctype html>", 15) == 0);
+    CHECK(page.data != NULL && strstr((const char *)page.data, "replay-data") != NULL);
+    kassen_buf_free(&page);
     kassen_buf out = {NULL, 0};
+    CHECK_STATUS(kassen_state_replay_html(state, -2, &out), KASSEN_STATUS_INVALID_PLAYER);
     CHECK_STATUS(kassen_state_render_svg(state, (int32_t)players, &out), KASSEN_STATUS_INVALID_PLAYER);
     CHECK(out.data == NULL);
     CHECK_STATUS(kassen_state_render_svg(NULL, 0, &out), KASSEN_STATUS_NULL_POINTER);

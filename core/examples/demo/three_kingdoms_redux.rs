@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use kassen_core::bots::{Bot, MonteCarloBot, RandomBot};
-use kassen_core::{GameHandle, SPECTATOR};
+use kassen_core::{GameHandle, StateHandle, SPECTATOR};
 use serde_json::Value;
 
 const KINGDOMS: [&str; 3] = ["Wei", "Wu", "Shu"];
@@ -84,7 +84,7 @@ fn names(v: &Value) -> Vec<&'static str> {
     v.as_array().map(|a| a.iter().map(seat_name).collect()).unwrap_or_default()
 }
 
-pub fn play(game: &GameHandle, name: &str, seed: u64) {
+pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
     let mut bots: Vec<Box<dyn Bot>> =
         vec![Box::new(MonteCarloBot::new(300).with_playouts(8)), Box::new(RandomBot::new(301)), Box::new(RandomBot::new(302))];
     println!();
@@ -129,4 +129,5 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) {
         }
     }
     println!("  returns: {:?}", state.returns());
+    state
 }

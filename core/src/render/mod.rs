@@ -11,6 +11,7 @@ pub mod envelope;
 mod frame;
 pub mod hexes;
 pub mod palette;
+pub mod replay;
 pub mod svg;
 
 pub use canvas::{Canvas, Swatch};
