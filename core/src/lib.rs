@@ -16,6 +16,7 @@ pub mod hex;
 pub mod render;
 pub mod rng;
 pub mod testing;
+pub mod view;
 
 pub use engine::{covered_configs, games, load_game, DynGame, DynState, GameHandle, StateHandle};
 pub use error::{Error, ErrorCode, LoadError, RuleError, SetupError};

@@ -46,7 +46,7 @@ fn svg_of_a_seat_ignores_the_secrets_of_the_others() {
 fn bad_views_are_errors_not_pictures() {
     let game = load_game("samurai", None).unwrap();
     let state = game.new_initial_state(1);
-    let mut view = state.view_envelope(0).unwrap();
+    let mut view = state.view(0).unwrap();
     assert!(game.render_svg(&view).is_ok());
     view["game"] = "sekigahara".into();
     let e = game.render_svg(&view).unwrap_err();
@@ -61,7 +61,7 @@ fn bad_views_are_errors_not_pictures() {
 #[test]
 fn text_from_views_is_escaped() {
     let game = load_game("samurai", None).unwrap();
-    let mut view = game.new_initial_state(1).view_envelope(SPECTATOR).unwrap();
+    let mut view = game.new_initial_state(1).view(SPECTATOR).unwrap();
     view["seats"][0]["name"] = "<script>alert(1)</script>".into();
     let svg = game.render_svg(&view).unwrap();
     assert!(!svg.contains("<script>"));

@@ -35,33 +35,13 @@ pub unsafe extern "C" fn kassen_state_render_svg(state: *const kassen_state, pla
     }
 }
 
-/// The view of `player` (a seat, or -1 for the spectator) in the shared envelope
-/// (`"schema": "kassen.view/1"`: observer, seats, who acts, result, last action) with the
-/// game's own view under `body`, as JSON. It never contains information hidden from that
-/// player.
-///
-/// On success, `*out` receives a buffer that the caller owns and must release with
-/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
-/// `KASSEN_STATUS_INVALID_PLAYER`.
-#[no_mangle]
-pub unsafe extern "C" fn kassen_state_view_envelope_json(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
-    ffi_boundary! {
-        // SAFETY: the caller passes NULL or valid pointers.
-        let state = unsafe { arg_ref(state, "state") }?;
-        let out = out_buf(out)?;
-        let v = state.inner.view_envelope(player)?;
-        unsafe { give(out, v.to_string()) };
-        Ok(())
-    }
-}
-
-/// Draws a view envelope of this game (JSON text, as `kassen_state_view_envelope_json`
-/// writes it) as an SVG document.
+/// Draws a view of this game (JSON text, as `kassen_state_view_json` writes it) as an SVG
+/// document.
 ///
 /// On success, `*out` receives a buffer that the caller owns and must release with
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
 /// `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_WRONG_GAME`
-/// (a view of another game) or `KASSEN_STATUS_INVALID_ARGUMENT` (not a view envelope).
+/// (a view of another game) or `KASSEN_STATUS_INVALID_ARGUMENT` (not a view).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_game_render_view_svg(
     game: *const kassen_game,

@@ -37,7 +37,7 @@ impl Game {
         guard(|| Ok(State::new(self.inner.new_initial_state(seed.0))))
     }
 
-    /// Draws a view envelope of this game (`State.view_envelope`, as JSON text) as SVG.
+    /// Draws a view of this game (`State.view`, as JSON text) as SVG.
     fn render_view_svg(&self, py: Python<'_>, view_json: &str) -> Result<String> {
         let text = crate::convert::json_text(view_json, kassen_core::ErrorCode::MalformedJson)?;
         let game = self.inner.clone();

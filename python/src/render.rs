@@ -1,5 +1,5 @@
-//! SVG boards and view envelopes for the Python module (`State.render_svg`,
-//! `State.view_envelope`, `Game.render_view_svg`).
+//! SVG boards and replays for the Python module (`State.render_svg`, `State.replay_html`,
+//! `Game.render_view_svg`).
 
 use kassen_core::engine::{GameHandle, StateHandle};
 use kassen_core::render::RenderError;
@@ -17,11 +17,6 @@ impl From<RenderError> for Error {
 /// The board as `player` sees it.
 pub fn state_svg(s: &StateHandle, player: Player) -> Result<String> {
     guard(|| Ok(s.render_svg(player)?))
-}
-
-/// The view of `player` in the envelope.
-pub fn envelope(s: &StateHandle, player: Player) -> Result<Value> {
-    guard(|| Ok(s.view_envelope(player)?))
 }
 
 /// Draws a view envelope given as JSON text.

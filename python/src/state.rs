@@ -208,15 +208,6 @@ impl State {
         Ok(value_to_py(py, &v)?)
     }
 
-    /// The view of `player` (`-1`: spectator) in the shared envelope (`schema`
-    /// `kassen.view/1`: observer, seats, who acts, result, last action), the game's own view
-    /// under `body`, as a dict.
-    fn view_envelope<'py>(&self, py: Python<'py>, player: IntArg) -> Result<Bound<'py, PyAny>> {
-        let p = self.player(&player)?;
-        let v = self.with_detached(py, |s| crate::render::envelope(s, p))?;
-        Ok(value_to_py(py, &v)?)
-    }
-
     /// The board as `player` (`-1`: spectator) sees it, as SVG text drawn from that
     /// player's view alone.
     fn render_svg(&self, py: Python<'_>, player: IntArg) -> Result<String> {

@@ -33,7 +33,7 @@ def test_render_svg_for_every_observer(game_id):
         view = kassen.View(state, p)
         assert view._repr_svg_() == svg
         assert view["observer"] == (None if p == -1 else p)
-        assert view.body == state.view(p)
+        assert view.body == state.view(p)["body"]
     with pytest.raises(kassen.RuleError) as e:
         state.render_svg(n)
     assert e.value.code == 205
@@ -41,7 +41,7 @@ def test_render_svg_for_every_observer(game_id):
 
 def test_render_view_svg_rejects_bad_views():
     game = kassen.load_game("samurai")
-    view = game.new_initial_state(1).view_envelope(0)
+    view = game.new_initial_state(1).view(0)
     assert game.render_view_svg(json.dumps(view)).startswith("<svg ")
     view["game"] = "sekigahara"
     with pytest.raises(kassen.KassenError) as e:
@@ -71,7 +71,7 @@ def test_replay_html_has_a_frame_per_visible_step(game_id, tmp_path):
 def test_play_session_sends_only_the_seats_view():
     session = Session("sekigahara", {}, seat=0, seed=4)
     snap = session.snapshot()
-    assert snap["view"] == session.state.view_envelope(0)
+    assert snap["view"] == session.state.view(0)
     assert snap["svg"] == session.state.render_svg(0)
     assert "history" not in json.dumps(snap)
     assert [a["id"] for a in snap["legal"]] == session.state.legal_actions()

@@ -120,7 +120,7 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
         while True:
             # What the seat may know so far, and what the others know that it may not.
             s = session.state
-            strings(s.view_envelope(seat), seen)
+            strings(s.view(seat), seen)
             strings(s.events(seat), seen)
             if not s.is_terminal() and s.current_player() == seat:
                 for a in s.legal_actions():

@@ -1,5 +1,5 @@
 /* SVG boards over the C ABI: every registered game draws its board for every seat and the
- * spectator during a random game, a view envelope drawn through the game gives the same
+ * spectator during a random game, a view drawn through the game gives the same
  * document, and bad arguments are errors that leave *out unwritten. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,7 +36,7 @@ static void test_game(const char *id) {
         kassen_buf again = {NULL, 0};
         CHECK_OK(kassen_state_render_svg(state, p, &svg));
         CHECK(is_svg(&svg));
-        CHECK_OK(kassen_state_view_envelope_json(state, p, &view));
+        CHECK_OK(kassen_state_view_json(state, p, &view));
         CHECK(view.data != NULL && strstr((const char *)view.data, "\"body\"") != NULL);
         CHECK_OK(kassen_game_render_view_svg(game, (const char *)view.data, &again));
         CHECK(again.len == svg.len && memcmp(again.data, svg.data, svg.len) == 0);

@@ -43,7 +43,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
     }
     flush(&mut line);
     eprintln!("[関ヶ原大作戦 game: {:.2} s]", started.elapsed().as_secs_f64());
-    let view = state.view(SPECTATOR).expect("the spectator is a valid observer");
+    let view = state.view(SPECTATOR).expect("the spectator is a valid observer")["body"].take();
     println!();
     println!("  game over after turn {} ({} actions incl. chance)", view["turn"], state.history().len());
     println!("  調略 marker: {}", view["chouryaku"]["box"]);

@@ -116,7 +116,7 @@ fn play(game: &GameHandle, name: &str, players: usize) -> StateHandle {
     }
 
     let events = state.events(SPECTATOR).expect("the spectator is a valid observer");
-    let view = state.view(SPECTATOR).expect("the spectator is a valid observer");
+    let view = state.view(SPECTATOR).expect("the spectator is a valid observer")["body"].take();
     let names: Vec<String> = bots.iter().map(|b| b.name()).collect();
     print_log(game, &view, &moves, &events, &names);
     print_result(game, &view, &state, &names);

@@ -34,13 +34,13 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
     let data = Data::embedded();
     let mut log = Log::new(&data);
     let mut state = game.new_initial_state(seed);
-    let mut view = state.view(SPECTATOR).expect("the spectator is a valid observer");
+    let mut view = state.view(SPECTATOR).expect("the spectator is a valid observer")["body"].take();
     log.setup(&view);
     let mut seen = 0;
     let started = Instant::now();
     loop {
         let events = state.events(SPECTATOR).expect("the spectator is a valid observer");
-        let now = state.view(SPECTATOR).expect("the spectator is a valid observer");
+        let now = state.view(SPECTATOR).expect("the spectator is a valid observer")["body"].take();
         for e in &events[seen..] {
             log.event(e, &now);
         }

@@ -109,7 +109,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
         if state.is_terminal() {
             break;
         }
-        let view = state.view(SPECTATOR).expect("spectator view");
+        let view = state.view(SPECTATOR).expect("spectator view")["body"].take();
         let r = view["round"].as_u64().unwrap_or(0);
         if r != round {
             round = r;
@@ -120,7 +120,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
         state.apply_in_place(action).expect("bots choose legal actions");
     }
     eprintln!("[Three Kingdoms Redux game: {:.2} s]", started.elapsed().as_secs_f64());
-    let view = state.view(SPECTATOR).expect("spectator view");
+    let view = state.view(SPECTATOR).expect("spectator view")["body"].take();
     println!();
     println!("  final scores ({} actions incl. chance):", state.history().len());
     if let Some(scores) = view["scores"].as_array() {

@@ -7,7 +7,6 @@
 //! footer with the last move, highlighted.
 
 mod canvas;
-pub mod envelope;
 mod frame;
 pub mod hexes;
 pub mod palette;

@@ -43,15 +43,14 @@ fn event_text(body: &Value) -> String {
 /// The replay page of `state`'s game for `observer` (a seat, or -1 for the spectator).
 pub fn replay_html(state: &StateHandle, observer: Player) -> Result<String, RenderError> {
     let frames: Vec<Value> = frames(state, observer)?.into_iter().map(|(step, svg)| json!({"step": step, "svg": svg})).collect();
-    let events: Vec<Value> =
-        state.events(observer)?.iter().map(|e| json!({"step": e.step, "text": event_text(&e.body)})).collect();
+    let events: Vec<Value> = state.events(observer)?.iter().map(|e| json!({"step": e.step, "text": event_text(&e.body)})).collect();
     let who = if observer < 0 { "the spectator".to_string() } else { format!("seat {observer}") };
     let title = super::esc(&format!("{} replay for {who}", state.game().info().name));
     let data = json!({"frames": frames, "events": events}).to_string().replace("</", "<\\/");
     Ok(PAGE.replace("%TITLE%", &title).replace("%DATA%", &data))
 }
 
-const PAGE: &str = r#"<!doctype html>
+const PAGE: &str = r##"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>%TITLE%</title>
 <style>
 body { font-family: 'Noto Sans', sans-serif; margin: 12px; }
@@ -96,4 +95,4 @@ document.getElementById("next").onclick = () => go(Number(slider.value) + 1);
 document.addEventListener("keydown", (e) => { if (e.key === "ArrowLeft") go(Number(slider.value) - 1); if (e.key === "ArrowRight") go(Number(slider.value) + 1); });
 show(0);
 </script></body></html>
-"#;
+"##;

@@ -1,5 +1,5 @@
 """A seat's view as an object that notebooks draw: ``View(state, seat)`` holds the view
-envelope (``State.view_envelope``) and its ``_repr_svg_`` is the board drawn from it, so a
+envelope (``State.view``) and its ``_repr_svg_`` is the board drawn from it, so a
 Jupyter cell that ends with a ``View`` shows the board as that seat sees it."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ class View(Mapping[str, Any]):
 
     def __init__(self, state: State, player: int = SPECTATOR) -> None:
         self._game: Game = state.game()
-        self._data: dict[str, Any] = state.view_envelope(player)
+        self._data: dict[str, Any] = state.view(player)
 
     @property
     def body(self) -> dict[str, Any]:

@@ -303,6 +303,14 @@ impl Game for Samurai {
         render::action_target(self, a)
     }
 
+    fn decision(&self, s: &State, _observer: Player) -> Value {
+        view::decision(self, s)
+    }
+
+    fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
+        view::action_is_public(self, a)
+    }
+
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         tensor::write(self, s, player, out)
     }

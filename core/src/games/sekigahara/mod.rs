@@ -299,6 +299,18 @@ impl Game for Sekigahara {
         render::action_target(self, a)
     }
 
+    fn seat_names(&self) -> Vec<String> {
+        data::SIDES.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn decision(&self, s: &State, _observer: Player) -> Value {
+        view::pending_json(self, s)
+    }
+
+    fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
+        describe::is_public(self, a)
+    }
+
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         tensor::write(self, s, player, out)
     }

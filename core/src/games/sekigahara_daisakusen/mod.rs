@@ -327,6 +327,14 @@ impl Game for Daisakusen {
         render::action_target(self, a)
     }
 
+    fn seat_names(&self) -> Vec<String> {
+        data::SIDES.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn decision(&self, s: &State, _observer: Player) -> Value {
+        view::pending_json(self, s)
+    }
+
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         view::tensor(self, s, player, out)
     }

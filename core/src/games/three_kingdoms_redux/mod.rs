@@ -298,6 +298,14 @@ impl Game for Tkr {
         render::action_target(self, a)
     }
 
+    fn seat_names(&self) -> Vec<String> {
+        data::KINGDOMS.iter().map(|k| k.to_lowercase()).collect()
+    }
+
+    fn decision(&self, s: &State, _observer: Player) -> Value {
+        view::decision(self, s)
+    }
+
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
         view::tensor(self, s, player, out)
     }

@@ -82,7 +82,7 @@ class Session:
             "game": self.game.id,
             "seat": self.seat,
             "svg": self.state.render_svg(self.seat),
-            "view": self.state.view_envelope(self.seat),
+            "view": self.state.view(self.seat),
             "events": events,
             "events_total": max(0, since) + len(events),
             "legal": self._legal(),
