@@ -312,31 +312,30 @@ kassen_status kassen_state_render_svg(const struct kassen_state *state,
                                       struct kassen_buf *out);
 
 /**
- * The view of `player` (a seat, or -1 for the spectator) in the shared envelope
- * (`"schema": "kassen.view/1"`: observer, seats, who acts, result, last action) with the
- * game's own view under `body`, as JSON. It never contains information hidden from that
- * player.
+ * Draws a view of this game (JSON text, as `kassen_state_view_json` writes it) as an SVG
+ * document.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
+ * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_WRONG_GAME`
+ * (a view of another game) or `KASSEN_STATUS_INVALID_ARGUMENT` (not a view).
+ */
+kassen_status kassen_game_render_view_svg(const struct kassen_game *game,
+                                          const char *view_json,
+                                          struct kassen_buf *out);
+
+/**
+ * A self-contained HTML page replaying the game of `state` as `player` saw it (a seat, or -1
+ * for the spectator): the board after every action, a slider over them and `player`'s event
+ * log. Only `player`'s views and events go into the page.
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
  * `KASSEN_STATUS_INVALID_PLAYER`.
  */
-kassen_status kassen_state_view_envelope_json(const struct kassen_state *state,
-                                              int32_t player,
-                                              struct kassen_buf *out);
-
-/**
- * Draws a view envelope of this game (JSON text, as `kassen_state_view_envelope_json`
- * writes it) as an SVG document.
- *
- * On success, `*out` receives a buffer that the caller owns and must release with
- * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
- * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_WRONG_GAME`
- * (a view of another game) or `KASSEN_STATUS_INVALID_ARGUMENT` (not a view envelope).
- */
-kassen_status kassen_game_render_view_svg(const struct kassen_game *game,
-                                          const char *view_json,
-                                          struct kassen_buf *out);
+kassen_status kassen_state_replay_html(const struct kassen_state *state,
+                                       int32_t player,
+                                       struct kassen_buf *out);
 
 /**
  * Creates the initial state of `game`, its random number generator seeded by `seed`.
