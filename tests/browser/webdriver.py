@@ -74,7 +74,8 @@ class Browser:
         return self._s("POST", "/execute/async", {"script": script, "args": list(args)})
 
     def find(self, css: str) -> list[str]:
-        return [e[ELEMENT] for e in self._s("POST", "/elements", {"using": "css selector", "value": css})]
+        found = self._s("POST", "/elements", {"using": "css selector", "value": css})
+        return [next(iter(e.values())) for e in found]
 
     def click(self, element: str) -> None:
         self._s("POST", f"/element/{element}/click", {})
