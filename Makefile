@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo test test-rust test-c test-valgrind test-python bench soak header golden lint clean
+.PHONY: help demo test test-rust test-c test-valgrind test-python test-browser bench soak header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -12,7 +12,7 @@ demo: ## build everything (release) and play every game end to end between the b
 	$(CARGO) build --release --workspace --exclude kassen-python
 	$(CARGO) run --release -q -p kassen-core --example demo
 
-test: test-rust test-c test-valgrind test-python ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), Python
+test: test-rust test-c test-valgrind test-python test-browser ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), Python, browser
 	@echo "make test: all suites passed"
 
 test-rust: ## Rust unit, rule, conformance, golden and header-drift tests
@@ -28,6 +28,9 @@ test-valgrind: ## the C tests under valgrind memcheck (fails on any leak or inva
 
 test-python: ## build the wheel (debug) into .venv and run pytest against it
 	bash python/tests/run.sh
+
+test-browser: test-python ## play every game by clicking in headless Chromium (installs chromium with apt-get if missing)
+	bash tests/browser/run.sh
 
 bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
 	bash bench/run.sh

@@ -508,6 +508,45 @@ kassen_status kassen_game_num_distinct_actions(const struct kassen_game *game, u
 kassen_status kassen_game_observation_len(const struct kassen_game *game, size_t *out);
 
 /**
+ * The board as `player` sees it, as an SVG document (UTF-8 text): `player` is a seat, or -1
+ * for the spectator. It is drawn from that player's view alone, so it never shows
+ * information hidden from that player.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free` (do not call free()). On failure `*out` is not written:
+ * `KASSEN_STATUS_NULL_POINTER` or `KASSEN_STATUS_INVALID_PLAYER`.
+ */
+kassen_status kassen_state_render_svg(const struct kassen_state *state,
+                                      int32_t player,
+                                      struct kassen_buf *out);
+
+/**
+ * Draws a view of this game (JSON text, as `kassen_state_view_json` writes it) as an SVG
+ * document.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
+ * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_WRONG_GAME`
+ * (a view of another game) or `KASSEN_STATUS_INVALID_ARGUMENT` (not a view).
+ */
+kassen_status kassen_game_render_view_svg(const struct kassen_game *game,
+                                          const char *view_json,
+                                          struct kassen_buf *out);
+
+/**
+ * A self-contained HTML page replaying the game of `state` as `player` saw it (a seat, or -1
+ * for the spectator): the board after every action, a slider over them and `player`'s event
+ * log. Only `player`'s views and events go into the page.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+ * `KASSEN_STATUS_INVALID_PLAYER`.
+ */
+kassen_status kassen_state_replay_html(const struct kassen_state *state,
+                                       int32_t player,
+                                       struct kassen_buf *out);
+
+/**
  * Creates the initial state of `game`, its random number generator seeded by `seed`.
  * (seed, config, action ids) determine a game exactly, on every platform.
  *

@@ -11,6 +11,7 @@
 use std::any::Any;
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::{json, Map, Value};
@@ -22,6 +23,7 @@ use crate::games::samurai::Samurai;
 use crate::games::sekigahara::Sekigahara;
 use crate::games::sekigahara_daisakusen::Daisakusen;
 use crate::games::three_kingdoms_redux::Tkr;
+use crate::view::LastAction;
 
 /// The saved-state format written by [`DynState::to_json`].
 pub const STATE_FORMAT: &str = "kassen.state/1";
@@ -143,6 +145,11 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn new_initial_state(&self, seed: u64) -> StateHandle;
     /// Loads a state saved by [`DynState::to_json`] for this very game and config.
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError>;
+    /// Draws a view of this game ([`DynState::view`]) as an SVG document.
+    fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError>;
+    /// The `data-target` of the board element action `a` is played on, if any
+    /// ([`Game::action_target`]).
+    fn action_target(&self, a: ActionId) -> Option<String>;
     /// Runs the shared conformance suite (crate::testing) on this game from the given seeds.
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String>;
     /// N states of this game stepped by one call ([`crate::batch`]).
@@ -298,6 +305,13 @@ impl StateHandle {
         Ok(out)
     }
 
+    /// The board as `player` sees it ([`SPECTATOR`]: public information only), as an SVG
+    /// document drawn from its view alone.
+    pub fn render_svg(&self, player: Player) -> Result<String, crate::render::RenderError> {
+        let view = self.view(player)?;
+        self.game().render_svg(&view)
+    }
+
     pub fn to_json_string(&self) -> String {
         self.to_json().to_string()
     }
@@ -400,6 +414,28 @@ pub struct Bound<G: Game> {
     state: G::State,
     /// The event history rebuilt so far, shared with clones and extended on demand.
     events: OnceLock<Arc<Mutex<Option<EventLog<G>>>>>,
+    /// The last action applied through the engine, for the view envelope.
+    last: Option<Applied<G>>,
+    /// Set by the first view: from then on each step keeps the state before it, so that the
+    /// next view can describe the last action without a replay.
+    keep_before: AtomicBool,
+}
+
+/// An action applied through the engine (not a chance outcome the engine resolved itself).
+struct Applied<G: Game> {
+    /// Its index in the history.
+    index: usize,
+    /// The seat that chose it, or [`CHANCE`].
+    seat: Player,
+    action: ActionId,
+    /// The state it was applied to: kept at the step, or rebuilt by replay when first needed.
+    before: OnceLock<Arc<G::State>>,
+}
+
+impl<G: Game> Clone for Applied<G> {
+    fn clone(&self) -> Self {
+        Applied { index: self.index, seat: self.seat, action: self.action, before: self.before.clone() }
+    }
 }
 
 /// Every event of a game up to `at`, the replay that produced them.
@@ -417,6 +453,8 @@ impl<G: Game> Clone for Bound<G> {
             history: self.history.clone(),
             state: self.state.clone(),
             events: self.events.clone(),
+            last: self.last.clone(),
+            keep_before: AtomicBool::new(self.keep_before.load(Ordering::Relaxed)),
         }
     }
 }
@@ -425,7 +463,16 @@ impl<G: Game> Bound<G> {
     /// The initial state under `seed`; its first `recorded` actions will be applied as given.
     fn start(game: Arc<Instance<G>>, seed: u64, recorded: usize, ev: &mut Events) -> Self {
         let state = game.rules.new_initial_state(seed);
-        let mut b = Bound { game, seed, recorded, history: Vec::new(), state, events: OnceLock::new() };
+        let mut b = Bound {
+            game,
+            seed,
+            recorded,
+            history: Vec::new(),
+            state,
+            events: OnceLock::new(),
+            last: None,
+            keep_before: AtomicBool::new(false),
+        };
         if recorded == 0 {
             b.settle(ev);
         }
@@ -441,10 +488,37 @@ impl<G: Game> Bound<G> {
 
     fn step(&mut self, a: ActionId, ev: &mut Events) -> Result<(), RuleError> {
         ev.set_step(self.history.len() as u32);
+        let applied = self.applying(a);
         self.game.rules.step(&mut self.state, a, ev)?;
+        self.last = Some(applied);
         self.history.push(a);
         self.settle(ev);
         Ok(())
+    }
+
+    /// The record of `a` about to be applied to the current state.
+    fn applying(&self, a: ActionId) -> Applied<G> {
+        let before = OnceLock::new();
+        if self.keep_before.load(Ordering::Relaxed) {
+            let _ = before.set(Arc::new(self.state.clone()));
+        }
+        Applied { index: self.history.len(), seat: self.game.rules.current_player(&self.state), action: a, before }
+    }
+
+    /// The last applied action as `observer` may see it.
+    fn last_seen(&self, observer: Player) -> Option<LastAction> {
+        let last = self.last.as_ref()?;
+        self.keep_before.store(true, Ordering::Relaxed);
+        let before = last.before.get_or_init(|| {
+            let b = Bound::replay(self.game.clone(), self.seed, self.recorded, &self.history[..last.index], &mut Events::off())
+                .expect("a prefix of a state's own action log replays");
+            Arc::new(b.state)
+        });
+        let rules = &self.game.rules;
+        let visible = !self.game.info.hidden_information
+            || (last.seat >= 0 && last.seat == observer)
+            || rules.action_is_public(before, last.seat, last.action, observer);
+        Some(LastAction { seat: last.seat, id: last.action, text: visible.then(|| rules.action_to_string(before, last.action)) })
     }
 
     pub fn game_instance(&self) -> &Arc<Instance<G>> {
@@ -485,7 +559,12 @@ impl<G: Game> Bound<G> {
             let rejected = |e: RuleError| format!("action {a} at step {i} rejected: {e}");
             if i < self.recorded {
                 ev.set_step(i as u32);
+                let applied = self.applying(a);
                 self.game.rules.step(&mut self.state, a, ev).map_err(rejected)?;
+                // A chance outcome the engine would have resolved itself is not an action.
+                if applied.seat != CHANCE || self.game.explicit_chance {
+                    self.last = Some(applied);
+                }
                 self.history.push(a);
                 if i + 1 == self.recorded {
                     self.settle(ev);
@@ -586,6 +665,15 @@ impl<G: Game> DynGame for Instance<G> {
         Ok(StateHandle(Box::new(bound)))
     }
 
+    fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError> {
+        let name = REGISTRY.iter().find(|e| e.id == G::ID).map_or(G::ID, |e| e.name);
+        crate::render::draw(&self.rules, name, view)
+    }
+
+    fn action_target(&self, a: ActionId) -> Option<String> {
+        (a < self.info.num_distinct_actions).then(|| self.rules.action_target(a)).flatten()
+    }
+
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String> {
         crate::testing::check(&self.arc(), seeds)
     }
@@ -640,7 +728,7 @@ impl<G: Game> DynState for Bound<G> {
 
     fn view(&self, player: Player) -> Result<Value, RuleError> {
         self.check_player(player)?;
-        Ok(self.game.rules.view(&self.state, player))
+        Ok(crate::view::envelope(&self.game.rules, &self.game.info, &self.state, player, self.last_seen(player)))
     }
 
     fn observation_tensor_into(&self, player: Player, out: &mut [f32]) -> Result<(), RuleError> {
@@ -709,6 +797,7 @@ impl<G: Game> DynState for Bound<G> {
         let mut back = Bound::replay(self.game.clone(), self.seed, self.recorded.min(len), &self.history[..len], &mut Events::off())
             .expect("a prefix of a state's own action log replays");
         back.events = std::mem::take(&mut self.events);
+        back.keep_before = AtomicBool::new(self.keep_before.load(Ordering::Relaxed));
         *self = back;
     }
 

@@ -128,6 +128,51 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// decision. Must not contain anything hidden from that player.
     fn view(&self, s: &Self::State, player: Player) -> Value;
 
+    /// Draws the board of a view of this game (its `body` and the envelope around it) on
+    /// `canvas`; see [`crate::render`]. Reads the view and the game's public component data
+    /// only, never a state.
+    fn draw(&self, _view: &crate::render::Frame, _canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        Err(crate::render::RenderError::Unsupported(Self::ID.to_string()))
+    }
+
+    /// The board element an action is played on, as the `data-target` of that element in
+    /// [`Game::draw`]'s picture (`hex:12`, `loc:osaka`), if it has one. Lets a frontend make
+    /// legal actions clickable on the board.
+    fn action_target(&self, _a: ActionId) -> Option<String> {
+        None
+    }
+
+    /// Seat names for the view envelope (`seats[i].name`), one per seat.
+    fn seat_names(&self) -> Vec<String> {
+        (1..=self.num_players()).map(|i| format!("player {i}")).collect()
+    }
+
+    /// The pending decision as `observer` may see it, for the view envelope (`to_act.decision`):
+    /// an object with a stable snake_case `"kind"`, a short human `"prompt"`, and game-specific
+    /// fields that `observer` may see. Only asked of states that are not terminal.
+    fn decision(&self, _s: &Self::State, _observer: Player) -> Value {
+        serde_json::json!({"kind": "choose_action", "prompt": "choose an action"})
+    }
+
+    /// Whether `observer` may see which action `a` was when it was applied by `actor` (a seat,
+    /// or [`CHANCE`] for a chance outcome) to `before`. The engine already shows every action of
+    /// a game without hidden information, and a seat its own actions; this is asked about the
+    /// rest, and the conservative default keeps them hidden.
+    fn action_is_public(&self, _before: &Self::State, _actor: Player, _a: ActionId, _observer: Player) -> bool {
+        false
+    }
+
+    /// The winning seats of a finished game (empty on a draw). Default: the seats with the
+    /// highest return, or none when every seat has the same return.
+    fn winners(&self, s: &Self::State) -> Vec<usize> {
+        let r = self.returns(s);
+        let best = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if r.iter().all(|&x| x == best) {
+            return Vec::new();
+        }
+        (0..r.len()).filter(|&i| r[i] == best).collect()
+    }
+
     /// Writes the observation of `player` (or the spectator) into `out`, which has
     /// `info().observation_len()` elements and is zeroed by the caller.
     fn observation_tensor(&self, s: &Self::State, player: Player, out: &mut [f32]);

@@ -14,8 +14,10 @@ pub mod events;
 pub mod game;
 pub mod games;
 pub mod hex;
+pub mod render;
 pub mod rng;
 pub mod testing;
+pub mod view;
 
 pub use engine::{covered_configs, games, load_game, DynGame, DynState, GameHandle, StateHandle};
 pub use error::{Error, ErrorCode, LoadError, RuleError, SetupError};

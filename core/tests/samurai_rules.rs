@@ -656,7 +656,7 @@ fn perft_counts_from_fixed_seeds_in_play() {
         let g = kassen_core::load_game("samurai", Some(&serde_json::json!({"players": players, "explicit_chance": true}))).unwrap();
         let mut s = g.new_initial_state(seed);
         let mut rng = kassen_core::rng::Rng::from_seed(seed);
-        while s.view(SPECTATOR).unwrap()["phase"] != "play" {
+        while s.view(SPECTATOR).unwrap()["body"]["phase"] != "play" {
             let l = s.legal_actions();
             s.apply_in_place(l[rng.below(l.len() as u32) as usize]).unwrap();
         }

@@ -37,6 +37,19 @@ impl Game {
         guard(|| Ok(State::new(self.inner.new_initial_state(seed.0))))
     }
 
+    /// Draws a view of this game (`State.view`, as JSON text) as SVG.
+    fn render_view_svg(&self, py: Python<'_>, view_json: &str) -> Result<String> {
+        let text = crate::convert::json_text(view_json, kassen_core::ErrorCode::MalformedJson)?;
+        let game = self.inner.clone();
+        py.detach(|| crate::render::view_svg(&game, text))
+    }
+
+    /// The `data-target` of the board element action `action` is played on (`"hex:12"`,
+    /// `"loc:osaka"`), or None; see `State.render_svg`.
+    fn action_target(&self, action: u32) -> Option<String> {
+        self.inner.action_target(action)
+    }
+
     /// Static facts about the game and its normalized config, as a dict.
     fn info<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
         let v = guard(|| Ok(self.inner.info_json()))?;

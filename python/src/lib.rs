@@ -8,6 +8,7 @@ mod bots;
 mod convert;
 mod errors;
 mod game;
+mod render;
 mod state;
 
 use kassen_core::{ErrorCode, CHANCE, SPECTATOR, TERMINAL};

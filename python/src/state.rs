@@ -208,6 +208,20 @@ impl State {
         Ok(value_to_py(py, &v)?)
     }
 
+    /// The board as `player` (`-1`: spectator) sees it, as SVG text drawn from that
+    /// player's view alone.
+    fn render_svg(&self, py: Python<'_>, player: IntArg) -> Result<String> {
+        let p = self.player(&player)?;
+        self.with_detached(py, |s| crate::render::state_svg(s, p))
+    }
+
+    /// A self-contained HTML page replaying this game as `player` (`-1`: spectator) saw
+    /// it: the board after every action, a slider over them and `player`'s event log.
+    fn replay_html(&self, py: Python<'_>, player: IntArg) -> Result<String> {
+        let p = self.player(&player)?;
+        self.with_detached(py, |s| crate::render::replay(s, p))
+    }
+
     /// The observation of `player` (`-1`: spectator) as a float32 array of
     /// `Game.observation_shape()`. With `out` (a C-contiguous float32 array of that many
     /// elements) it is written there instead, and `out` is returned.

@@ -15,7 +15,7 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 PY="$VENV/bin/python"
-"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis
+"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema
 
 WHEELS="$TARGET/wheels/python-debug"
 rm -rf "$WHEELS"

@@ -40,7 +40,7 @@ def test_views_hold_no_other_hand(samurai, seed):
     n = game.num_players()
     for s in states_along_a_game(game, seed):
         for p in [SPECTATOR, *range(n)]:
-            v = s.view(p)
+            v = s.view(p)["body"]
             for q, seat in enumerate(v["players"]):
                 if q != p:
                     assert seat["hand"] is None, f"seat {p} sees the hand of seat {q}"
@@ -58,13 +58,15 @@ def test_sekigahara_views_hold_no_other_secret(seed):
     game = kassen.load_game("sekigahara")
     hidden_seen = 0
     for s in states_along_a_game(game, seed, every=5):
-        spectator = s.view(SPECTATOR)
-        assert spectator["observer"] == "spectator"
+        envelope = s.view(SPECTATOR)
+        assert envelope["observer"] is None
+        spectator = envelope["body"]
         assert not set(SEKIGAHARA_SECRETS) & spectator.keys(), "the spectator sees a side's secrets"
         public = {b["id"]: b for b in spectator["blocks"]}
         for p, me in enumerate(SEKIGAHARA_SIDES):
-            v = s.view(p)
-            assert v["observer"] == me
+            envelope = s.view(p)
+            assert envelope["observer"] == p and envelope["seats"][p]["name"] == me
+            v = envelope["body"]
             # Its own secrets, complete.
             assert sum(c["count"] for c in v["hand"]) == v["hand_size"][me]
             assert len(v["own_bag"]) == v["bag"][me]
@@ -112,7 +114,7 @@ def test_sekigahara_battle_views_independent_of_hidden_blocks():
         s = game.new_initial_state(seed)
         while not s.is_terminal() and checked < 40:
             v = s.view(SPECTATOR)
-            if v["battle"] is not None and v["pending"]["kind"] in ("casualty", "retreat_into_castle", "retreat"):
+            if v["body"]["battle"] is not None and v["to_act"]["decision"]["kind"] in ("casualty", "retreat_into_castle", "retreat"):
                 for k in range(2):
                     assert s.determinize(SPECTATOR, seed=k).view(SPECTATOR) == v
                 checked += 1

@@ -9,12 +9,12 @@
 use std::time::Instant;
 
 use kassen_core::bots::{Bot, RandomBot};
-use kassen_core::{GameHandle, SPECTATOR};
+use kassen_core::{GameHandle, StateHandle, SPECTATOR};
 use serde_json::Value;
 
 const SIDES: [&str; 2] = ["East (東軍)", "West (西軍)"];
 
-pub fn play(game: &GameHandle, name: &str, seed: u64) {
+pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
     let mut bots: Vec<Box<dyn Bot>> = (0..2).map(|seat| Box::new(RandomBot::new(300 + seat as u64)) as Box<dyn Bot>).collect();
     println!();
     println!("=== {name} ({}), 2 players, seed {seed} ===", game.id());
@@ -43,7 +43,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) {
     }
     flush(&mut line);
     eprintln!("[関ヶ原大作戦 game: {:.2} s]", started.elapsed().as_secs_f64());
-    let view = state.view(SPECTATOR).expect("the spectator is a valid observer");
+    let view = state.view(SPECTATOR).expect("the spectator is a valid observer")["body"].take();
     println!();
     println!("  game over after turn {} ({} actions incl. chance)", view["turn"], state.history().len());
     println!("  調略 marker: {}", view["chouryaku"]["box"]);
@@ -58,6 +58,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) {
         Some(w) => println!("  winner: seat {w}, {} ({})", SIDES[w], bots[w].name()),
         None => println!("  no winner (the max_turns cap ended a stalemate)"),
     }
+    state
 }
 
 fn flush(line: &mut String) {

@@ -65,22 +65,36 @@ fn main() {
             let config = (info.min_players < info.max_players).then(|| json!({ "players": players }));
             let game = load_game(id, config.as_ref()).expect("every supported player count loads");
             let t = Instant::now();
-            if id == "sekigahara" {
-                sekigahara::play(&game, name, GAME_SEED);
+            let end = if id == "sekigahara" {
+                sekigahara::play(&game, name, GAME_SEED)
             } else if id == "three_kingdoms_redux" {
-                three_kingdoms_redux::play(&game, name, GAME_SEED);
+                three_kingdoms_redux::play(&game, name, GAME_SEED)
             } else if id == "sekigahara_daisakusen" {
-                daisakusen::play(&game, name, GAME_SEED);
+                daisakusen::play(&game, name, GAME_SEED)
             } else {
-                play(&game, name, players as usize);
-            }
+                play(&game, name, players as usize)
+            };
             eprintln!("[{name} {players}p: {:.2} s]", t.elapsed().as_secs_f64());
+            write_replay(&end, &format!("{id}_{players}p"));
         }
     }
     eprintln!("[demo total: {:.2} s]", started.elapsed().as_secs_f64());
 }
 
-fn play(game: &GameHandle, name: &str, players: usize) {
+/// Writes the game's HTML replay as the spectator saw it to `demo-output/` and says where.
+fn write_replay(state: &StateHandle, stem: &str) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo-output");
+    let path = dir.join(format!("{stem}_replay_spectator.html"));
+    let written = kassen_core::render::replay::replay_html(state, SPECTATOR)
+        .map_err(|e| e.to_string())
+        .and_then(|page| std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, page)).map_err(|e| e.to_string()));
+    match written {
+        Ok(()) => println!("  replay (spectator): {}", path.canonicalize().unwrap_or(path).display()),
+        Err(e) => println!("  replay not written: {e}"),
+    }
+}
+
+fn play(game: &GameHandle, name: &str, players: usize) -> StateHandle {
     let mut bots = bots_for(players);
     println!();
     println!("=== {name} ({}), {players} players, seed {GAME_SEED} ===", game.id());
@@ -102,10 +116,11 @@ fn play(game: &GameHandle, name: &str, players: usize) {
     }
 
     let events = state.events(SPECTATOR).expect("the spectator is a valid observer");
-    let view = state.view(SPECTATOR).expect("the spectator is a valid observer");
+    let view = state.view(SPECTATOR).expect("the spectator is a valid observer")["body"].take();
     let names: Vec<String> = bots.iter().map(|b| b.name()).collect();
     print_log(game, &view, &moves, &events, &names);
     print_result(game, &view, &state, &names);
+    state
 }
 
 // === Which moves a spectator may see ===

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use kassen_core::bots::{Bot, MonteCarloBot};
 use kassen_core::games::sekigahara::data::{Data, Unit};
-use kassen_core::{Event, GameHandle, SPECTATOR};
+use kassen_core::{Event, GameHandle, StateHandle, SPECTATOR};
 use serde_json::Value;
 
 /// Playouts per decision of each side's bot: Tokugawa searches harder. With ~230 decisions a
@@ -19,7 +19,7 @@ use serde_json::Value;
 const PLAYOUTS: [u32; 2] = [96, 48];
 const SIDES: [&str; 2] = ["Tokugawa", "Ishida"];
 
-pub fn play(game: &GameHandle, name: &str, seed: u64) {
+pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
     let mut bots: Vec<Box<dyn Bot>> =
         (0..2).map(|seat| Box::new(MonteCarloBot::new(200 + seat as u64).with_playouts(PLAYOUTS[seat])) as Box<dyn Bot>).collect();
     println!();
@@ -34,13 +34,13 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) {
     let data = Data::embedded();
     let mut log = Log::new(&data);
     let mut state = game.new_initial_state(seed);
-    let mut view = state.view(SPECTATOR).expect("the spectator is a valid observer");
+    let mut view = state.view(SPECTATOR).expect("the spectator is a valid observer")["body"].take();
     log.setup(&view);
     let mut seen = 0;
     let started = Instant::now();
     loop {
         let events = state.events(SPECTATOR).expect("the spectator is a valid observer");
-        let now = state.view(SPECTATOR).expect("the spectator is a valid observer");
+        let now = state.view(SPECTATOR).expect("the spectator is a valid observer")["body"].take();
         for e in &events[seen..] {
             log.event(e, &now);
         }
@@ -76,6 +76,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) {
         Some(w) => println!("  winner: seat {w}, {} ({})", SIDES[w], bots[w].name()),
         None => println!("  no winner"),
     }
+    state
 }
 
 /// "1 block", "3 blocks".

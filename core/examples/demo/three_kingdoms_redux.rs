@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use kassen_core::bots::{Bot, MonteCarloBot, RandomBot};
-use kassen_core::{GameHandle, SPECTATOR};
+use kassen_core::{GameHandle, StateHandle, SPECTATOR};
 use serde_json::Value;
 
 const KINGDOMS: [&str; 3] = ["Wei", "Wu", "Shu"];
@@ -84,7 +84,7 @@ fn names(v: &Value) -> Vec<&'static str> {
     v.as_array().map(|a| a.iter().map(seat_name).collect()).unwrap_or_default()
 }
 
-pub fn play(game: &GameHandle, name: &str, seed: u64) {
+pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
     let mut bots: Vec<Box<dyn Bot>> =
         vec![Box::new(MonteCarloBot::new(300).with_playouts(8)), Box::new(RandomBot::new(301)), Box::new(RandomBot::new(302))];
     println!();
@@ -109,7 +109,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) {
         if state.is_terminal() {
             break;
         }
-        let view = state.view(SPECTATOR).expect("spectator view");
+        let view = state.view(SPECTATOR).expect("spectator view")["body"].take();
         let r = view["round"].as_u64().unwrap_or(0);
         if r != round {
             round = r;
@@ -120,7 +120,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) {
         state.apply_in_place(action).expect("bots choose legal actions");
     }
     eprintln!("[Three Kingdoms Redux game: {:.2} s]", started.elapsed().as_secs_f64());
-    let view = state.view(SPECTATOR).expect("spectator view");
+    let view = state.view(SPECTATOR).expect("spectator view")["body"].take();
     println!();
     println!("  final scores ({} actions incl. chance):", state.history().len());
     if let Some(scores) = view["scores"].as_array() {
@@ -129,4 +129,5 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) {
         }
     }
     println!("  returns: {:?}", state.returns());
+    state
 }

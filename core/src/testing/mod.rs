@@ -22,6 +22,7 @@ use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
 use crate::DynGame;
 
+pub mod schema;
 mod soak;
 pub use soak::{soak, SoakReport};
 
@@ -220,6 +221,7 @@ fn check_views<G: Game>(
     for p in SPECTATOR..players {
         let v = s.view(p).map_err(|e| e.to_string())?;
         ensure(v == s.view(p).map_err(|e| e.to_string())?, || "view is not deterministic".into())?;
+        check_envelope(s, p, &v)?;
         let t = s.observation_tensor(p).map_err(|e| e.to_string())?;
         ensure(t.len() == len && t.iter().all(|x| x.is_finite()), || "tensor has the wrong length or a non-finite value".into())?;
         if step % 10 == 0 && check_determinization(s, p, rng.next_u64())? {
@@ -228,6 +230,30 @@ fn check_views<G: Game>(
         report.views_compared += 1;
     }
     ensure(s.view(players).is_err() && s.view(-2).is_err(), || "a view of a seat that does not exist was given".into())
+}
+
+/// Checks `view` of `observer` against the envelope schema and against the state it describes.
+pub fn check_envelope(s: &StateHandle, observer: Player, view: &serde_json::Value) -> Result<(), String> {
+    schema::validate_view(view).map_err(|e| format!("view of seat {observer} breaks the envelope schema: {e}"))?;
+    let info = s.game().info().clone();
+    let cp = s.current_player();
+    let seat = |p: Player| if p >= 0 { serde_json::json!(p) } else { serde_json::Value::Null };
+    ensure(view["game"] == info.id.as_str() && view["rules_version"] == info.rules_version.as_str(), || {
+        "envelope names another game".into()
+    })?;
+    ensure(view["observer"] == seat(observer), || format!("envelope observer {} for seat {observer}", view["observer"]))?;
+    ensure(view["seats"].as_array().map(Vec::len) == Some(info.num_players as usize), || {
+        "envelope seats differ from the player count".into()
+    })?;
+    ensure(view["terminal"] == s.is_terminal() && view["to_act"]["seat"] == seat(cp), || "envelope to_act differs from the state".into())?;
+    let kind = view["to_act"]["decision"]["kind"].as_str().unwrap_or("");
+    ensure(s.is_terminal() || kind.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'), || {
+        format!("decision kind {kind:?} is not snake_case")
+    })?;
+    if s.is_terminal() {
+        ensure(view["returns"] == serde_json::json!(s.returns()), || "envelope returns differ from the state's".into())?;
+    }
+    ensure(view["last_action"].is_null() || !s.history().is_empty(), || "envelope has a last action before any".into())
 }
 
 /// Checks a determinization of `s` for `observer` (see [`crate::DynState::determinize`]):

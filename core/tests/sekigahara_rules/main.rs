@@ -535,7 +535,7 @@ fn perft(s: &kassen_core::StateHandle, depth: u32) -> u64 {
 fn first_state(seed: u64, kind: &str) -> kassen_core::StateHandle {
     let g = kassen_core::load_game("sekigahara", None).unwrap();
     let mut s = g.new_initial_state(seed);
-    while s.view(SPECTATOR).unwrap()["pending"]["kind"] != kind {
+    while s.view(SPECTATOR).unwrap()["to_act"]["decision"]["kind"] != kind {
         let a = s.legal_actions()[0];
         s.apply_in_place(a).unwrap();
     }

@@ -30,6 +30,8 @@ from kassen._kassen import (
     games,
     load_game,
 )
+from kassen.view import View
+from kassen.replay import replay_html
 from kassen.exceptions import (
     ArgumentTypeError,
     GameOverError,
@@ -53,6 +55,8 @@ __all__ = [
     "covered_configs",
     "games",
     "load_game",
+    "View",
+    "replay_html",
     "exceptions",
     "KassenError",
     "SetupError",

@@ -25,6 +25,7 @@ mod action;
 mod capture;
 pub mod data;
 mod hidden;
+mod render;
 mod scoring;
 mod setup;
 mod state;
@@ -292,6 +293,22 @@ impl Game for Samurai {
 
     fn view(&self, s: &State, player: Player) -> Value {
         view::view(self, s, player)
+    }
+
+    fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        render::draw(self, view, canvas)
+    }
+
+    fn action_target(&self, a: ActionId) -> Option<String> {
+        render::action_target(self, a)
+    }
+
+    fn decision(&self, s: &State, _observer: Player) -> Value {
+        view::decision(self, s)
+    }
+
+    fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
+        view::action_is_public(self, a)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

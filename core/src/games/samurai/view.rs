@@ -47,24 +47,37 @@ fn token_list(g: &Samurai, mask: u32) -> Vec<Value> {
     bits(mask).map(|t| json!({"token": t, "name": g.data().tokens[t as usize].name})).collect()
 }
 
-fn decision(g: &Samurai, s: &State) -> Value {
+/// The pending decision for the view envelope (public: every seat sees what is asked).
+pub fn decision(g: &Samurai, s: &State) -> Value {
     let d = g.data();
-    let (ask, extra) = match (s.phase, s.turn.pending) {
-        (Phase::ChooseTokens, _) => ("keep_token", json!({"kept": s.hand_size(s.seat as usize), "of": super::HAND})),
-        (Phase::PlaceFigures, _) => ("place_figure", json!({})),
-        (Phase::Play, Pending::None) => ("play_token_or_end_turn", json!({})),
-        (Phase::Play, Pending::ReplaceToken { token }) => {
-            ("replace_picked_up_token", json!({"token": token, "name": d.tokens[token as usize].name}))
+    let (kind, prompt, mut extra) = match (s.phase, s.turn.pending) {
+        (Phase::ChooseTokens, _) => {
+            ("keep_token", "keep a token for your hand", json!({"kept": s.hand_size(s.seat as usize), "of": super::HAND}))
         }
+        (Phase::PlaceFigures, _) => ("place_figure", "put a figure on a settlement", json!({})),
+        (Phase::Play, Pending::None) => ("play_token_or_end_turn", "play a token or end your turn", json!({})),
+        (Phase::Play, Pending::ReplaceToken { token }) => (
+            "replace_picked_up_token",
+            "place the picked-up token elsewhere",
+            json!({"token": token, "name": d.tokens[token as usize].name}),
+        ),
         (Phase::Play, Pending::SwapFigure { settlement, figure }) => (
             "choose_second_figure",
+            "choose the second figure of the exchange",
             json!({"first": {"hex": d.settlements[settlement as usize].hex, "figure": FIGURE_TYPES[figure as usize]}}),
         ),
-        (Phase::Refill, _) => ("draw_token", json!({"seat": s.seat})),
-        (Phase::Over, _) => return Value::Null,
+        (Phase::Refill, _) => ("draw_token", "a token is drawn", json!({"for_seat": s.seat})),
+        (Phase::Over, _) => ("over", "the game is over", json!({})),
     };
-    let player = if s.phase == Phase::Refill { -1 } else { s.seat as i32 };
-    json!({"player": player, "ask": ask, "details": extra})
+    extra["kind"] = json!(kind);
+    extra["prompt"] = json!(prompt);
+    extra
+}
+
+/// Whether everyone sees action `a` (4.2: the tokens kept for the hand are secret; the drawn
+/// token is seen only by its owner, who is not told it as an action either).
+pub fn action_is_public(g: &Samurai, a: ActionId) -> bool {
+    !matches!(g.decode(a), Some(Action::Keep { .. }) | Some(Action::Draw { .. }) | None)
 }
 
 pub fn view(g: &Samurai, s: &State, observer: Player) -> Value {
@@ -103,15 +116,11 @@ pub fn view(g: &Samurai, s: &State, observer: Player) -> Value {
         .collect();
     let result = (s.phase == Phase::Over).then(|| {
         let sc = score(&s.captured[..g.n]);
-        json!({"reason": s.end.map(super::scoring::reason_name), "returns": sc.returns(), "score": sc})
+        json!({"reason": s.end.map(super::scoring::reason_name), "score": sc})
     });
     json!({
-        "game": "samurai",
-        "observer": observer,
         "num_players": g.n,
         "phase": phase_name(s.phase),
-        "current_player": crate::game::Game::current_player(g, s),
-        "decision": decision(g, s),
         "turn": {"seat": s.seat, "tokens_played": s.turn.played, "normal_token_used": s.turn.normal_used, "consecutive_passes": s.passes},
         "board": {"tokens": tokens, "settlements": settlements},
         "players": players,

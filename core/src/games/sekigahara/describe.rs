@@ -90,3 +90,31 @@ pub fn action_string(g: &Sekigahara, s: &State, id: ActionId) -> String {
         format!("{verb} {}", args.join(" "))
     }
 }
+
+/// Whether everyone sees which action `a` was: the choices made in the open (modes, origins,
+/// roads, battles, retreats, turn structure). Actions that name a face-down block or a card
+/// from a hand stay hidden from the other side.
+pub fn is_public(g: &Sekigahara, id: ActionId) -> bool {
+    matches!(
+        g.decode(id),
+        Some(
+            Action::First(_)
+                | Action::Done
+                | Action::Mode(_)
+                | Action::Origin(_)
+                | Action::MusterA(_)
+                | Action::MusterB(_)
+                | Action::Step(_)
+                | Action::Stop
+                | Action::EndStack
+                | Action::EndPhase
+                | Action::Battle(_)
+                | Action::Siege
+                | Action::Field
+                | Action::EndDeploy
+                | Action::Challenge
+                | Action::NoChallenge
+                | Action::Retreat(_)
+        )
+    )
+}

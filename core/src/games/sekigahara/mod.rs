@@ -52,6 +52,7 @@ pub mod data;
 mod describe;
 mod hidden;
 mod movement;
+mod render;
 mod state;
 mod tensor;
 mod view;
@@ -288,6 +289,26 @@ impl Game for Sekigahara {
 
     fn view(&self, s: &State, player: Player) -> Value {
         view::view(self, s, player)
+    }
+
+    fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        render::draw(self, view, canvas)
+    }
+
+    fn action_target(&self, a: ActionId) -> Option<String> {
+        render::action_target(self, a)
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        data::SIDES.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn decision(&self, s: &State, _observer: Player) -> Value {
+        view::pending_json(self, s)
+    }
+
+    fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
+        describe::is_public(self, a)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

@@ -50,31 +50,32 @@ fn cards_json(g: &Sekigahara, pile: &[u8], side: u8) -> Value {
         .collect::<Vec<_>>())
 }
 
+/// The pending decision for the view envelope (public: the same for every observer).
 pub fn pending_json(g: &Sekigahara, s: &State) -> Value {
-    let kind = match s.pending {
-        Pending::ReinforceDiscard { .. } => "reinforce_discard",
-        Pending::Bid { .. } => "bid",
-        Pending::ChooseFirst { .. } => "choose_first",
-        Pending::Mode => "mode",
-        Pending::PayMode { .. } => "pay_mode",
-        Pending::Exchange { .. } => "exchange",
-        Pending::Menu => "movement",
-        Pending::Group => "group",
-        Pending::Muster { .. } => "muster",
-        Pending::Combat => "choose_battle",
-        Pending::SiegeChoice { .. } => "siege_choice",
-        Pending::Deploy => "deploy",
-        Pending::DeployBlock { .. } => "deploy_block",
-        Pending::DeploySecond { .. } => "deploy_second",
-        Pending::Challenge => "challenge",
-        Pending::Refute => "refute",
-        Pending::Casualty { .. } => "casualty",
-        Pending::RetreatCastle => "retreat_into_castle",
-        Pending::Retreat => "retreat",
-        Pending::JoinGarrison { .. } => "join_garrison",
-        Pending::Over => "over",
+    let (kind, prompt) = match s.pending {
+        Pending::ReinforceDiscard { .. } => ("reinforce_discard", "discard a card for reinforcements"),
+        Pending::Bid { .. } => ("bid", "bid a card for initiative"),
+        Pending::ChooseFirst { .. } => ("choose_first", "choose who moves first"),
+        Pending::Mode => ("mode", "choose a movement mode"),
+        Pending::PayMode { .. } => ("pay_mode", "discard cards to pay for the movement mode"),
+        Pending::Exchange { .. } => ("exchange", "exchange cards"),
+        Pending::Menu => ("movement", "move a stack, muster, or end the movement phase"),
+        Pending::Group => ("group", "move the selected group along a road or stop"),
+        Pending::Muster { .. } => ("muster", "choose the blocks to muster"),
+        Pending::Combat => ("choose_battle", "choose the next battle"),
+        Pending::SiegeChoice { .. } => ("siege_choice", "fight a field battle or a siege"),
+        Pending::Deploy => ("deploy", "deploy a block with a card or end deployment"),
+        Pending::DeployBlock { .. } => ("deploy_block", "choose the block to deploy"),
+        Pending::DeploySecond { .. } => ("deploy_second", "choose a second block to deploy"),
+        Pending::Challenge => ("challenge", "challenge the loyalty of a deployed block or not"),
+        Pending::Refute => ("refute", "refute the challenge with a card or not"),
+        Pending::Casualty { .. } => ("casualty", "choose a block to lose"),
+        Pending::RetreatCastle => ("retreat_into_castle", "retreat into the castle or not"),
+        Pending::Retreat => ("retreat", "choose where to retreat"),
+        Pending::JoinGarrison { .. } => ("join_garrison", "join the garrison or stay outside"),
+        Pending::Over => ("over", "the game is over"),
     };
-    let mut v = json!({"kind": kind});
+    let mut v = json!({"kind": kind, "prompt": prompt});
     match s.pending {
         Pending::PayMode { left } => v["cards_left"] = json!(left),
         Pending::Exchange { discarded } => v["discarded"] = json!(discarded),
@@ -137,11 +138,8 @@ pub fn view(g: &Sekigahara, s: &State, player: Player) -> Value {
     let bag_of = |side: u8| count(side, BAG);
     let points = control::points(g, s);
     let mut v = json!({
-        "game": "sekigahara",
-        "observer": if let Some(m) = me { json!(SIDES[m as usize]) } else { json!("spectator") },
         "week": s.week, "turn": TURNS[s.turn as usize], "first": SIDES[s.first as usize],
         "phase": if s.in_movement() { "movement" } else { "combat" }, "active": SIDES[s.active() as usize],
-        "pending": pending_json(g, s),
         "locations": locations,
         "blocks": visible,
         "recruitment_box": {"tokugawa": count(0, BOX), "ishida": count(1, BOX)},
@@ -162,7 +160,6 @@ pub fn view(g: &Sekigahara, s: &State, player: Player) -> Value {
             "all_main_road": s.group.all_main }) } else { Value::Null },
         "battle": battle_json(g, s),
         "points": {"tokugawa": points[0], "ishida": points[1]},
-        "winner": side_name(s.winner),
     });
     if let Some(m) = me {
         v["hand"] = cards_json(g, &s.hand, m);

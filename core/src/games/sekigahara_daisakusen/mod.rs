@@ -48,6 +48,7 @@ mod board;
 mod combat;
 pub mod data;
 mod movement;
+mod render;
 mod sequence;
 mod state;
 mod view;
@@ -316,6 +317,22 @@ impl Game for Daisakusen {
 
     fn view(&self, s: &State, player: Player) -> Value {
         view::view(self, s, player)
+    }
+
+    fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        render::draw(self, view, canvas)
+    }
+
+    fn action_target(&self, a: ActionId) -> Option<String> {
+        render::action_target(self, a)
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        data::SIDES.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn decision(&self, s: &State, _observer: Player) -> Value {
+        view::pending_json(self, s)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

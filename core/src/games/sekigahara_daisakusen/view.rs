@@ -22,7 +22,7 @@ use super::action::{Action, ACT_NAMES};
 use super::data::{Kind, Terrain, EAST, FACTION_NAMES, NONE, NO_HEX, RIVER, ROAD, SIDES};
 use super::state::{bit, Pending, State, DEAD, TRACK};
 use super::Daisakusen;
-use crate::game::{ActionId, Player, SPECTATOR};
+use crate::game::{ActionId, Player};
 
 pub const HEX_PLANES: usize = 35;
 pub const PENDING_KINDS: [&str; 15] = [
@@ -41,6 +41,25 @@ pub const PENDING_KINDS: [&str; 15] = [
     "allocate",
     "advance",
     "over",
+];
+
+/// A short human prompt per entry of [`PENDING_KINDS`].
+const PROMPTS: [&str; 15] = [
+    "place the next tozama unit",
+    "a card is drawn",
+    "plot: 調略 or 恫喝, or pass",
+    "the plot die is rolled",
+    "choose a morale marker",
+    "choose the commander to activate",
+    "choose what the commander does",
+    "select units for the group",
+    "the strategic die is rolled",
+    "move the group or stop",
+    "choose the hex to attack",
+    "the battle dice are rolled",
+    "choose a unit to take the hit",
+    "advance into the hex or stay",
+    "the game is over",
 ];
 
 fn pending_index(p: &Pending) -> usize {
@@ -214,8 +233,10 @@ fn loc_json(g: &Daisakusen, loc: u16) -> Value {
     }
 }
 
+/// The pending decision for the view envelope (the game has no hidden information).
 pub fn pending_json(g: &Daisakusen, s: &State) -> Value {
-    let mut p = json!({"kind": PENDING_KINDS[pending_index(&s.pending)], "player": g.current_player(s)});
+    let k = pending_index(&s.pending);
+    let mut p = json!({"kind": PENDING_KINDS[k], "prompt": PROMPTS[k]});
     match s.pending {
         Pending::Setup { next } => p["unit"] = json!(g.unit_name(g.data.tozama_units[next as usize])),
         Pending::PlotDie { hex, intimidate } => {
@@ -229,16 +250,13 @@ pub fn pending_json(g: &Daisakusen, s: &State) -> Value {
     p
 }
 
-pub fn view(g: &Daisakusen, s: &State, player: Player) -> Value {
+pub fn view(g: &Daisakusen, s: &State, _player: Player) -> Value {
     let d = &g.data;
     let cards = |mask: u32| -> Vec<Value> { (0..d.cards.len()).filter(|&i| mask >> i & 1 != 0).map(|i| json!(d.cards[i].id)).collect() };
     let out_of_deck = !(s.deck | s.discard | if s.card != NONE { 1 << s.card } else { 0 }) & ((1u64 << d.cards.len()) - 1) as u32;
     json!({
-        "game": Daisakusen::ID,
-        "observer": if player == SPECTATOR { json!("spectator") } else { json!(SIDES[player as usize]) },
         "turn": s.turn,
         "max_turns": g.max_turns,
-        "pending": pending_json(g, s),
         "card": if s.card != NONE { json!({"id": d.cards[s.card as usize].id, "name": d.cards[s.card as usize].name, "activations_left": s.picks}) } else { Value::Null },
         "deck": cards(s.deck),
         "discard": cards(s.discard),
@@ -258,7 +276,6 @@ pub fn view(g: &Daisakusen, s: &State, player: Player) -> Value {
         "group": (0..s.units.len() as u8).filter(|&u| s.group & bit(u) != 0).map(|u| json!(d.counters[u as usize].id)).collect::<Vec<_>>(),
         "movement_points": s.mp,
         "fight": s.fight.map(|f| json!({"from": hex_id(g, f.from), "target": hex_id(g, f.target), "siege": f.siege, "stage": if f.stage == 0 { "besieged_fire_first" } else { "attack" }, "hits_to_allocate": f.hits, "modifier": f.modifier})),
-        "winner": if s.pending == Pending::Over { if s.winner < 2 { json!(SIDES[s.winner as usize]) } else { json!("draw") } } else { Value::Null },
     })
 }
 

@@ -53,6 +53,7 @@ pub mod data;
 mod flow;
 mod hidden;
 mod play;
+mod render;
 mod rules;
 mod scoring;
 mod state;
@@ -292,6 +293,22 @@ impl Game for Tkr {
 
     fn view(&self, s: &State, player: Player) -> Value {
         view::view(self, s, player)
+    }
+
+    fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
+        render::draw(self, view, canvas)
+    }
+
+    fn action_target(&self, a: ActionId) -> Option<String> {
+        render::action_target(self, a)
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        data::KINGDOMS.iter().map(|k| k.to_lowercase()).collect()
+    }
+
+    fn decision(&self, s: &State, _observer: Player) -> Value {
+        view::decision(self, s)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

@@ -84,6 +84,72 @@ fn bits_list(mut m: u64) -> Vec<usize> {
     v
 }
 
+/// A short human prompt for each pending kind.
+fn prompt(kind: &str) -> &'static str {
+    match kind {
+        "criterion" => "choose the Control Han Emperor criterion",
+        "draw_development" => "a development card is drawn",
+        "draw_general" => "a general is drawn",
+        "keep_general" => "choose a general to keep",
+        "alliance" => "choose the alliance action",
+        "bid" => "place a general on an action",
+        "target" => "choose the target of the placement",
+        "extras" => "add units, gold or support to the placement",
+        "choose_action" => "choose the next action to perform",
+        "develop_mode" => "choose how to develop",
+        "bank" => "choose what to bank",
+        "trade_rice" => "trade rice",
+        "trade_weapons" => "trade weapons",
+        "weapon_pick" => "choose a weapon",
+        "hire_instructor" => "hire an instructor or not",
+        "import_tech" => "import technology or not",
+        "keep_import" => "choose an imported card to keep",
+        "build" => "choose a development to build",
+        "produce" => "choose what to produce",
+        "train" => "train units",
+        "tribute" => "pay tribute or not",
+        "han_flip" => "choose the general to flip on Control Han Emperor",
+        "occupy_general" => "choose the general to occupy with",
+        "occupy_region" => "choose the region to occupy",
+        "occupy_units" => "choose the units to occupy with",
+        "occupy_store" => "choose where to store the region's goods",
+        "bonus_choice" => "choose the card bonus",
+        "tribal12" => "choose the tribal reward",
+        "protect" => "protect a region or not",
+        "exchange" => "choose a card to exchange",
+        "auto" => "the rules resolve the next step",
+        "over" => "the game is over",
+        "benefit_order" => "choose the order of the benefits",
+        "army_cost" => "choose trained or untrained armies to pay with",
+        "bonus_order" => "choose which card bonus resolves next",
+        _ => "choose an action",
+    }
+}
+
+/// The pending decision for the view envelope (public: the same for every observer).
+pub fn decision(g: &Tkr, s: &State) -> Value {
+    let (_, kind) = pending_kind(&s.pending);
+    let mut pending = json!({"kind": kind, "seat": if matches!(s.pending, Pending::Over) { Value::Null } else { json!(s.seat) }});
+    match s.pending {
+        Pending::DrawDev { seat, deck, left, .. } => pending = json!({"kind": kind, "seat": seat, "deck": deck, "left": left}),
+        Pending::DrawGeneral { seat, left } | Pending::Keep { seat, left } => pending = json!({"kind": kind, "seat": seat, "left": left}),
+        Pending::Exchange { card, .. } | Pending::BonusChoice { card, .. } => pending["card"] = json!(g.card_name(card)),
+        Pending::ArmyCost { dev } => pending["card"] = json!(g.data.developments[dev as usize].id),
+        Pending::BonusOrder => {
+            pending["bonuses"] = s.bonus_queue.iter().map(|&(c, _)| json!(g.card_name(c))).collect();
+        }
+        Pending::OccupyGeneral { action } | Pending::Produce { action } | Pending::Bank { action } | Pending::DevelopMode { action } => {
+            pending["action"] = json!(ACTIONS[action as usize])
+        }
+        _ => {}
+    }
+    if s.acting != NONE {
+        pending["acting"] = json!(ACTIONS[s.acting as usize]);
+    }
+    pending["prompt"] = json!(prompt(kind));
+    pending
+}
+
 pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
     let d = &g.data;
     let me = if player == SPECTATOR { None } else { Some(player as usize) };
@@ -134,24 +200,6 @@ pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
         json!({"seat": p.seat, "general": d.generals[p.general as usize].id, "action": if p.action == NONE { Value::Null } else { json!(ACTIONS[p.action as usize]) },
                "unit": if p.unit == NONE { Value::Null } else { json!(UNITS[p.unit as usize]) }, "units": p.units, "gold": p.gold, "support": p.support, "han": p.han, "value": p.value})
     };
-    let (_, kind) = pending_kind(&s.pending);
-    let mut pending = json!({"kind": kind, "seat": if matches!(s.pending, Pending::Over) { Value::Null } else { json!(s.seat) }});
-    match s.pending {
-        Pending::DrawDev { seat, deck, left, .. } => pending = json!({"kind": kind, "seat": seat, "deck": deck, "left": left}),
-        Pending::DrawGeneral { seat, left } | Pending::Keep { seat, left } => pending = json!({"kind": kind, "seat": seat, "left": left}),
-        Pending::Exchange { card, .. } | Pending::BonusChoice { card, .. } => pending["card"] = json!(g.card_name(card)),
-        Pending::ArmyCost { dev } => pending["card"] = json!(d.developments[dev as usize].id),
-        Pending::BonusOrder => {
-            pending["bonuses"] = s.bonus_queue.iter().map(|&(c, _)| json!(g.card_name(c))).collect();
-        }
-        Pending::OccupyGeneral { action } | Pending::Produce { action } | Pending::Bank { action } | Pending::DevelopMode { action } => {
-            pending["action"] = json!(ACTIONS[action as usize])
-        }
-        _ => {}
-    }
-    if s.acting != NONE {
-        pending["acting"] = json!(ACTIONS[s.acting as usize]);
-    }
     json!({
         "round": s.round,
         "criteria": {"control_han_emperor": if s.han_criterion == 0 { "administration" } else { "combat" }, "win_popular_support": if s.han_criterion == 0 { "combat" } else { "administration" }},
@@ -174,7 +222,6 @@ pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
         "deck_sizes": {"unity": g.dev_remaining(s, 0).count(), "separation": g.dev_remaining(s, 1).count(),
                        "generals": (0..3).map(|k| g.general_deck(s, k).count() + s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count()).collect::<Vec<_>>()},
         "deck_bottoms": {"unity": bottom_view(g, s, 0, me), "separation": bottom_view(g, s, 1, me)},
-        "pending": pending,
         "scores": if s.is_over() { json!(g.scores(s)) } else { Value::Null },
         "end_reason": s.end_reason,
     })

@@ -1,0 +1,83 @@
+"""Boards, views, replays and the play session from Python."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import kassen
+from kassen.play import Session
+
+
+def _midgame(game_id: str, steps: int = 30) -> kassen.State:
+    state = kassen.load_game(game_id).new_initial_state(seed=2)
+    for i in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[(i * 7919) % len(legal)])
+    return state
+
+
+@pytest.mark.parametrize("game_id", sorted(kassen.games()))
+def test_render_svg_for_every_observer(game_id):
+    state = _midgame(game_id)
+    n = state.game().num_players()
+    pictures = {p: state.render_svg(p) for p in range(-1, n)}
+    for p, svg in pictures.items():
+        assert svg.startswith("<svg ") and svg.rstrip().endswith("</svg>")
+        assert "Legend" in svg
+        view = kassen.View(state, p)
+        assert view._repr_svg_() == svg
+        assert view["observer"] == (None if p == -1 else p)
+        assert view.body == state.view(p)["body"]
+    with pytest.raises(kassen.RuleError) as e:
+        state.render_svg(n)
+    assert e.value.code == 205
+
+
+def test_render_view_svg_rejects_bad_views():
+    game = kassen.load_game("samurai")
+    view = game.new_initial_state(1).view(0)
+    assert game.render_view_svg(json.dumps(view)).startswith("<svg ")
+    view["game"] = "sekigahara"
+    with pytest.raises(kassen.KassenError) as e:
+        game.render_view_svg(json.dumps(view))
+    assert e.value.code == 6
+    with pytest.raises(kassen.KassenError) as e:
+        game.render_view_svg("{not json")
+    assert e.value.code == 300
+
+
+@pytest.mark.parametrize("game_id", ["samurai", "sekigahara"])
+def test_replay_html_has_a_frame_per_visible_step(game_id, tmp_path):
+    state = _midgame(game_id, 25)
+    page = kassen.replay_html(state, 1)
+    data = json.loads(page.split('type="application/json">', 1)[1].split("</script>", 1)[0].replace("<\\/", "</"))
+    assert len(data["frames"]) >= 2
+    assert data["frames"][-1]["svg"] == state.render_svg(1)
+    assert [e["step"] for e in data["events"]] == [e["step"] for e in state.events(1)]
+    saved = tmp_path / "saved.json"
+    saved.write_text(state.to_json())
+    out = tmp_path / "replay.html"
+    subprocess.run([sys.executable, "-m", "kassen.replay", str(saved), "--seat", "1", "-o", str(out)], check=True,
+                   capture_output=True)
+    assert out.read_text(encoding="utf-8") == page
+
+
+def test_play_session_sends_only_the_seats_view():
+    session = Session("sekigahara", {}, seat=0, seed=4)
+    snap = session.snapshot()
+    assert snap["view"] == session.state.view(0)
+    assert snap["svg"] == session.state.render_svg(0)
+    assert "history" not in json.dumps(snap)
+    assert [a["id"] for a in snap["legal"]] == session.state.legal_actions()
+    before = snap["events_total"]
+    snap = session.act(snap["legal"][0]["id"], before)
+    assert snap["events_total"] >= before
+    assert snap["events"] == session.state.events(0)[before:]
+    with pytest.raises(kassen.KassenError):
+        session.act(10**6)
