@@ -410,7 +410,10 @@ kassen_status kassen_state_legal_actions(const struct kassen_state *state,
  * `cap` bytes, and the number of flags (`kassen_game_num_distinct_actions`) into
  * `*out_len`.
  *
- * Buffer rules and failures as for `kassen_state_legal_actions`.
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer) or `KASSEN_STATUS_PANIC`.
  */
 kassen_status kassen_state_legal_actions_mask(const struct kassen_state *state,
                                               uint8_t *buf,
@@ -500,7 +503,10 @@ kassen_status kassen_state_chance_outcomes(const struct kassen_state *state,
  * Copies the return of every seat (all 0 until the game is over) into the caller's array
  * `buf` of `cap` doubles, and the number of seats into `*out_len`.
  *
- * Buffer rules and failures as for `kassen_state_legal_actions`.
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer) or `KASSEN_STATUS_PANIC`.
  */
 kassen_status kassen_state_returns(const struct kassen_state *state,
                                    double *buf,
@@ -511,7 +517,10 @@ kassen_status kassen_state_returns(const struct kassen_state *state,
  * Copies the action log (every player action and chance outcome since the initial
  * state) into the caller's array `buf` of `cap` elements, and its length into `*out_len`.
  *
- * Buffer rules and failures as for `kassen_state_legal_actions`.
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer) or `KASSEN_STATUS_PANIC`.
  */
 kassen_status kassen_state_history(const struct kassen_state *state,
                                    uint32_t *buf,
@@ -582,7 +591,10 @@ kassen_status kassen_state_events_json(const struct kassen_state *state,
  * The state builds its event history once and extends it, so each call costs only what is
  * new.
  *
- * Ownership and failures as for `kassen_state_events_json`.
+ * Ownership as for `kassen_state_events_json`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out` is NULL), `KASSEN_STATUS_INVALID_PLAYER`
+ * (neither a seat nor -1), `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`; on
+ * failure `*out` is not written.
  */
 kassen_status kassen_state_events_since_json(const struct kassen_state *state,
                                              int32_t player,
@@ -594,8 +606,10 @@ kassen_status kassen_state_events_since_json(const struct kassen_state *state,
  * caller's array `buf` of `cap` floats, and its length (`kassen_game_observation_len`)
  * into `*out_len`.
  *
- * Buffer rules as for `kassen_state_legal_actions`; also fails with
- * `KASSEN_STATUS_INVALID_PLAYER`.
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_PLAYER`,
+ * `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`.
  */
 kassen_status kassen_state_observation_tensor(const struct kassen_state *state,
                                               int32_t player,
@@ -634,7 +648,8 @@ kassen_status kassen_state_from_json(const char *json, struct kassen_state **out
  *
  * On success, `*out` receives a new state that the caller owns and must release with
  * `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
- * `kassen_state_from_json` and `KASSEN_STATUS_INVALID_ARGUMENT`.
+ * `kassen_state_from_json` (`KASSEN_STATUS_NULL_POINTER` when `out` is NULL or `json` is
+ * NULL with a non-zero length) and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL inside.
  */
 kassen_status kassen_state_from_json_n(const uint8_t *json, size_t len, struct kassen_state **out);
 

@@ -162,7 +162,10 @@ pub unsafe extern "C" fn kassen_state_legal_actions(
 /// `cap` bytes, and the number of flags (`kassen_game_num_distinct_actions`) into
 /// `*out_len`.
 ///
-/// Buffer rules and failures as for `kassen_state_legal_actions`.
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer) or `KASSEN_STATUS_PANIC`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_legal_actions_mask(
     state: *const kassen_state,
@@ -331,7 +334,10 @@ pub unsafe extern "C" fn kassen_state_chance_outcomes(
 /// Copies the return of every seat (all 0 until the game is over) into the caller's array
 /// `buf` of `cap` doubles, and the number of seats into `*out_len`.
 ///
-/// Buffer rules and failures as for `kassen_state_legal_actions`.
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer) or `KASSEN_STATUS_PANIC`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_returns(state: *const kassen_state, buf: *mut f64, cap: usize, out_len: *mut usize) -> kassen_status {
     ffi_boundary! {
@@ -345,7 +351,10 @@ pub unsafe extern "C" fn kassen_state_returns(state: *const kassen_state, buf: *
 /// Copies the action log (every player action and chance outcome since the initial
 /// state) into the caller's array `buf` of `cap` elements, and its length into `*out_len`.
 ///
-/// Buffer rules and failures as for `kassen_state_legal_actions`.
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer) or `KASSEN_STATUS_PANIC`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_history(state: *const kassen_state, buf: *mut u32, cap: usize, out_len: *mut usize) -> kassen_status {
     ffi_boundary! {
@@ -444,7 +453,10 @@ pub unsafe extern "C" fn kassen_state_events_json(state: *const kassen_state, pl
 /// The state builds its event history once and extends it, so each call costs only what is
 /// new.
 ///
-/// Ownership and failures as for `kassen_state_events_json`.
+/// Ownership as for `kassen_state_events_json`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out` is NULL), `KASSEN_STATUS_INVALID_PLAYER`
+/// (neither a seat nor -1), `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`; on
+/// failure `*out` is not written.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_events_since_json(
     state: *const kassen_state,
@@ -469,8 +481,10 @@ pub unsafe extern "C" fn kassen_state_events_since_json(
 /// caller's array `buf` of `cap` floats, and its length (`kassen_game_observation_len`)
 /// into `*out_len`.
 ///
-/// Buffer rules as for `kassen_state_legal_actions`; also fails with
-/// `KASSEN_STATUS_INVALID_PLAYER`.
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_PLAYER`,
+/// `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_observation_tensor(
     state: *const kassen_state,
@@ -532,7 +546,8 @@ pub unsafe extern "C" fn kassen_state_from_json(json: *const c_char, out: *mut *
 ///
 /// On success, `*out` receives a new state that the caller owns and must release with
 /// `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
-/// `kassen_state_from_json` and `KASSEN_STATUS_INVALID_ARGUMENT`.
+/// `kassen_state_from_json` (`KASSEN_STATUS_NULL_POINTER` when `out` is NULL or `json` is
+/// NULL with a non-zero length) and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL inside.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_from_json_n(json: *const u8, len: usize, out: *mut *mut kassen_state) -> kassen_status {
     ffi_boundary! {
