@@ -13,7 +13,18 @@
  * - Bounded outputs go to caller arrays (buf, cap, &out_len). Unbounded outputs (JSON,
  *   strings) come in a kassen_buf owned by the library: release it with kassen_buf_free;
  *   do not call free() on it.
- * - Strings passed in are NUL-terminated UTF-8.
+ * - Strings passed in are NUL-terminated UTF-8; each function taking one has a *_n variant
+ *   taking (pointer, length in bytes) that rejects a NUL byte inside the string with
+ *   KASSEN_STATUS_INVALID_ARGUMENT instead of cutting it short (kassen_game_new_n,
+ *   kassen_state_from_json_n).
+ * - Strings returned as `const char *` (kassen_version, kassen_status_name,
+ *   kassen_last_error_message) belong to the library: never free them. The first two are
+ *   static; the last error message is per thread and valid only until the next kassen call
+ *   on that thread.
+ * - Flags are uint8_t (0 or 1), never C bool. Counts and capacities are size_t, which is
+ *   pointer-sized: declare them as nuint / UIntPtr / usize in bindings.
+ * - Any function may also return KASSEN_STATUS_PANIC (a bug in kassen; handles stay valid
+ *   and unchanged) and, for a misaligned output pointer, KASSEN_STATUS_INVALID_ARGUMENT.
  * - Player ids: seats are >= 0; -1 is the chance player (current_player) and the spectator
  *   (views, events, observations); -4 means the game is over.
  */
@@ -463,6 +474,26 @@ kassen_status kassen_games_json(struct kassen_buf *out);
 kassen_status kassen_game_new(const char *id, const char *config_json, struct kassen_game **out);
 
 /**
+ * `kassen_game_new` with both strings given as (pointer, length in bytes) of UTF-8, without
+ * a NUL terminator: for bindings whose strings carry their length (C#, Rust, Go). A NUL byte
+ * inside either string is rejected with `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+ * `config_json` may be NULL with `config_len` 0 for the defaults.
+ *
+ * On success, `*out` receives a new game that the caller owns and must release with
+ * `kassen_game_free`. On failure `*out` is not written. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`out` is NULL, or a string pointer is NULL with a non-zero
+ * length), `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte inside a string),
+ * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_UNKNOWN_GAME`, `KASSEN_STATUS_INVALID_CONFIG`,
+ * `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`, `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`,
+ * `KASSEN_STATUS_INVALID_DATA` or `KASSEN_STATUS_PANIC`.
+ */
+kassen_status kassen_game_new_n(const uint8_t *id,
+                                size_t id_len,
+                                const uint8_t *config_json,
+                                size_t config_len,
+                                struct kassen_game **out);
+
+/**
  * Releases a game created by `kassen_game_new` or `kassen_state_game`.
  *
  * `game == NULL` is a no-op. States created from the game stay valid. The game must not
@@ -473,7 +504,10 @@ void kassen_game_free(struct kassen_game *game);
 /**
  * Describes the game as a JSON object: id, name, player counts, `num_distinct_actions`,
  * `max_chance_outcomes`, `observation_shape`, `max_game_length`, rules version, rulebook,
- * the normalized config and the provenance of the component data.
+ * the normalized config, the provenance of the component data, `hidden_information`, and
+ * the buffer sizes seen in the soak run: `max_legal_actions` (a legal-actions buffer that
+ * fitted every soak game), `max_view_bytes` and `max_events_bytes` (largest view and event
+ * list JSON).
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
@@ -595,12 +629,14 @@ kassen_status kassen_state_game(const struct kassen_state *state, struct kassen_
 kassen_status kassen_state_current_player(const struct kassen_state *state, int32_t *out);
 
 /**
- * Writes whether the game is over to `*out`.
+ * Writes whether the game is over to `*out`: 1 if it is, 0 if not (a `uint8_t`, not a C
+ * `bool`, so that every binding reads it the same way).
  *
- * Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+ * Returns `KASSEN_STATUS_OK`, `KASSEN_STATUS_NULL_POINTER` (an argument is NULL),
+ * `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`; on failure `*out` is not
  * written.
  */
-kassen_status kassen_state_is_terminal(const struct kassen_state *state, bool *out);
+kassen_status kassen_state_is_terminal(const struct kassen_state *state, uint8_t *out);
 
 /**
  * Copies the legal action ids (the outcome ids at a chance node), ascending and without
@@ -622,7 +658,10 @@ kassen_status kassen_state_legal_actions(const struct kassen_state *state,
  * `cap` bytes, and the number of flags (`kassen_game_num_distinct_actions`) into
  * `*out_len`.
  *
- * Buffer rules and failures as for `kassen_state_legal_actions`.
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer) or `KASSEN_STATUS_PANIC`.
  */
 kassen_status kassen_state_legal_actions_mask(const struct kassen_state *state,
                                               uint8_t *buf,
@@ -667,6 +706,31 @@ kassen_status kassen_state_apply_in_place(struct kassen_state *state, uint32_t a
 kassen_status kassen_state_apply_as(struct kassen_state *state, int32_t player, uint32_t action);
 
 /**
+ * One call per step: applies `action` in place (as `kassen_state_apply_in_place`), then
+ * writes the player to act next to `*next_player` (a seat, -1 at a chance node, -4 when the
+ * game is over) and the legal actions of the new state to the caller's array `legal_buf` of
+ * `legal_cap` elements, their number to `*legal_len` (as `kassen_state_legal_actions`).
+ *
+ * Size `legal_buf` by `max_legal_actions` from `kassen_game_info_json` (it fitted every
+ * game of the soak run), or by `kassen_game_num_distinct_actions` to be sure. If the legal
+ * actions do not fit, the state is put back as it was, `*legal_len` receives the required
+ * number and `KASSEN_STATUS_BUFFER_TOO_SMALL` is returned.
+ *
+ * Returns `KASSEN_STATUS_OK`, `KASSEN_STATUS_NULL_POINTER` (`state`, `next_player` or
+ * `legal_len` is NULL, or `legal_buf` is NULL while `legal_cap > 0`),
+ * `KASSEN_STATUS_INVALID_ARGUMENT` (a misaligned pointer), `KASSEN_STATUS_BUFFER_TOO_SMALL`,
+ * `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_ACTION_OUT_OF_RANGE`,
+ * `KASSEN_STATUS_ILLEGAL_ACTION` or `KASSEN_STATUS_PANIC`. On any failure the state is
+ * exactly as it was and only `*legal_len` may be written (with `BUFFER_TOO_SMALL`).
+ */
+kassen_status kassen_state_apply_step(struct kassen_state *state,
+                                      uint32_t action,
+                                      int32_t *next_player,
+                                      uint32_t *legal_buf,
+                                      size_t legal_cap,
+                                      size_t *legal_len);
+
+/**
  * Copies the outcomes of a chance node into the caller's arrays `ids` and `probs` (both
  * of `cap` elements; the probabilities sum to 1), and their number into `*out_len`.
  * Zero outcomes when the state is not a chance node.
@@ -687,7 +751,10 @@ kassen_status kassen_state_chance_outcomes(const struct kassen_state *state,
  * Copies the return of every seat (all 0 until the game is over) into the caller's array
  * `buf` of `cap` doubles, and the number of seats into `*out_len`.
  *
- * Buffer rules and failures as for `kassen_state_legal_actions`.
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer) or `KASSEN_STATUS_PANIC`.
  */
 kassen_status kassen_state_returns(const struct kassen_state *state,
                                    double *buf,
@@ -698,7 +765,10 @@ kassen_status kassen_state_returns(const struct kassen_state *state,
  * Copies the action log (every player action and chance outcome since the initial
  * state) into the caller's array `buf` of `cap` elements, and its length into `*out_len`.
  *
- * Buffer rules and failures as for `kassen_state_legal_actions`.
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+ * misaligned pointer) or `KASSEN_STATUS_PANIC`.
  */
 kassen_status kassen_state_history(const struct kassen_state *state,
                                    uint32_t *buf,
@@ -769,7 +839,10 @@ kassen_status kassen_state_events_json(const struct kassen_state *state,
  * The state builds its event history once and extends it, so each call costs only what is
  * new.
  *
- * Ownership and failures as for `kassen_state_events_json`.
+ * Ownership as for `kassen_state_events_json`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out` is NULL), `KASSEN_STATUS_INVALID_PLAYER`
+ * (neither a seat nor -1), `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`; on
+ * failure `*out` is not written.
  */
 kassen_status kassen_state_events_since_json(const struct kassen_state *state,
                                              int32_t player,
@@ -781,8 +854,10 @@ kassen_status kassen_state_events_since_json(const struct kassen_state *state,
  * caller's array `buf` of `cap` floats, and its length (`kassen_game_observation_len`)
  * into `*out_len`.
  *
- * Buffer rules as for `kassen_state_legal_actions`; also fails with
- * `KASSEN_STATUS_INVALID_PLAYER`.
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_PLAYER`,
+ * `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`.
  */
 kassen_status kassen_state_observation_tensor(const struct kassen_state *state,
                                               int32_t player,
@@ -815,6 +890,18 @@ kassen_status kassen_state_to_json(const struct kassen_state *state, struct kass
 kassen_status kassen_state_from_json(const char *json, struct kassen_state **out);
 
 /**
+ * `kassen_state_from_json` with the text given as (pointer, length in bytes) of UTF-8,
+ * without a NUL terminator. A NUL byte inside is rejected with
+ * `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+ *
+ * On success, `*out` receives a new state that the caller owns and must release with
+ * `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
+ * `kassen_state_from_json` (`KASSEN_STATUS_NULL_POINTER` when `out` is NULL or `json` is
+ * NULL with a non-zero length) and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL inside.
+ */
+kassen_status kassen_state_from_json_n(const uint8_t *json, size_t len, struct kassen_state **out);
+
+/**
  * Writes a hash of the whole state (game, config, seed, action log, position) to `*out`.
  * It is identical on every run, platform and surface (C, Rust, Python).
  *
@@ -825,14 +912,15 @@ kassen_status kassen_state_hash(const struct kassen_state *state, uint64_t *out)
 
 /**
  * Writes whether two states are equal (same game, config, seed, action log and position)
- * to `*out`. States of different games are unequal.
+ * to `*out`: 1 if they are, 0 if not (a `uint8_t`). States of different games are unequal.
  *
- * Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+ * Returns `KASSEN_STATUS_OK`, `KASSEN_STATUS_NULL_POINTER` (an argument is NULL),
+ * `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`; on failure `*out` is not
  * written.
  */
 kassen_status kassen_state_equal(const struct kassen_state *a,
                                  const struct kassen_state *b,
-                                 bool *out);
+                                 uint8_t *out);
 
 /**
  * The name of a status constant, e.g. `"KASSEN_STATUS_ILLEGAL_ACTION"` for 200.

@@ -58,6 +58,22 @@ pub struct GameInfo {
     /// piece). Without it, determinizations keep the true history and only the future (the
     /// state's seed) is drawn anew.
     pub hidden_information: bool,
+    /// The most legal actions seen at one decision in the game's soak run, with a margin: a
+    /// legal-actions buffer of this size fitted every soak game (a figure, not a proof; see
+    /// the game's `sizes.rs`).
+    pub max_legal_actions: u32,
+    /// The largest view JSON (bytes, any observer, any step) seen in the soak run, with a margin.
+    pub max_view_bytes: u32,
+    /// The largest event-list JSON (bytes, any observer) seen in the soak run, with a margin.
+    pub max_events_bytes: u32,
+}
+
+/// The buffer sizes of [`GameInfo`], observed in a soak run.
+#[derive(Clone, Copy, Debug)]
+pub struct BufferSizes {
+    pub max_legal_actions: u32,
+    pub max_view_bytes: u32,
+    pub max_events_bytes: u32,
 }
 
 impl GameInfo {

@@ -33,8 +33,19 @@ fn soak_every_game_and_config() {
             assert_eq!(r.games, per_config);
             assert!(r.conformance_games >= 1 && r.longest_game > 0 && r.max_legal_actions > 0);
             println!(
-                "soak {id} {cfg}: {} games, {} actions, longest {}, at most {} legal actions, largest final view {} B, events {} B, {:.1} s",
+                "soak {id} {cfg}: {} games, {} actions, longest {}, at most {} legal actions, largest view {} B, events {} B, {:.1} s",
                 r.games, r.actions, r.longest_game, r.max_legal_actions, r.max_view_bytes, r.max_events_bytes, r.seconds
+            );
+            // The buffer sizes a frontend reads from the game info hold for every soak game.
+            let info = game.info();
+            assert!(
+                r.max_legal_actions <= info.max_legal_actions
+                    && r.max_view_bytes <= info.max_view_bytes as u64
+                    && r.max_events_bytes <= info.max_events_bytes as u64,
+                "{id} {cfg}: the soak run exceeds the sizes in the game info ({} legal actions, {} B view, {} B events)",
+                info.max_legal_actions,
+                info.max_view_bytes,
+                info.max_events_bytes
             );
             played += r.games;
             rows.push(serde_json::json!({"game": id, "config": cfg, "report": r}));

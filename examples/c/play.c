@@ -12,7 +12,7 @@ int main(void) {
         fprintf(stderr, "kassen: %s\n", kassen_last_error_message());
         return 1;
     }
-    bool over = false;
+    uint8_t over = 0;
     uint32_t actions[4096];
     size_t n = 0;
     while (kassen_state_is_terminal(state, &over) == KASSEN_STATUS_OK && !over &&

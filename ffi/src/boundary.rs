@@ -203,6 +203,29 @@ pub unsafe fn arg_str<'a>(p: *const c_char, name: &str) -> Result<&'a str, Failu
     })
 }
 
+/// The string argument `(p, len)`: `len` bytes of UTF-8, no NUL terminator needed. NULL
+/// with `len == 0` is the empty string. A NUL byte inside is an error (a caller's string is
+/// never silently cut short).
+///
+/// # Safety
+/// `p` is NULL or valid for `len` reads.
+pub unsafe fn arg_str_n<'a>(p: *const u8, len: usize, name: &str) -> Result<&'a str, Failure> {
+    if p.is_null() {
+        return if len == 0 { Ok("") } else { Err(Failure::null(name)) };
+    }
+    // SAFETY: non-NULL and valid for `len` bytes (caller's promise).
+    let bytes = unsafe { std::slice::from_raw_parts(p, len) };
+    if let Some(i) = bytes.iter().position(|&b| b == 0) {
+        return Err(Failure::new(kassen_status::InvalidArgument, format!("argument `{name}` contains a NUL byte at offset {i}")));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        Failure::new(
+            kassen_status::InvalidUtf8,
+            format!("argument `{name}` is not valid UTF-8 (invalid byte at offset {})", e.valid_up_to()),
+        )
+    })
+}
+
 /// Copies `src` into the caller buffer `(buf, cap)` and its length into `out_len`.
 ///
 /// `buf` may be NULL when `cap` is 0 (a size query). If `src` does not fit, nothing is

@@ -5,7 +5,7 @@ use std::ffi::c_char;
 use kassen_core::engine::{self, GameHandle};
 use serde_json::json;
 
-use crate::boundary::{arg_ref, arg_str, ffi_boundary, Out};
+use crate::boundary::{arg_ref, arg_str, arg_str_n, ffi_boundary, Out};
 use crate::buf::{give, kassen_buf, out_buf};
 use crate::status::kassen_status;
 
@@ -69,6 +69,37 @@ pub unsafe extern "C" fn kassen_game_new(id: *const c_char, config_json: *const 
     }
 }
 
+/// `kassen_game_new` with both strings given as (pointer, length in bytes) of UTF-8, without
+/// a NUL terminator: for bindings whose strings carry their length (C#, Rust, Go). A NUL byte
+/// inside either string is rejected with `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+/// `config_json` may be NULL with `config_len` 0 for the defaults.
+///
+/// On success, `*out` receives a new game that the caller owns and must release with
+/// `kassen_game_free`. On failure `*out` is not written. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`out` is NULL, or a string pointer is NULL with a non-zero
+/// length), `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte inside a string),
+/// `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_UNKNOWN_GAME`, `KASSEN_STATUS_INVALID_CONFIG`,
+/// `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`, `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`,
+/// `KASSEN_STATUS_INVALID_DATA` or `KASSEN_STATUS_PANIC`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_new_n(
+    id: *const u8,
+    id_len: usize,
+    config_json: *const u8,
+    config_len: usize,
+    out: *mut *mut kassen_game,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY (all three): the caller passes NULL or pointers valid for the given lengths.
+        let id = unsafe { arg_str_n(id, id_len, "id") }?;
+        let config = unsafe { arg_str_n(config_json, config_len, "config_json") }?;
+        let out = Out::new(out, "out")?;
+        let game = engine::load_game_str(id, Some(config))?;
+        unsafe { out.write(kassen_game::boxed(game)) };
+        Ok(())
+    }
+}
+
 /// Releases a game created by `kassen_game_new` or `kassen_state_game`.
 ///
 /// `game == NULL` is a no-op. States created from the game stay valid. The game must not
@@ -86,7 +117,10 @@ pub unsafe extern "C" fn kassen_game_free(game: *mut kassen_game) {
 
 /// Describes the game as a JSON object: id, name, player counts, `num_distinct_actions`,
 /// `max_chance_outcomes`, `observation_shape`, `max_game_length`, rules version, rulebook,
-/// the normalized config and the provenance of the component data.
+/// the normalized config, the provenance of the component data, `hidden_information`, and
+/// the buffer sizes seen in the soak run: `max_legal_actions` (a legal-actions buffer that
+/// fitted every soak game), `max_view_bytes` and `max_events_bytes` (largest view and event
+/// list JSON).
 ///
 /// On success, `*out` receives a buffer that the caller owns and must release with
 /// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on

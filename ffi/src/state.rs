@@ -4,7 +4,7 @@ use std::ffi::c_char;
 
 use kassen_core::engine::StateHandle;
 
-use crate::boundary::{arg_mut, arg_ref, arg_str, ffi_boundary, write_slice, Out};
+use crate::boundary::{arg_mut, arg_ref, arg_str, arg_str_n, ffi_boundary, write_slice, Failure, Out};
 use crate::buf::{give, kassen_buf, out_buf};
 use crate::game::kassen_game;
 use crate::status::kassen_status;
@@ -109,17 +109,19 @@ pub unsafe extern "C" fn kassen_state_current_player(state: *const kassen_state,
     }
 }
 
-/// Writes whether the game is over to `*out`.
+/// Writes whether the game is over to `*out`: 1 if it is, 0 if not (a `uint8_t`, not a C
+/// `bool`, so that every binding reads it the same way).
 ///
-/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// Returns `KASSEN_STATUS_OK`, `KASSEN_STATUS_NULL_POINTER` (an argument is NULL),
+/// `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_is_terminal(state: *const kassen_state, out: *mut bool) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_is_terminal(state: *const kassen_state, out: *mut u8) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
         let out = Out::new(out, "out")?;
-        unsafe { out.write(state.inner.is_terminal()) };
+        unsafe { out.write(u8::from(state.inner.is_terminal())) };
         Ok(())
     }
 }
@@ -160,7 +162,10 @@ pub unsafe extern "C" fn kassen_state_legal_actions(
 /// `cap` bytes, and the number of flags (`kassen_game_num_distinct_actions`) into
 /// `*out_len`.
 ///
-/// Buffer rules and failures as for `kassen_state_legal_actions`.
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer) or `KASSEN_STATUS_PANIC`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_legal_actions_mask(
     state: *const kassen_state,
@@ -231,6 +236,70 @@ pub unsafe extern "C" fn kassen_state_apply_as(state: *mut kassen_state, player:
     }
 }
 
+/// One call per step: applies `action` in place (as `kassen_state_apply_in_place`), then
+/// writes the player to act next to `*next_player` (a seat, -1 at a chance node, -4 when the
+/// game is over) and the legal actions of the new state to the caller's array `legal_buf` of
+/// `legal_cap` elements, their number to `*legal_len` (as `kassen_state_legal_actions`).
+///
+/// Size `legal_buf` by `max_legal_actions` from `kassen_game_info_json` (it fitted every
+/// game of the soak run), or by `kassen_game_num_distinct_actions` to be sure. If the legal
+/// actions do not fit, the state is put back as it was, `*legal_len` receives the required
+/// number and `KASSEN_STATUS_BUFFER_TOO_SMALL` is returned.
+///
+/// Returns `KASSEN_STATUS_OK`, `KASSEN_STATUS_NULL_POINTER` (`state`, `next_player` or
+/// `legal_len` is NULL, or `legal_buf` is NULL while `legal_cap > 0`),
+/// `KASSEN_STATUS_INVALID_ARGUMENT` (a misaligned pointer), `KASSEN_STATUS_BUFFER_TOO_SMALL`,
+/// `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_ACTION_OUT_OF_RANGE`,
+/// `KASSEN_STATUS_ILLEGAL_ACTION` or `KASSEN_STATUS_PANIC`. On any failure the state is
+/// exactly as it was and only `*legal_len` may be written (with `BUFFER_TOO_SMALL`).
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_apply_step(
+    state: *mut kassen_state,
+    action: u32,
+    next_player: *mut i32,
+    legal_buf: *mut u32,
+    legal_cap: usize,
+    legal_len: *mut usize,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers (`legal_buf` for `legal_cap`
+        // elements) and does not share `state` during the call.
+        let state = unsafe { arg_mut(state, "state") }?;
+        let next_player = Out::new(next_player, "next_player")?;
+        let count = Out::new(legal_len, "legal_len")?;
+        if legal_buf.is_null() && legal_cap > 0 {
+            return Err(Failure::null("legal_buf"));
+        }
+        if !legal_buf.is_aligned() {
+            return Err(Failure::new(kassen_status::InvalidArgument, "argument `legal_buf` is misaligned"));
+        }
+        let before = state.inner.history().len();
+        state.inner.apply_in_place_guarded(action)?;
+        LEGAL_SCRATCH.with(|scratch| {
+            let mut actions = scratch.borrow_mut();
+            actions.clear();
+            state.inner.legal_actions_into(&mut actions);
+            if actions.len() > legal_cap {
+                state.inner.rollback(before);
+                unsafe { count.write(actions.len()) };
+                return Err(Failure::new(
+                    kassen_status::BufferTooSmall,
+                    format!("{} legal actions do not fit in legal_cap = {legal_cap}; the action was taken back", actions.len()),
+                ));
+            }
+            // SAFETY: `legal_buf` is valid for `legal_cap >= actions.len()` elements.
+            unsafe {
+                if !actions.is_empty() {
+                    std::ptr::copy_nonoverlapping(actions.as_ptr(), legal_buf, actions.len());
+                }
+                count.write(actions.len());
+                next_player.write(state.inner.current_player());
+            }
+            Ok(())
+        })
+    }
+}
+
 /// Copies the outcomes of a chance node into the caller's arrays `ids` and `probs` (both
 /// of `cap` elements; the probabilities sum to 1), and their number into `*out_len`.
 /// Zero outcomes when the state is not a chance node.
@@ -265,7 +334,10 @@ pub unsafe extern "C" fn kassen_state_chance_outcomes(
 /// Copies the return of every seat (all 0 until the game is over) into the caller's array
 /// `buf` of `cap` doubles, and the number of seats into `*out_len`.
 ///
-/// Buffer rules and failures as for `kassen_state_legal_actions`.
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer) or `KASSEN_STATUS_PANIC`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_returns(state: *const kassen_state, buf: *mut f64, cap: usize, out_len: *mut usize) -> kassen_status {
     ffi_boundary! {
@@ -279,7 +351,10 @@ pub unsafe extern "C" fn kassen_state_returns(state: *const kassen_state, buf: *
 /// Copies the action log (every player action and chance outcome since the initial
 /// state) into the caller's array `buf` of `cap` elements, and its length into `*out_len`.
 ///
-/// Buffer rules and failures as for `kassen_state_legal_actions`.
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_ARGUMENT` (a
+/// misaligned pointer) or `KASSEN_STATUS_PANIC`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_history(state: *const kassen_state, buf: *mut u32, cap: usize, out_len: *mut usize) -> kassen_status {
     ffi_boundary! {
@@ -378,7 +453,10 @@ pub unsafe extern "C" fn kassen_state_events_json(state: *const kassen_state, pl
 /// The state builds its event history once and extends it, so each call costs only what is
 /// new.
 ///
-/// Ownership and failures as for `kassen_state_events_json`.
+/// Ownership as for `kassen_state_events_json`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out` is NULL), `KASSEN_STATUS_INVALID_PLAYER`
+/// (neither a seat nor -1), `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`; on
+/// failure `*out` is not written.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_events_since_json(
     state: *const kassen_state,
@@ -403,8 +481,10 @@ pub unsafe extern "C" fn kassen_state_events_since_json(
 /// caller's array `buf` of `cap` floats, and its length (`kassen_game_observation_len`)
 /// into `*out_len`.
 ///
-/// Buffer rules as for `kassen_state_legal_actions`; also fails with
-/// `KASSEN_STATUS_INVALID_PLAYER`.
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_PLAYER`,
+/// `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_observation_tensor(
     state: *const kassen_state,
@@ -460,6 +540,26 @@ pub unsafe extern "C" fn kassen_state_from_json(json: *const c_char, out: *mut *
     }
 }
 
+/// `kassen_state_from_json` with the text given as (pointer, length in bytes) of UTF-8,
+/// without a NUL terminator. A NUL byte inside is rejected with
+/// `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+///
+/// On success, `*out` receives a new state that the caller owns and must release with
+/// `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
+/// `kassen_state_from_json` (`KASSEN_STATUS_NULL_POINTER` when `out` is NULL or `json` is
+/// NULL with a non-zero length) and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL inside.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_from_json_n(json: *const u8, len: usize, out: *mut *mut kassen_state) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or pointers valid for the given length.
+        let text = unsafe { arg_str_n(json, len, "json") }?;
+        let out = Out::new(out, "out")?;
+        let state = StateHandle::from_json(text)?;
+        unsafe { out.write(kassen_state::boxed(state)) };
+        Ok(())
+    }
+}
+
 /// Writes a hash of the whole state (game, config, seed, action log, position) to `*out`.
 /// It is identical on every run, platform and surface (C, Rust, Python).
 ///
@@ -477,18 +577,19 @@ pub unsafe extern "C" fn kassen_state_hash(state: *const kassen_state, out: *mut
 }
 
 /// Writes whether two states are equal (same game, config, seed, action log and position)
-/// to `*out`. States of different games are unequal.
+/// to `*out`: 1 if they are, 0 if not (a `uint8_t`). States of different games are unequal.
 ///
-/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// Returns `KASSEN_STATUS_OK`, `KASSEN_STATUS_NULL_POINTER` (an argument is NULL),
+/// `KASSEN_STATUS_INVALID_ARGUMENT` or `KASSEN_STATUS_PANIC`; on failure `*out` is not
 /// written.
 #[no_mangle]
-pub unsafe extern "C" fn kassen_state_equal(a: *const kassen_state, b: *const kassen_state, out: *mut bool) -> kassen_status {
+pub unsafe extern "C" fn kassen_state_equal(a: *const kassen_state, b: *const kassen_state, out: *mut u8) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let a = unsafe { arg_ref(a, "a") }?;
         let b = unsafe { arg_ref(b, "b") }?;
         let out = Out::new(out, "out")?;
-        unsafe { out.write(a.inner == b.inner) };
+        unsafe { out.write(u8::from(a.inner == b.inner)) };
         Ok(())
     }
 }
@@ -533,6 +634,9 @@ mod tests {
                 config: json!({}),
                 provenance: json!({}),
                 hidden_information: false,
+                max_legal_actions: 3,
+                max_view_bytes: 1024,
+                max_events_bytes: 1024,
             }
         }
         fn num_players(&self) -> usize {

@@ -146,6 +146,22 @@ impl State {
         self.with(py, |s| guard(|| Ok(s.apply_in_place_guarded(a)?)))
     }
 
+    /// One call per step: applies `action` (as `apply_action`) and returns the player to act
+    /// next with the legal actions of the new state, as a numpy uint32 array (empty once the
+    /// game is over).
+    fn apply_and_legal<'py>(&self, py: Python<'py>, action: IntArg) -> Result<(i32, Bound<'py, PyArray1<u32>>)> {
+        let a = self.action(&action)?;
+        let (player, legal) = self.with(py, |s| {
+            guard(|| {
+                s.apply_in_place_guarded(a)?;
+                let mut v = Vec::with_capacity(32);
+                s.legal_actions_into(&mut v);
+                Ok((s.current_player(), v))
+            })
+        })?;
+        Ok((player, PyArray1::from_vec(py, legal)))
+    }
+
     /// Applies `action` on behalf of `player`, who must be the one to act
     /// (`NotYourTurnError` otherwise; a player that is no seat nor -1: `InvalidPlayerError`).
     fn apply_action_as(&self, py: Python<'_>, player: IntArg, action: IntArg) -> Result<()> {

@@ -123,7 +123,7 @@ static void test_state_null_pointers(kassen_game *game, kassen_state *s) {
     kassen_state *out = SENTINEL_STATE;
     kassen_game *gout = SENTINEL_GAME;
     int32_t p = 77;
-    bool flag = true;
+    uint8_t flag = 1;
     uint64_t h = 77;
     uint32_t a[4];
     size_t len = 77;
@@ -174,7 +174,7 @@ static void test_state_null_pointers(kassen_game *game, kassen_state *s) {
     (void)m;
     /* Nothing was written on failure. */
     CHECK(b.data == NULL && out == SENTINEL_STATE && gout == SENTINEL_GAME);
-    CHECK(p == 77 && flag == true && h == 77 && len == 77);
+    CHECK(p == 77 && flag == 1 && h == 77 && len == 77);
 }
 
 static void test_rule_errors(kassen_state *s, uint32_t num_actions, uint32_t num_players) {
@@ -262,7 +262,7 @@ static void test_game_over(kassen_state *s) {
     /* Play to the end with the first legal action, then every apply is GAME_OVER. */
     uint32_t a[1];
     size_t len = 0;
-    bool terminal = false;
+    uint8_t terminal = 0;
     for (int guard = 0; guard < 100000 && !terminal; guard++) {
         kassen_status st = kassen_state_legal_actions(s, a, 1, &len);
         CHECK(st == KASSEN_STATUS_OK || st == KASSEN_STATUS_BUFFER_TOO_SMALL);

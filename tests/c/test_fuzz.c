@@ -188,7 +188,7 @@ int main(void) {
             break;
         }
         case 11: {
-            bool eq = false;
+            uint8_t eq = 0;
             uint64_t h = 0;
             int32_t p = 0;
             CHECK_OK(kassen_state_equal(s, pool[pick(POOL)], &eq));

@@ -15,7 +15,7 @@ static uint8_t g_mask[MAX_ACTIONS];
 static void check_round_trip(const kassen_state *s) {
     kassen_buf json = {NULL, 0};
     kassen_state *loaded = NULL;
-    bool equal = false;
+    uint8_t equal = 0;
     uint64_t h1 = 0, h2 = 1;
     CHECK_OK(kassen_state_to_json(s, &json));
     CHECK(json.data != NULL && json.len == strlen(json.data));
@@ -38,6 +38,9 @@ static void check_views(const kassen_game *game, const kassen_state *s, uint32_t
         kassen_buf view = {NULL, 0}, events = {NULL, 0};
         CHECK_OK(kassen_state_view_json(s, p, &view));
         CHECK(view.len > 1 && view.data[0] == '{');
+        /* Every game's view has the same envelope; the game's own view is under "body". */
+        CHECK(strstr(view.data, "\"schema\":\"kassen.view/1\"") != NULL);
+        CHECK(strstr(view.data, "\"to_act\":{") != NULL && strstr(view.data, "\"body\":{") != NULL);
         CHECK_OK(kassen_state_events_json(s, p, &events));
         CHECK(events.len >= 2 && events.data[0] == '[');
         /* The tail from index 0 is the whole list; from past the end it is empty. */
@@ -90,7 +93,7 @@ static int play(const char *id, uint32_t players, bool choice, bool explicit_cha
 
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1;
     int steps = 0, chance_steps = 0;
-    bool terminal = false;
+    uint8_t terminal = 0;
     for (int guard = 0; guard < 100000; guard++) {
         int32_t cur = 0;
         CHECK_OK(kassen_state_is_terminal(s, &terminal));
@@ -166,7 +169,7 @@ static int play(const char *id, uint32_t players, bool choice, bool explicit_cha
             /* The pure transition equals the in-place one and leaves its input alone. */
             kassen_state *child = NULL, *copy = NULL;
             uint64_t before = 0, after = 1;
-            bool equal = false;
+            uint8_t equal = 0;
             CHECK_OK(kassen_state_hash(s, &before));
             CHECK_OK(kassen_state_apply(s, a, &child));
             CHECK_OK(kassen_state_hash(s, &after));

@@ -132,9 +132,10 @@ impl CState {
     }
 
     pub fn is_terminal(&self) -> bool {
-        let mut t = false;
+        let mut t = 2u8;
         check(unsafe { kassen_state_is_terminal(self.0, &mut t) }).expect("is_terminal");
-        t
+        assert!(t <= 1, "is_terminal writes 0 or 1");
+        t == 1
     }
 
     pub fn legal_actions(&self) -> Vec<u32> {
@@ -165,6 +166,10 @@ impl CState {
         json_of(|b| unsafe { kassen_state_events_json(self.0, player, b) })
     }
 
+    pub fn events_since(&self, player: i32, from: u64) -> CResult<Value> {
+        json_of(|b| unsafe { kassen_state_events_since_json(self.0, player, from, b) })
+    }
+
     pub fn to_json(&self) -> Value {
         json_of(|b| unsafe { kassen_state_to_json(self.0, b) }).expect("to_json")
     }
@@ -192,9 +197,10 @@ impl CState {
     }
 
     pub fn equal(&self, other: &CState) -> bool {
-        let mut e = false;
+        let mut e = 2u8;
         check(unsafe { kassen_state_equal(self.0, other.0, &mut e) }).expect("equal");
-        e
+        assert!(e <= 1, "equal writes 0 or 1");
+        e == 1
     }
 
     pub fn apply_as(&mut self, player: i32, a: u32) -> CResult<()> {

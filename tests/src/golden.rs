@@ -188,10 +188,15 @@ pub fn generate(game: &str, config: &Value, seed: u64) -> Value {
 
 fn final_of(s: &impl Surface, num_players: u32) -> Value {
     let mut views = Map::new();
+    let mut tails = Map::new();
     for p in -1..num_players as i32 {
         views.insert(p.to_string(), s.view(p));
+        // The second half of the seat's events: the incremental form on every surface.
+        let from = s.events_since(p, 0).as_array().map_or(0, Vec::len) as u64 / 2;
+        tails.insert(p.to_string(), json!({"from": from, "events": s.events_since(p, from)}));
     }
     json!({
+        "events_since": tails,
         "returns": s.returns(),
         "current_player": s.current_player(),
         "hash": s.hash().to_string(),
@@ -208,6 +213,8 @@ pub trait Surface: Sized {
     fn is_terminal(&self) -> bool;
     fn legal_actions(&self) -> Vec<u32>;
     fn view(&self, player: i32) -> Value;
+    /// The events of `player` from its `from`-th on, as JSON.
+    fn events_since(&self, player: i32, from: u64) -> Value;
     fn apply_as(&mut self, player: i32, action: u32);
     fn history(&self) -> Vec<u32>;
     fn returns(&self) -> Vec<f64>;
@@ -238,6 +245,9 @@ impl Surface for CoreSurface {
     }
     fn view(&self, player: i32) -> Value {
         self.0.view(player).expect("view")
+    }
+    fn events_since(&self, player: i32, from: u64) -> Value {
+        serde_json::to_value(self.0.events_since(player, from as usize).expect("events_since")).expect("events serialize")
     }
     fn apply_as(&mut self, player: i32, action: u32) {
         self.0.apply_as(player, action).unwrap_or_else(|e| panic!("core rejected action {action}: {e}"))
@@ -291,6 +301,9 @@ impl Surface for CSurface {
     }
     fn view(&self, player: i32) -> Value {
         self.0.view(player).expect("kassen_state_view_json")
+    }
+    fn events_since(&self, player: i32, from: u64) -> Value {
+        self.0.events_since(player, from).expect("kassen_state_events_since_json")
     }
     fn apply_as(&mut self, player: i32, action: u32) {
         self.0.apply_as(player, action).unwrap_or_else(|e| panic!("C ABI rejected action {action}: {e:?}"))

@@ -7,7 +7,9 @@
 //!  "player_actions": [ids applied by players; chance resolved automatically],
 //!  "history": [full action log incl. chance outcomes],
 //!  "final": {"returns": [...], "current_player": -4, "hash": "<u64 as decimal string>",
-//!            "views": {"-1": view, "0": view, ...}, "state_json": <to_json value>},
+//!            "views": {"-1": view, "0": view, ...}, "state_json": <to_json value>,
+//!            "events_since": {"-1": {"from": k, "events": [the seat's events from its k-th on,
+//!                            k = half their number]}, "0": ..., ...}},
 //!  "checkpoints": [{"step": i, "current_player": p, "legal_actions": [...],
 //!                   "view": view of p} every 25 player actions (step = index into
 //!                   player_actions of the action about to be chosen); "view" only every

@@ -60,3 +60,55 @@ fn header_names_every_status() {
         assert!(h.contains(&format!("{} = {},", s.name(), s as i32)), "{} missing from the header", s.name());
     }
 }
+
+/// The doc comment of every function in the header that returns a `kassen_status` names the
+/// statuses it returns: at least one, only ones the header defines, and
+/// `KASSEN_STATUS_NULL_POINTER` wherever the function takes a pointer.
+#[test]
+fn every_function_documents_its_statuses() {
+    let header = std::fs::read_to_string(root().join("include").join("kassen.h")).expect("read include/kassen.h");
+    let defined: Vec<&str> = header
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("KASSEN_STATUS_"))
+        .filter_map(|rest| rest.split(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')).next())
+        .collect();
+    assert!(defined.contains(&"INVALID_PLAYER") && defined.contains(&"INVALID_DATA"));
+    let lines: Vec<&str> = header.lines().collect();
+    let mut checked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.strip_prefix("kassen_status kassen_") else { continue };
+        let name = format!("kassen_{}", rest.split('(').next().unwrap_or(""));
+        // The doc block right above the declaration.
+        let start = (0..i).rev().find(|&j| lines[j].trim_start().starts_with("/**")).unwrap_or(i);
+        let doc = lines[start..i].join("\n");
+        let mut signature = lines[i].to_string();
+        let mut k = i;
+        while !signature.contains(')') && k + 1 < lines.len() {
+            k += 1;
+            signature.push_str(lines[k]);
+        }
+        let named: Vec<&str> = doc
+            .split("KASSEN_STATUS_")
+            .skip(1)
+            .map(|s| s.split(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')).next().unwrap_or(""))
+            .collect();
+        assert!(!named.is_empty(), "{name}: its doc names no status");
+        for s in &named {
+            assert!(defined.contains(s), "{name}: its doc names KASSEN_STATUS_{s}, which the header does not define");
+        }
+        if signature.contains('*') {
+            assert!(named.contains(&"NULL_POINTER"), "{name}: takes a pointer but its doc omits KASSEN_STATUS_NULL_POINTER");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} functions found in the header");
+    // Two the issue named: a game's component data can fail validation; a seat that does not
+    // exist is INVALID_PLAYER, not NOT_YOUR_TURN.
+    let doc_of = |f: &str| {
+        let i = lines.iter().position(|l| l.contains(&format!(" {f}("))).unwrap_or_else(|| panic!("{f} is in the header"));
+        let start = (0..i).rev().find(|&j| lines[j].trim_start().starts_with("/**")).unwrap_or(i);
+        lines[start..i].join("\n")
+    };
+    assert!(doc_of("kassen_game_new").contains("KASSEN_STATUS_INVALID_DATA"));
+    assert!(doc_of("kassen_state_apply_as").contains("KASSEN_STATUS_INVALID_PLAYER"));
+}

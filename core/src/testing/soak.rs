@@ -24,8 +24,8 @@ pub struct SoakReport {
     pub max_legal_actions: u32,
     /// Games that also ran the whole conformance suite.
     pub conformance_games: u64,
-    /// Largest view and event list (JSON bytes, any seat or the spectator) at the end of the
-    /// sampled games.
+    /// Largest view (JSON bytes, any seat or the spectator, at every step of the sampled games)
+    /// and event list (at their end, where it is longest).
     pub max_view_bytes: u64,
     pub max_events_bytes: u64,
     pub seconds: f64,
@@ -96,6 +96,12 @@ fn one_game(game: &GameHandle, seed: u64, sample: bool, report: &mut SoakReport)
             return Err(format!("dead end after {} actions: no legal action", s.history().len()));
         }
         report.max_legal_actions = report.max_legal_actions.max(legal.len() as u32);
+        if sample {
+            for p in SPECTATOR..game.num_players() as i32 {
+                let view = s.view(p).map_err(|e| e.to_string())?.to_string().len() as u64;
+                report.max_view_bytes = report.max_view_bytes.max(view);
+            }
+        }
         let a = legal[rng.below(legal.len() as u32) as usize];
         s.apply_in_place(a).map_err(|e| format!("legal action {a} rejected: {e}"))?;
         if s.history().len() > limit {

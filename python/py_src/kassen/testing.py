@@ -139,7 +139,8 @@ def replay_golden(golden: Union[Mapping[str, Any], str, "os.PathLike[str]"]) -> 
 
         {"game", "config", "seed", "player_actions": [...], "history": [...],
          "final": {"returns", "current_player", "hash" (decimal string),
-                   "views": {"-1": ..., "0": ...}, "state_json"},
+                   "views": {"-1": ..., "0": ...}, "state_json",
+                   "events_since": {"-1": {"from", "events"}, ...}},
          "checkpoints": [{"step", "current_player", "legal_actions", "view" (optional)}]}
 
     ``player_actions`` are applied with ``apply_action_as`` (chance resolved by the state's
@@ -178,6 +179,8 @@ def replay_golden(golden: Union[Mapping[str, Any], str, "os.PathLike[str]"]) -> 
     _expect("final hash", str(final["hash"]), str(state.stable_hash()))
     for key, view in final["views"].items():
         _expect(f"final view of {key}", view, state.view(int(key)))
+    for key, tail in final["events_since"].items():
+        _expect(f"final events_since of {key}", tail["events"], state.events_since(int(key), tail["from"]))
     _expect("final state_json", final["state_json"], json.loads(state.to_json()))
     if State.from_json(state.to_json()) != state:
         raise GoldenMismatch("final to_json/from_json round trip changes the state")

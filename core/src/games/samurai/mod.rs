@@ -21,6 +21,7 @@
 //! pick up a token for the token exchange (then place it again) → end the turn → chance:
 //! draw tokens from the own stack until 5 are behind the screen.
 
+mod sizes;
 mod action;
 mod capture;
 pub mod data;
@@ -200,6 +201,9 @@ impl Game for Samurai {
             config: json!({"players": self.n}),
             provenance: self.data.provenance.clone(),
             hidden_information: true,
+            max_legal_actions: sizes::buffer_sizes(self.n).max_legal_actions,
+            max_view_bytes: sizes::buffer_sizes(self.n).max_view_bytes,
+            max_events_bytes: sizes::buffer_sizes(self.n).max_events_bytes,
         }
     }
 

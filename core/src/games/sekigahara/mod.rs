@@ -43,6 +43,7 @@
 //!
 //! Chance (card and block draws, `DrawCard`/`DrawBlock`) comes before any decision.
 
+mod sizes;
 mod action;
 mod aftermath;
 mod battle;
@@ -198,6 +199,9 @@ impl Game for Sekigahara {
             config: json!({}),
             provenance: d.provenance.clone(),
             hidden_information: true,
+            max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
+            max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
+            max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
         }
     }
 

@@ -43,6 +43,7 @@
 //! There is no hidden information beyond the order of the deck (R 4.1): the deck, the
 //! discards and every die are public, so `resample_history` keeps the default.
 
+mod sizes;
 mod action;
 mod board;
 mod combat;
@@ -219,6 +220,9 @@ impl Game for Daisakusen {
             config: json!({"max_turns": self.max_turns}),
             provenance: d.provenance.clone(),
             hidden_information: false,
+            max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
+            max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
+            max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
         }
     }
 

@@ -47,6 +47,7 @@
 //! - round end: tribal-12 support purchase, deficit protection, which round-end benefit to
 //!   activate next (two or more open), round-end exchanges.
 
+mod sizes;
 mod action;
 mod bonus;
 pub mod data;
@@ -209,6 +210,9 @@ impl Game for Tkr {
             }),
             provenance: d.provenance.clone(),
             hidden_information: true,
+            max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
+            max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
+            max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
         }
     }
 
