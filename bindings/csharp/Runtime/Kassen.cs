@@ -1,0 +1,430 @@
+// The kassen rules engine for C# (Unity, Mono, .NET): Game and State over the C ABI.
+//
+// - Game and State own their native handles through SafeHandles; Dispose them (or use
+//   `using`) to release native memory at once. State.Clone() is the explicit copy.
+// - Every failure throws KassenException with the stable status code of the C ABI (the same
+//   number as Python's exc.code); a rejected call leaves the state exactly as it was.
+// - The per-step calls (CurrentPlayer, IsTerminal, LegalActions(uint[]), ApplyAction,
+//   ApplyActionAs, ObservationTensor(int, float[]), Returns(double[])) allocate nothing: they
+//   fill arrays the caller reuses.
+// - Strings cross the boundary as UTF-8 bytes, marshalled by hand (no LPUTF8Str).
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+
+namespace Kassen
+{
+    /// <summary>A failed kassen call: Code is the C status (kassen_status), Message the library's.</summary>
+    public sealed class KassenException : Exception
+    {
+        public KassenException(int code, string message)
+            : base(Kassen.StatusName(code) + ": " + message)
+        {
+            Code = code;
+            LibraryMessage = message;
+        }
+
+        /// <summary>The stable status code, e.g. 200 for KASSEN_STATUS_ILLEGAL_ACTION.</summary>
+        public int Code { get; private set; }
+        /// <summary>The status constant's name, e.g. "KASSEN_STATUS_ILLEGAL_ACTION".</summary>
+        public string StatusName { get { return Kassen.StatusName(Code); } }
+        /// <summary>The library's message (kassen_last_error_message at the failure).</summary>
+        public string LibraryMessage { get; private set; }
+    }
+
+    /// <summary>Library-wide queries and constants.</summary>
+    public static class Kassen
+    {
+        /// <summary>The ABI version this binding was written for (KASSEN_ABI_VERSION of kassen.h).</summary>
+        public const uint AbiVersion = 1;
+        /// <summary>current_player at a chance node; the spectator in views, events and tensors.</summary>
+        public const int Chance = -1;
+        public const int Spectator = -1;
+        /// <summary>current_player of a finished game.</summary>
+        public const int Terminal = -4;
+
+        public const int StatusOk = 0;
+        public const int StatusBufferTooSmall = 3;
+
+        /// <summary>The version of the loaded library, e.g. "0.1.0".</summary>
+        public static string Version() { return Utf8.FromCString(Native.kassen_version()); }
+
+        /// <summary>The ABI version of the loaded library; must equal AbiVersion.</summary>
+        public static uint LibraryAbiVersion() { return Native.kassen_abi_version(); }
+
+        /// <summary>Throws unless the loaded library speaks this binding's ABI. Call it at startup.</summary>
+        public static void CheckLibrary()
+        {
+            uint abi = Native.kassen_abi_version();
+            if (abi != AbiVersion)
+            {
+                throw new InvalidOperationException(
+                    "the kassen library has ABI " + abi + ", this binding needs ABI " + AbiVersion);
+            }
+        }
+
+        /// <summary>The name of a status code, e.g. "KASSEN_STATUS_ILLEGAL_ACTION" for 200.</summary>
+        public static string StatusName(int code) { return Utf8.FromCString(Native.kassen_status_name(code)); }
+
+        /// <summary>The registered games as JSON: [{"id", "name", "configs": [...]}, ...].</summary>
+        public static string GamesJson()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_games_json(out buf), ref buf);
+        }
+
+        internal static void Check(int status)
+        {
+            if (status != StatusOk)
+            {
+                throw new KassenException(status, Utf8.FromCString(Native.kassen_last_error_message()));
+            }
+        }
+    }
+
+    /// <summary>UTF-8 marshalling by hand.</summary>
+    internal static class Utf8
+    {
+        /// <summary>NUL-terminated UTF-8 bytes of a string; null stays null.</summary>
+        internal static byte[] ToCString(string s)
+        {
+            if (s == null) return null;
+            int n = Encoding.UTF8.GetByteCount(s);
+            byte[] bytes = new byte[n + 1];
+            Encoding.UTF8.GetBytes(s, 0, s.Length, bytes, 0);
+            return bytes;
+        }
+
+        /// <summary>Decodes a NUL-terminated UTF-8 string the library owns.</summary>
+        internal static string FromCString(IntPtr p)
+        {
+            if (p == IntPtr.Zero) return "";
+            int n = 0;
+            while (Marshal.ReadByte(p, n) != 0) n++;
+            byte[] bytes = new byte[n];
+            Marshal.Copy(p, bytes, 0, n);
+            return Encoding.UTF8.GetString(bytes);
+        }
+
+        /// <summary>Checks the status, decodes the buffer and frees it.</summary>
+        internal static string TakeBuf(int status, ref KassenBuf buf)
+        {
+            Kassen.Check(status);
+            try
+            {
+                int n = checked((int)buf.Len.ToUInt64());
+                byte[] bytes = new byte[n];
+                if (n > 0) Marshal.Copy(buf.Data, bytes, 0, n);
+                return Encoding.UTF8.GetString(bytes);
+            }
+            finally
+            {
+                Native.kassen_buf_free(ref buf);
+            }
+        }
+    }
+
+    /// <summary>A game under one configuration.</summary>
+    public sealed class Game : IDisposable
+    {
+        private readonly GameHandle handle;
+
+        /// <summary>Creates game `id` with `configJson` (a JSON object; null or "" for the defaults).</summary>
+        public Game(string id, string configJson = null)
+        {
+            if (id == null) throw new ArgumentNullException("id");
+            Kassen.Check(Native.kassen_game_new(Utf8.ToCString(id), Utf8.ToCString(configJson), out handle));
+            NumPlayers = ReadNumPlayers();
+            NumDistinctActions = ReadNumDistinctActions();
+            ObservationLength = ReadObservationLength();
+        }
+
+        internal Game(GameHandle handle)
+        {
+            this.handle = handle;
+            NumPlayers = ReadNumPlayers();
+            NumDistinctActions = ReadNumDistinctActions();
+            ObservationLength = ReadObservationLength();
+        }
+
+        /// <summary>The number of seats.</summary>
+        public int NumPlayers { get; private set; }
+        /// <summary>Every action id is below this; the length of a legal-actions mask.</summary>
+        public int NumDistinctActions { get; private set; }
+        /// <summary>The number of floats of an observation tensor.</summary>
+        public int ObservationLength { get; private set; }
+
+        /// <summary>id, name, players, num_distinct_actions, observation_shape, config, provenance, ...</summary>
+        public string InfoJson()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_game_info_json(handle, out buf), ref buf);
+        }
+
+        /// <summary>The initial state, its RNG seeded by `seed`.</summary>
+        public State NewInitialState(ulong seed)
+        {
+            StateHandle s;
+            Kassen.Check(Native.kassen_state_new(handle, seed, out s));
+            return new State(s, this);
+        }
+
+        public void Dispose() { handle.Dispose(); }
+
+        private int ReadNumPlayers()
+        {
+            uint n;
+            Kassen.Check(Native.kassen_game_num_players(handle, out n));
+            return checked((int)n);
+        }
+
+        private int ReadNumDistinctActions()
+        {
+            uint n;
+            Kassen.Check(Native.kassen_game_num_distinct_actions(handle, out n));
+            return checked((int)n);
+        }
+
+        private int ReadObservationLength()
+        {
+            UIntPtr n;
+            Kassen.Check(Native.kassen_game_observation_len(handle, out n));
+            return checked((int)n.ToUInt64());
+        }
+    }
+
+    /// <summary>A chance outcome: its action id and probability.</summary>
+    public struct ChanceOutcome
+    {
+        public uint Action;
+        public double Probability;
+    }
+
+    /// <summary>A game state.</summary>
+    public sealed class State : IDisposable, IEquatable<State>
+    {
+        private readonly StateHandle handle;
+        private readonly Game game;
+
+        internal State(StateHandle handle, Game game)
+        {
+            this.handle = handle;
+            this.game = game;
+        }
+
+        /// <summary>The game this state belongs to.</summary>
+        public Game Game { get { return game; } }
+
+        /// <summary>Loads a state saved by ToJson (its action log is replayed and checked).</summary>
+        public static State FromJson(string json)
+        {
+            if (json == null) throw new ArgumentNullException("json");
+            StateHandle s;
+            Kassen.Check(Native.kassen_state_from_json(Utf8.ToCString(json), out s));
+            GameHandle g;
+            int status = Native.kassen_state_game(s, out g);
+            if (status != Kassen.StatusOk) s.Dispose();
+            Kassen.Check(status);
+            return new State(s, new Game(g));
+        }
+
+        /// <summary>An independent copy (position, RNG and action log).</summary>
+        public State Clone()
+        {
+            StateHandle s;
+            Kassen.Check(Native.kassen_state_clone(handle, out s));
+            return new State(s, game);
+        }
+
+        /// <summary>A seat, Kassen.Chance (-1, only with "explicit_chance") or Kassen.Terminal (-4).</summary>
+        public int CurrentPlayer
+        {
+            get
+            {
+                int p;
+                Kassen.Check(Native.kassen_state_current_player(handle, out p));
+                return p;
+            }
+        }
+
+        public bool IsTerminal
+        {
+            get
+            {
+                byte over;
+                Kassen.Check(Native.kassen_state_is_terminal(handle, out over));
+                return over != 0;
+            }
+        }
+
+        /// <summary>Fills `buffer` with the legal action ids (ascending) and returns their number.
+        /// A buffer of Game.NumDistinctActions always fits. Allocates nothing.</summary>
+        public int LegalActions(uint[] buffer)
+        {
+            UIntPtr n;
+            Kassen.Check(Native.kassen_state_legal_actions(handle, buffer, Cap(buffer), out n));
+            return (int)n.ToUInt64();
+        }
+
+        /// <summary>The legal action ids in a new array.</summary>
+        public uint[] LegalActions()
+        {
+            uint[] buffer = new uint[game.NumDistinctActions];
+            int n = LegalActions(buffer);
+            Array.Resize(ref buffer, n);
+            return buffer;
+        }
+
+        /// <summary>Fills `buffer` with one flag per action id (1 legal) and returns the mask length.</summary>
+        public int LegalActionsMask(byte[] buffer)
+        {
+            UIntPtr n;
+            Kassen.Check(Native.kassen_state_legal_actions_mask(handle, buffer, Cap(buffer), out n));
+            return (int)n.ToUInt64();
+        }
+
+        /// <summary>Applies `action` for whoever is to act. On failure the state is unchanged.</summary>
+        public void ApplyAction(uint action)
+        {
+            Kassen.Check(Native.kassen_state_apply_in_place(handle, action));
+        }
+
+        /// <summary>Applies `action` on behalf of `player` (Kassen.Chance for a chance outcome).</summary>
+        public void ApplyActionAs(int player, uint action)
+        {
+            Kassen.Check(Native.kassen_state_apply_as(handle, player, action));
+        }
+
+        /// <summary>The pure transition: a new state after `action`; this one is unchanged.</summary>
+        public State Child(uint action)
+        {
+            StateHandle s;
+            Kassen.Check(Native.kassen_state_apply(handle, action, out s));
+            return new State(s, game);
+        }
+
+        /// <summary>The outcomes of a chance node (empty elsewhere). Not for players' eyes.</summary>
+        public ChanceOutcome[] ChanceOutcomes()
+        {
+            UIntPtr n;
+            int status = Native.kassen_state_chance_outcomes(handle, null, null, UIntPtr.Zero, out n);
+            if (status == Kassen.StatusOk) return new ChanceOutcome[0];
+            if (status != Kassen.StatusBufferTooSmall) Kassen.Check(status);
+            uint[] ids = new uint[(int)n.ToUInt64()];
+            double[] probs = new double[ids.Length];
+            Kassen.Check(Native.kassen_state_chance_outcomes(handle, ids, probs, Cap(ids), out n));
+            ChanceOutcome[] outcomes = new ChanceOutcome[(int)n.ToUInt64()];
+            for (int i = 0; i < outcomes.Length; i++)
+            {
+                outcomes[i].Action = ids[i];
+                outcomes[i].Probability = probs[i];
+            }
+            return outcomes;
+        }
+
+        /// <summary>Fills `buffer` with every seat's return (0 until the end) and returns the seat count.</summary>
+        public int Returns(double[] buffer)
+        {
+            UIntPtr n;
+            Kassen.Check(Native.kassen_state_returns(handle, buffer, Cap(buffer), out n));
+            return (int)n.ToUInt64();
+        }
+
+        /// <summary>Every seat's return in a new array.</summary>
+        public double[] Returns()
+        {
+            double[] buffer = new double[game.NumPlayers];
+            Returns(buffer);
+            return buffer;
+        }
+
+        /// <summary>The action log since the initial state. Not for players' eyes.</summary>
+        public uint[] History()
+        {
+            UIntPtr n;
+            int status = Native.kassen_state_history(handle, null, UIntPtr.Zero, out n);
+            if (status == Kassen.StatusOk) return new uint[0];
+            if (status != Kassen.StatusBufferTooSmall) Kassen.Check(status);
+            uint[] buffer = new uint[(int)n.ToUInt64()];
+            Kassen.Check(Native.kassen_state_history(handle, buffer, Cap(buffer), out n));
+            return buffer;
+        }
+
+        /// <summary>Fills `buffer` with `player`'s observation tensor and returns its length. Allocates nothing.</summary>
+        public int ObservationTensor(int player, float[] buffer)
+        {
+            UIntPtr n;
+            Kassen.Check(Native.kassen_state_observation_tensor(handle, player, buffer, Cap(buffer), out n));
+            return (int)n.ToUInt64();
+        }
+
+        /// <summary>A short description of `action` (show a seat only its own legal actions).</summary>
+        public string ActionToString(uint action)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_action_to_string(handle, action, out buf), ref buf);
+        }
+
+        /// <summary>`action` as a JSON object (show a seat only its own legal actions).</summary>
+        public string ActionToJson(uint action)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_action_to_json(handle, action, out buf), ref buf);
+        }
+
+        /// <summary>What `player` (a seat or Kassen.Spectator) may know, as JSON.</summary>
+        public string ViewJson(int player)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_view_json(handle, player, out buf), ref buf);
+        }
+
+        /// <summary>The events `player` has seen, as a JSON array.</summary>
+        public string EventsJson(int player)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_events_json(handle, player, out buf), ref buf);
+        }
+
+        /// <summary>The events of `player` from its `fromIndex`-th on (poll after each step).</summary>
+        public string EventsSinceJson(int player, ulong fromIndex)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_events_since_json(handle, player, fromIndex, out buf), ref buf);
+        }
+
+        /// <summary>The saved state (every seat's secrets: not for players' eyes).</summary>
+        public string ToJson()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_to_json(handle, out buf), ref buf);
+        }
+
+        /// <summary>The stable hash, identical in Rust, C, C++, C# and Python.</summary>
+        public ulong StableHash()
+        {
+            ulong h;
+            Kassen.Check(Native.kassen_state_hash(handle, out h));
+            return h;
+        }
+
+        /// <summary>Same game, config, seed, action log and position.</summary>
+        public bool Equals(State other)
+        {
+            if (other == null) return false;
+            byte eq;
+            Kassen.Check(Native.kassen_state_equal(handle, other.handle, out eq));
+            return eq != 0;
+        }
+
+        public override bool Equals(object obj) { return Equals(obj as State); }
+        public override int GetHashCode() { return StableHash().GetHashCode(); }
+
+        public void Dispose() { handle.Dispose(); }
+
+        private static UIntPtr Cap(Array buffer)
+        {
+            return buffer == null ? UIntPtr.Zero : new UIntPtr((uint)buffer.Length);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Compiles the C++ tests (tests/cpp/test_*.cpp) and the C++ example (examples/cpp/play.cpp)
+# against include/kassen.hpp and the static library with -std=c++17 -Wall -Wextra -Werror
+# -pedantic, AddressSanitizer and UBSan, and runs them; the tests also replay the golden
+# playthroughs (tests/golden/*.json) and compare the final hashes.
+#
+# Usage: bash tests/cpp/run.sh [TARGET_DIR]   (default: target/debug; build it first with
+#        `cargo build -p kassen-ffi`). The last line is "N passed, M failed".
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+target="${1:-target/debug}"
+case "$target" in /*) ;; *) target="$root/$target" ;; esac
+lib="$target/libkassen.a"
+if [[ ! -f "$lib" ]]; then
+    echo "run.sh: $lib not found; run 'cargo build -p kassen-ffi' first" >&2
+    exit 2
+fi
+
+cxx="${CXX:-c++}"
+out="$target/cpp-tests"
+mkdir -p "$out"
+cxxflags=(-std=c++17 -Wall -Wextra -Werror -pedantic -g
+          -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+          -I"$root/include")
+libs=("$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl)
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+# The golden playthroughs as "game<TAB>config<TAB>seed<TAB>final hash<TAB>player actions".
+golden="$out/golden.tsv"
+python3 "$root/tests/cpp/golden_list.py" "$root/tests/golden" >"$golden"
+
+passed=0
+failed=0
+status=0
+for src in "$root"/tests/cpp/test_*.cpp; do
+    name="$(basename "$src" .cpp)"
+    echo "== $name"
+    "$cxx" "${cxxflags[@]}" -o "$out/$name" "$src" "${libs[@]}"
+    log="$out/$name.log"
+    if "$out/$name" "$golden" >"$log" 2>"$out/$name.stderr"; then rc=0; else rc=$?; fi
+    cat "$log"
+    summary="$(tail -n 1 "$log")"
+    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+        passed=$((passed + BASH_REMATCH[1]))
+        failed=$((failed + BASH_REMATCH[2]))
+    else
+        failed=$((failed + 1))
+    fi
+    if [[ $rc -ne 0 ]]; then
+        echo "$name exited with $rc; its stderr:" >&2
+        tail -n 60 "$out/$name.stderr" >&2
+        status=1
+    fi
+done
+
+echo "== examples/cpp/play.cpp"
+"$cxx" "${cxxflags[@]}" -o "$out/play" "$root/examples/cpp/play.cpp" "${libs[@]}"
+if "$out/play"; then
+    passed=$((passed + 1))
+else
+    echo "examples/cpp/play.cpp failed" >&2
+    failed=$((failed + 1))
+    status=1
+fi
+
+echo "$passed passed, $failed failed"
+if [[ $failed -ne 0 ]]; then status=1; fi
+exit $status
