@@ -14,7 +14,7 @@ demo: ## build everything (release) and play every game end to end between the b
 
 PREFIX ?= /usr/local
 
-test: test-rust test-c test-valgrind test-cpp test-csharp test-install test-python ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), C++, C# (Mono), install, Python
+test: test-rust test-c test-valgrind test-cpp test-csharp test-python test-install ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), C++, C# (Mono), install, Python
 	@echo "make test: all suites passed"
 
 test-rust: ## Rust unit, rule, conformance, golden and header-drift tests

@@ -1,6 +1,6 @@
 // Tests of bindings/csharp under Mono over every registered game: complete games (with and
 // without explicit chance), every error the binding raises (state unchanged after each),
-// views and events parsed, save/load, the golden playthroughs' final hashes, and the
+// views and events parsed, save/load, no allocation per step, the golden playthroughs' final hashes, and the
 // package's version against the library's.
 // Usage: mono TestKassen.exe GOLDEN_LIST PACKAGE_JSON   (GOLDEN_LIST: lines
 // "game<TAB>config<TAB>seed<TAB>hash<TAB>a,b,..."). Last line: "N passed, M failed".
@@ -188,6 +188,35 @@ static class TestKassen
         }
     }
 
+    // The per-step calls allocate nothing on the managed heap once warm.
+    static void NoAllocationPerStep(string id)
+    {
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(5))
+        {
+            var legal = new uint[game.NumDistinctActions];
+            var mask = new byte[game.NumDistinctActions];
+            var obs = new float[game.ObservationLength];
+            var returns = new double[game.NumPlayers];
+            int steps = 0;
+            long allocated = 0;
+            while (!state.IsTerminal)
+            {
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                int p = state.CurrentPlayer;
+                int n = state.LegalActions(legal);
+                state.LegalActionsMask(mask);
+                state.ObservationTensor(p, obs);
+                state.Returns(returns);
+                state.ApplyAction(legal[steps % n]);
+                if (steps >= 3) allocated += GC.GetAllocatedBytesForCurrentThread() - before;
+                steps++;
+            }
+            if (allocated != 0) Console.Error.WriteLine("{0}: {1} bytes allocated over {2} steps", id, allocated, steps);
+            Check(allocated == 0 && steps > 3, id + ": no allocation per step");
+        }
+    }
+
     static void Golden(string path)
     {
         int files = 0;
@@ -225,6 +254,7 @@ static class TestKassen
                 Play(id, false, 11);
                 Play(id, true, 12);
                 Errors(id);
+                NoAllocationPerStep(id);
             }
             catch (Exception e)
             {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the C# binding (bindings/csharp/Runtime) with Mono's mcs at C# 7.3 (below Unity's
+# Compiles the C# binding (bindings/csharp/Runtime) with Mono's mcs at C# 7.2 (below Unity's
 # C# 9 limit) together with tests/csharp/TestKassen.cs and examples/csharp/Play.cs, and runs
 # them under mono against the shared library libkassen.so. The tests replay the golden
 # playthroughs (tests/golden/*.json) and compare the final hashes.
@@ -26,7 +26,7 @@ out="$target/csharp-tests"
 mkdir -p "$out"
 python3 "$root/tests/cpp/golden_list.py" "$root/tests/golden" >"$out/golden.tsv"
 runtime=("$root"/bindings/csharp/Runtime/*.cs)
-mcsflags=(-langversion:7.3 -warnaserror -nologo -r:System.Core.dll)
+mcsflags=(-langversion:7.2 -warnaserror -nologo -r:System.Core.dll)
 mcs "${mcsflags[@]}" -out:"$out/TestKassen.exe" "${runtime[@]}" "$root/tests/csharp/TestKassen.cs"
 mcs "${mcsflags[@]}" -out:"$out/Play.exe" "${runtime[@]}" "$root/examples/csharp/Play.cs"
 export LD_LIBRARY_PATH="$target${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

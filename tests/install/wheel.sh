@@ -12,6 +12,8 @@ venv="${KASSEN_VENV:-$root/.venv}"
 if [[ ! -x "$venv/bin/python" ]]; then python3 -m venv "$venv"; fi
 py="$venv/bin/python"
 "$py" -m pip install -q --disable-pip-version-check maturin ziglang auditwheel
+# maturin finds zig as `python3 -m ziglang`: the virtualenv's python3 comes first.
+export PATH="$venv/bin:$PATH"
 
 mkdir -p "$out"
 rm -f "$out"/kassen-*.whl "$out"/kassen-*.tar.gz
