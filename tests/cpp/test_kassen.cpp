@@ -96,6 +96,9 @@ static void play(const std::string &id, bool explicit_chance, uint64_t seed) {
             auto outcomes = state.chance_outcomes();
             double x = static_cast<double>(rng_next(rng) >> 11) / 9007199254740992.0, acc = 0;
             uint32_t pick = outcomes.back().action;
+            double total = 0;
+            for (const auto &o : outcomes) total += o.probability;
+            ok = ok && !outcomes.empty() && total > 1 - 1e-9 && total < 1 + 1e-9;
             for (const auto &o : outcomes) {
                 acc += o.probability;
                 if (x < acc) {
@@ -255,6 +258,20 @@ static void errors(const std::string &id) {
     CHECK(state.hash() == before);
 }
 
+// Buf owns library bytes: moves transfer them, the moved-from Buf is empty.
+static void bufs() {
+    kassen::Buf a;
+    CHECK(a.view().empty());
+    CHECK(kassen_games_json(a.out()) == KASSEN_STATUS_OK);
+    const std::string games = a.str();
+    CHECK(!games.empty() && games == kassen::games_json());
+    kassen::Buf b = std::move(a);
+    CHECK(a.view().empty() && b.view() == games);
+    kassen::Buf c;
+    c = std::move(b);
+    CHECK(b.view().empty() && c.str() == games);
+}
+
 // Replays the golden playthroughs listed in `path`; each must end on the recorded hash.
 static void golden(const char *path) {
     std::ifstream in(path);
@@ -286,6 +303,7 @@ int main(int argc, char **argv) {
     CHECK(kassen::version() == std::to_string(KASSEN_VERSION_MAJOR) + "." + std::to_string(KASSEN_VERSION_MINOR) +
                                    "." + std::to_string(KASSEN_VERSION_PATCH));
     CHECK(kassen::status_name(200) == "KASSEN_STATUS_ILLEGAL_ACTION");
+    bufs();
     auto ids = game_ids();
     CHECK(ids.size() >= 4);
     for (const auto &id : ids) {

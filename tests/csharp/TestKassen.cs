@@ -74,6 +74,7 @@ static class TestKassen
                 {
                     var outcomes = state.ChanceOutcomes();
                     double x = (Next() >> 11) / 9007199254740992.0, acc = 0;
+                    ok &= outcomes.Length > 0 && Math.Abs(outcomes.Sum(o => o.Probability) - 1) < 1e-9;
                     uint pick = outcomes[outcomes.Length - 1].Action;
                     foreach (var o in outcomes) { acc += o.Probability; if (x < acc) { pick = o.Action; break; } }
                     state.ApplyActionAs(Kassen.Kassen.Chance, pick);
