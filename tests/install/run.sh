@@ -2,7 +2,8 @@
 # Installs the C library into a temporary prefix (ffi/install/install.sh, what `make install`
 # runs) and builds and runs the C example and a header/library version check against the
 # installed tree: with pkg-config (shared and --static) and with CMake's find_package(kassen)
-# (kassen::kassen and kassen::kassen_static). Checks the SONAME and the symlinks.
+# (kassen::kassen and kassen::kassen_static; there also the C++ example over kassen.hpp).
+# Checks the SONAME, the symlinks and the CMake version rules.
 # Installs cmake and pkg-config with apt-get if they are missing.
 #
 # Usage: bash tests/install/run.sh [BUILD_DIR]   (default target/debug, after
@@ -58,13 +59,28 @@ for prog in examples/c/play.c tests/install/check_version.c; do
         && '$work/$name.a.bin' && ! ldd '$work/$name.a.bin' | grep -q libkassen"
 done
 
+version_rules() { # what find_package(kassen X.Y) accepts: the same major (for 0.x, minor), not older
+    local file="$prefix/lib/cmake/kassen/kassenConfigVersion.cmake" want expect got
+    local major minor
+    major="$(sed -n 's/^#define KASSEN_VERSION_MAJOR //p' "$prefix/include/kassen.h")"
+    minor="$(sed -n 's/^#define KASSEN_VERSION_MINOR //p' "$prefix/include/kassen.h")"
+    for want in "$major.$minor:compatible" "$major.$minor.0:compatible" "$major.$((minor + 1)):incompatible" \
+                "$((major + 1)).0:incompatible"; do
+        expect="${want#*:}"
+        got="$(cmake -DVERSION_FILE="$file" -DWANT="${want%%:*}" -P "$root/tests/install/version_check.cmake" 2>&1)"
+        echo "find_package(kassen ${want%%:*}): $got"
+        [[ "$got" == "$expect" ]] || return 1
+    done
+}
+check "kassenConfigVersion.cmake accepts only compatible versions" version_rules
+
 cmake_build() {
     cmake -S "$root/tests/install" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Debug &&
         cmake --build "$work/cmake" -j 2
 }
 check "cmake find_package(kassen) configure and build" cmake_build
 for kind in shared static; do
-    for name in play check_version; do
+    for name in play play_cpp check_version; do
         check "cmake $kind: $name" "$work/cmake/${name}_$kind"
     done
 done
