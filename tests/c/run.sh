@@ -31,40 +31,16 @@ libs=("$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:strict_string_checks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
+source "$root/tests/run_program.sh"
 passed=0
 failed=0
 status=0
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
-    echo "== $name"
     "$cc" "${cflags[@]}" -o "$out/$name" "$src" "${libs[@]}"
-    log="$out/$name.log"
-    if "$out/$name" >"$log" 2>"$out/$name.stderr"; then rc=0; else rc=$?; fi
-    cat "$log"
-    summary="$(tail -n 1 "$log")"
-    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-        passed=$((passed + BASH_REMATCH[1]))
-        failed=$((failed + BASH_REMATCH[2]))
-    else
-        failed=$((failed + 1))
-    fi
-    if [[ $rc -ne 0 ]]; then
-        echo "$name exited with $rc; its stderr:" >&2
-        tail -n 60 "$out/$name.stderr" >&2
-        status=1
-    fi
+    run_program "$name" "$out" "$out/$name"
 done
 
-echo "== examples/c/play.c"
 "$cc" "${cflags[@]}" -o "$out/play" "$root/examples/c/play.c" "${libs[@]}"
-if "$out/play"; then
-    passed=$((passed + 1))
-else
-    echo "examples/c/play.c failed" >&2
-    failed=$((failed + 1))
-    status=1
-fi
-
-echo "$passed passed, $failed failed"
-if [[ $failed -ne 0 ]]; then status=1; fi
-exit $status
+example_ok examples/c/play.c "$out/play"
+finish

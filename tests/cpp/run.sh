@@ -31,40 +31,16 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 golden="$out/golden.tsv"
 python3 "$root/tests/cpp/golden_list.py" "$root/tests/golden" >"$golden"
 
+source "$root/tests/run_program.sh"
 passed=0
 failed=0
 status=0
 for src in "$root"/tests/cpp/test_*.cpp; do
     name="$(basename "$src" .cpp)"
-    echo "== $name"
     "$cxx" "${cxxflags[@]}" -o "$out/$name" "$src" "${libs[@]}"
-    log="$out/$name.log"
-    if "$out/$name" "$golden" >"$log" 2>"$out/$name.stderr"; then rc=0; else rc=$?; fi
-    cat "$log"
-    summary="$(tail -n 1 "$log")"
-    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-        passed=$((passed + BASH_REMATCH[1]))
-        failed=$((failed + BASH_REMATCH[2]))
-    else
-        failed=$((failed + 1))
-    fi
-    if [[ $rc -ne 0 ]]; then
-        echo "$name exited with $rc; its stderr:" >&2
-        tail -n 60 "$out/$name.stderr" >&2
-        status=1
-    fi
+    run_program "$name" "$out" "$out/$name" "$golden"
 done
 
-echo "== examples/cpp/play.cpp"
 "$cxx" "${cxxflags[@]}" -o "$out/play" "$root/examples/cpp/play.cpp" "${libs[@]}"
-if "$out/play"; then
-    passed=$((passed + 1))
-else
-    echo "examples/cpp/play.cpp failed" >&2
-    failed=$((failed + 1))
-    status=1
-fi
-
-echo "$passed passed, $failed failed"
-if [[ $failed -ne 0 ]]; then status=1; fi
-exit $status
+example_ok examples/cpp/play.cpp "$out/play"
+finish

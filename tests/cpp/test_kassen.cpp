@@ -11,19 +11,7 @@
 #include <vector>
 
 #include "kassen.hpp"
-
-static int g_passed = 0;
-static int g_failed = 0;
-
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        if (cond) {                                                                      \
-            g_passed++;                                                                  \
-        } else {                                                                         \
-            g_failed++;                                                                  \
-            std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                                \
-    } while (0)
+#include "../c/harness.h"  // CHECK, the counters, rng_next and summary()
 
 // Runs `expr`, which must throw kassen::Error with `status` and a non-empty message.
 #define CHECK_THROWS(expr, expected)                                                                  \
@@ -62,12 +50,6 @@ static std::vector<std::string> game_ids() {
     return ids;
 }
 
-static uint64_t rng_next(uint64_t &s) {
-    s ^= s >> 12;
-    s ^= s << 25;
-    s ^= s >> 27;
-    return s * 2685821657736338717ULL;
-}
 
 static size_t count(const std::string &text, const std::string &needle) {
     size_t n = 0;
@@ -94,7 +76,7 @@ static void play(const std::string &id, bool explicit_chance, uint64_t seed) {
         int32_t p = state.current_player();
         if (p == kassen::CHANCE) {
             auto outcomes = state.chance_outcomes();
-            double x = static_cast<double>(rng_next(rng) >> 11) / 9007199254740992.0, acc = 0;
+            double x = static_cast<double>(rng_next(&rng) >> 11) / 9007199254740992.0, acc = 0;
             uint32_t pick = outcomes.back().action;
             double total = 0;
             for (const auto &o : outcomes) total += o.probability;
@@ -112,7 +94,7 @@ static void play(const std::string &id, bool explicit_chance, uint64_t seed) {
             size_t m = state.legal_actions_mask(kassen::span<uint8_t>(mask));
             ok = ok && n > 0 && m == mask.size() && state.legal_actions() == std::vector<uint32_t>(legal.begin(), legal.begin() + n);
             ok = ok && state.observation_tensor(p, kassen::span<float>(obs)) == obs.size();
-            uint32_t a = legal[rng_next(rng) % n];
+            uint32_t a = legal[rng_next(&rng) % n];
             ok = ok && mask[a] == 1;
             if (steps % 17 == 0) {
                 kassen::State child = state.child(a);
@@ -324,6 +306,5 @@ int main(int argc, char **argv) {
             std::fprintf(stderr, "golden: unexpected %s\n", e.what());
         }
     }
-    std::printf("%d passed, %d failed\n", g_passed, g_failed);
-    return g_failed == 0 ? 0 : 1;
+    return summary();
 }

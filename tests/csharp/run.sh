@@ -31,26 +31,10 @@ mcs "${mcsflags[@]}" -out:"$out/TestKassen.exe" "${runtime[@]}" "$root/tests/csh
 mcs "${mcsflags[@]}" -out:"$out/Play.exe" "${runtime[@]}" "$root/examples/csharp/Play.cs"
 export LD_LIBRARY_PATH="$target${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
+source "$root/tests/run_program.sh"
 passed=0
 failed=0
 status=0
-echo "== TestKassen"
-if mono --debug "$out/TestKassen.exe" "$out/golden.tsv" "$root/bindings/csharp/package.json" >"$out/test.log" 2>"$out/test.stderr"; then rc=0; else rc=$?; fi
-cat "$out/test.log"
-if [[ "$(tail -n 1 "$out/test.log")" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    passed=${BASH_REMATCH[1]}
-    failed=${BASH_REMATCH[2]}
-else
-    failed=1
-fi
-if [[ $rc -ne 0 ]]; then
-    echo "TestKassen exited with $rc; its stderr:" >&2
-    tail -n 60 "$out/test.stderr" >&2
-    status=1
-fi
-echo "== examples/csharp/Play.cs"
-if mono "$out/Play.exe"; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
-
-echo "$passed passed, $failed failed"
-if [[ $failed -ne 0 ]]; then status=1; fi
-exit $status
+run_program TestKassen "$out" mono --debug "$out/TestKassen.exe" "$out/golden.tsv" "$root/bindings/csharp/package.json"
+example_ok examples/csharp/Play.cs mono "$out/Play.exe"
+finish

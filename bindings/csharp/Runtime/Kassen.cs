@@ -262,8 +262,7 @@ namespace Kassen
         public int LegalActions(uint[] buffer)
         {
             UIntPtr n;
-            Kassen.Check(Native.kassen_state_legal_actions(handle, buffer, Cap(buffer), out n));
-            return (int)n.ToUInt64();
+            return Length(Native.kassen_state_legal_actions(handle, buffer, Cap(buffer), out n), n);
         }
 
         /// <summary>The legal action ids in a new array.</summary>
@@ -279,8 +278,7 @@ namespace Kassen
         public int LegalActionsMask(byte[] buffer)
         {
             UIntPtr n;
-            Kassen.Check(Native.kassen_state_legal_actions_mask(handle, buffer, Cap(buffer), out n));
-            return (int)n.ToUInt64();
+            return Length(Native.kassen_state_legal_actions_mask(handle, buffer, Cap(buffer), out n), n);
         }
 
         /// <summary>Applies `action` for whoever is to act. On failure the state is unchanged.</summary>
@@ -326,8 +324,7 @@ namespace Kassen
         public int Returns(double[] buffer)
         {
             UIntPtr n;
-            Kassen.Check(Native.kassen_state_returns(handle, buffer, Cap(buffer), out n));
-            return (int)n.ToUInt64();
+            return Length(Native.kassen_state_returns(handle, buffer, Cap(buffer), out n), n);
         }
 
         /// <summary>Every seat's return in a new array.</summary>
@@ -354,8 +351,7 @@ namespace Kassen
         public int ObservationTensor(int player, float[] buffer)
         {
             UIntPtr n;
-            Kassen.Check(Native.kassen_state_observation_tensor(handle, player, buffer, Cap(buffer), out n));
-            return (int)n.ToUInt64();
+            return Length(Native.kassen_state_observation_tensor(handle, player, buffer, Cap(buffer), out n), n);
         }
 
         /// <summary>A short description of `action` (show a seat only its own legal actions).</summary>
@@ -421,6 +417,13 @@ namespace Kassen
         public override int GetHashCode() { return StableHash().GetHashCode(); }
 
         public void Dispose() { handle.Dispose(); }
+
+        /// <summary>Checks the status of a buffer-filling call and returns the length it wrote.</summary>
+        private static int Length(int status, UIntPtr n)
+        {
+            Kassen.Check(status);
+            return (int)n.ToUInt64();
+        }
 
         private static UIntPtr Cap(Array buffer)
         {
