@@ -3,10 +3,13 @@
 # every CPython >= 3.9), installs it into .venv at the repository root and runs the pytest
 # suite against the installed package (stub check included). Then installs the same wheel into
 # a second virtualenv of the oldest supported CPython (3.9, found on PATH or under pyenv) and
-# runs the suite there too.
+# runs there the part of the suite that depends on the interpreter and its packages (API,
+# conversions and errors, pickling, the type stubs, the gymnasium/pettingzoo environments,
+# README examples, golden replays); KASSEN_PYTHON2_TESTS=. runs all of it there too.
 # Works from a clean checkout; exits non-zero on any failure, including "no tests ran".
 # KASSEN_VENV overrides the virtualenv, KASSEN_VENV2 the second one (default .venv-py39),
-# KASSEN_PYTHON2 the second interpreter, CARGO_TARGET_DIR the build directory.
+# KASSEN_PYTHON2 the second interpreter, CARGO_TARGET_DIR the build directory. pytest
+# arguments given to this script apply to both runs.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -45,14 +48,14 @@ run_suite() {
     local py="$1"; shift
     echo "run.sh: pytest with $("$py" --version) in $(dirname "$(dirname "$py")")"
     local status=0
-    (cd "$ROOT/python/tests" && "$py" -m pytest -q -p no:cacheprovider "$@" .) || status=$?
+    (cd "$ROOT/python/tests" && "$py" -m pytest -q -p no:cacheprovider "$@") || status=$?
     if [ "$status" -eq 5 ]; then
         echo "run.sh: pytest collected no tests" >&2
         return 1
     fi
     return "$status"
 }
-run_suite "$PY" "$@"
+run_suite "$PY" "$@" .
 
 # The same wheel on the oldest CPython it claims (abi3-py39).
 PY2="${KASSEN_PYTHON2:-}"
@@ -72,4 +75,5 @@ if [ ! -x "$VENV2/bin/python" ]; then
 fi
 "$VENV2/bin/python" -m pip install -q --disable-pip-version-check pytest numpy mypy gymnasium pettingzoo hypothesis
 "$VENV2/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
-run_suite "$VENV2/bin/python" "$@"
+read -r -a second_tests <<<"${KASSEN_PYTHON2_TESTS:-test_api.py test_errors.py test_state.py test_stubs.py test_envs.py test_readme.py test_golden.py}"
+run_suite "$VENV2/bin/python" "$@" "${second_tests[@]}"
