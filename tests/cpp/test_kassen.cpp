@@ -149,6 +149,7 @@ static void errors(const std::string &id) {
     CHECK_THROWS(kassen::Game(id, "{"), KASSEN_STATUS_INVALID_CONFIG);
     CHECK_THROWS(kassen::Game(id, "[1]"), KASSEN_STATUS_INVALID_CONFIG);
     CHECK_THROWS(kassen::Game(id, "{\"no_such_key\": 1}"), KASSEN_STATUS_UNKNOWN_CONFIG_KEY);
+    CHECK_THROWS(kassen::Game(id, "{\"data\": {}}"), KASSEN_STATUS_INVALID_DATA);
 
     kassen::Game game(id);
     kassen::State state = game.new_initial_state(3);

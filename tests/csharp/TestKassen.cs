@@ -139,6 +139,7 @@ static class TestKassen
         Throws(100, () => new Game("no_such_game"), "unknown game");
         Throws(101, () => new Game(id, "{"), "malformed config");
         Throws(103, () => new Game(id, "{\"no_such_key\": 1}"), "unknown config key");
+        Throws(305, () => new Game(id, "{\"data\": {}}"), "invalid component data");
         using (var game = new Game(id))
         using (var state = game.NewInitialState(3))
         {
