@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo test test-rust test-c test-valgrind test-python test-install test-cpp test-csharp wheel install bench soak header golden lint clean
+.PHONY: help demo test test-rust test-c test-valgrind test-python test-install test-pip test-cpp test-csharp wheel install bench soak header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -36,9 +36,11 @@ test-csharp: ## C# binding (bindings/csharp) tests and examples/csharp under Mon
 	$(CARGO) build -p kassen-ffi
 	bash tests/csharp/run.sh $(CARGO_TARGET_DIR)/debug
 
-test-install: ## install the C library into a temp prefix; build examples/c with pkg-config and CMake; pip install ./python and the sdist
+test-install: ## install the C library into a temp prefix; build the C and C++ examples with pkg-config and CMake
 	$(CARGO) build -p kassen-ffi
 	bash tests/install/run.sh $(CARGO_TARGET_DIR)/debug
+
+test-pip: ## pip install ./python, and pip wheel from the sdist, into fresh venvs (CPython 3.12, 3.13); pytest subset (not in make test: minutes of builds)
 	bash tests/install/python.sh
 
 test-python: ## build the abi3 wheel (debug), run pytest against it in .venv and in a CPython 3.9 venv

@@ -42,8 +42,10 @@ echo "== sdist, pip wheel from it, install with $("${pythons[1]}" --version)"
 "$work/sdist/bin/python" -m pip install -q maturin
 (cd "$root" && "$work/sdist/bin/maturin" sdist -m python/Cargo.toml --out "$work/dist")
 sdist=("$work"/dist/kassen-*.tar.gz)
-for member in core/Cargo.toml core/src/lib.rs python/Cargo.toml python/py_src/kassen/__init__.py Cargo.lock; do
-    if ! tar tzf "${sdist[0]}" | grep -q "^kassen-[^/]*/$member\$"; then
+listing="$(tar tzf "${sdist[0]}")"
+for member in Cargo.toml Cargo.lock core/Cargo.toml core/src/lib.rs python/Cargo.toml python/src/lib.rs \
+              pyproject.toml py_src/kassen/__init__.py; do
+    if ! grep -qx "kassen-[^/]*/$member" <<<"$listing"; then
         echo "python.sh: the sdist lacks $member" >&2
         exit 1
     fi
