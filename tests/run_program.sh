@@ -1,9 +1,20 @@
-# Sourced by the test scripts (tests/c, tests/cpp, tests/csharp): runs one test program and adds
-# its closing "N passed, M failed" line to the totals.
+# Sourced by the test scripts (tests/c, tests/cpp, tests/csharp): finds the build directory,
+# runs one test program and adds its closing "N passed, M failed" line to the totals.
+#   target="$(build_dir "${1:-}" libkassen.a)" || exit 2   # absolute; default target/debug
 #   passed=0; failed=0; status=0
 #   run_program NAME OUT_DIR COMMAND [ARGS...]   # prints its output; on a non-zero exit, its stderr
 #   example_ok NAME  COMMAND [ARGS...]           # an example program counts as one test
 #   finish                                        # prints the totals line, exits non-zero on failure
+
+build_dir() {
+    local dir="${1:-target/debug}"
+    case "$dir" in /*) ;; *) dir="$root/$dir" ;; esac
+    if [[ ! -f "$dir/$2" ]]; then
+        echo "run.sh: $dir/$2 not found; run 'cargo build -p kassen-ffi' first" >&2
+        return 2
+    fi
+    echo "$dir"
+}
 
 run_program() {
     local name="$1" out="$2"; shift 2

@@ -9,13 +9,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-target="${1:-target/debug}"
-case "$target" in /*) ;; *) target="$root/$target" ;; esac
+source "$root/tests/run_program.sh"
+target="$(build_dir "${1:-}" libkassen.a)" || exit 2
 lib="$target/libkassen.a"
-if [[ ! -f "$lib" ]]; then
-    echo "run.sh: $lib not found; run 'cargo build -p kassen-ffi' first" >&2
-    exit 2
-fi
 
 cxx="${CXX:-c++}"
 out="$target/cpp-tests"
@@ -31,7 +27,6 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 golden="$out/golden.tsv"
 python3 "$root/tests/cpp/golden_list.py" "$root/tests/golden" >"$golden"
 
-source "$root/tests/run_program.sh"
 passed=0
 failed=0
 status=0

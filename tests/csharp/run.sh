@@ -10,12 +10,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-target="${1:-target/debug}"
-case "$target" in /*) ;; *) target="$root/$target" ;; esac
-if [[ ! -f "$target/libkassen.so" ]]; then
-    echo "run.sh: $target/libkassen.so not found; run 'cargo build -p kassen-ffi' first" >&2
-    exit 2
-fi
+source "$root/tests/run_program.sh"
+target="$(build_dir "${1:-}" libkassen.so)" || exit 2
 if ! command -v mcs >/dev/null || ! command -v mono >/dev/null; then
     echo "run.sh: installing mono-mcs and mono-runtime"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -31,7 +27,6 @@ mcs "${mcsflags[@]}" -out:"$out/TestKassen.exe" "${runtime[@]}" "$root/tests/csh
 mcs "${mcsflags[@]}" -out:"$out/Play.exe" "${runtime[@]}" "$root/examples/csharp/Play.cs"
 export LD_LIBRARY_PATH="$target${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
-source "$root/tests/run_program.sh"
 passed=0
 failed=0
 status=0
