@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo test test-rust test-c test-valgrind test-python test-browser bench soak header golden lint clean
+.PHONY: help demo test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-pip wheel install bench soak header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -12,7 +12,9 @@ demo: ## build everything (release) and play every game end to end between the b
 	$(CARGO) build --release --workspace --exclude kassen-python
 	$(CARGO) run --release -q -p kassen-core --example demo
 
-test: test-rust test-c test-valgrind test-python test-browser ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), Python, browser
+PREFIX ?= /usr/local
+
+test: test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), C++, C# (Mono), install, Python, browser
 	@echo "make test: all suites passed"
 
 test-rust: ## Rust unit, rule, conformance, golden and header-drift tests
@@ -26,11 +28,33 @@ test-valgrind: ## the C tests under valgrind memcheck (fails on any leak or inva
 	$(CARGO) build -p kassen-ffi
 	bash tests/c/valgrind.sh $(CARGO_TARGET_DIR)/debug
 
-test-python: ## build the wheel (debug) into .venv and run pytest against it
+test-cpp: ## C++ tests of include/kassen.hpp and examples/cpp with ASan/UBSan
+	$(CARGO) build -p kassen-ffi
+	bash tests/cpp/run.sh $(CARGO_TARGET_DIR)/debug
+
+test-csharp: ## C# binding (bindings/csharp) tests and examples/csharp under Mono (installs Mono if missing)
+	$(CARGO) build -p kassen-ffi
+	bash tests/csharp/run.sh $(CARGO_TARGET_DIR)/debug
+
+test-install: ## install the C library into a temp prefix; build the C and C++ examples with pkg-config and CMake
+	$(CARGO) build -p kassen-ffi
+	bash tests/install/run.sh $(CARGO_TARGET_DIR)/debug
+
+test-pip: ## pip install ./python, and pip wheel from the sdist, into fresh venvs (CPython 3.12, 3.13); pytest subset (not in make test: minutes of builds)
+	bash tests/install/python.sh
+
+test-python: ## build the abi3 wheel (debug), run pytest against it in .venv and in a CPython 3.9 venv
 	bash python/tests/run.sh
 
 test-browser: test-python ## play every game by clicking in headless Chromium (installs chromium with apt-get if missing)
 	bash tests/browser/run.sh
+
+wheel: ## release abi3 wheel (manylinux2014, checked by auditwheel) and sdist into dist/
+	bash tests/install/wheel.sh dist
+
+install: ## install the C library (release) into PREFIX: headers, libkassen.a/.so, pkg-config, CMake package
+	$(CARGO) build --release -p kassen-ffi
+	bash ffi/install/install.sh $(PREFIX) $(CARGO_TARGET_DIR)/release
 
 bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
 	bash bench/run.sh
@@ -51,4 +75,4 @@ lint: ## rustfmt and clippy
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 clean: ## remove build outputs and the venv
-	rm -rf target .venv bench-results
+	rm -rf target .venv .venv-py39 bench-results dist

@@ -54,6 +54,14 @@
 #define KASSEN_VERSION_PATCH 0
 
 /**
+ * Version of the C ABI this header describes. It changes whenever a function, type or
+ * constant of this header changes incompatibly, and it is the number in the shared
+ * library's SONAME (`libkassen.so.<KASSEN_ABI_VERSION>`). A frontend compares it with
+ * `kassen_abi_version()` at startup and refuses a library that reports another number.
+ */
+#define KASSEN_ABI_VERSION 1
+
+/**
  * The result of every fallible kassen function.
  *
  * The numbers are stable and identical to the core's `ErrorCode` and to `exc.code` of the
@@ -939,6 +947,15 @@ const char *kassen_status_name(int32_t status);
  * caller. This function cannot fail.
  */
 const char *kassen_version(void);
+
+/**
+ * The ABI version of the linked kassen library.
+ *
+ * Equal to `KASSEN_ABI_VERSION` of the header the library was built from; any other value
+ * means the header and the library do not match and no other function may be called.
+ * This function cannot fail.
+ */
+uint32_t kassen_abi_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,4 +1,4 @@
-//! `kassen_version` and the version macros of the header.
+//! `kassen_version`, `kassen_abi_version` and the version macros of the header.
 
 use std::ffi::c_char;
 
@@ -8,6 +8,11 @@ pub const KASSEN_VERSION_MAJOR: u32 = 0;
 pub const KASSEN_VERSION_MINOR: u32 = 1;
 /// Patch version of the kassen library this header belongs to.
 pub const KASSEN_VERSION_PATCH: u32 = 0;
+/// Version of the C ABI this header describes. It changes whenever a function, type or
+/// constant of this header changes incompatibly, and it is the number in the shared
+/// library's SONAME (`libkassen.so.<KASSEN_ABI_VERSION>`). A frontend compares it with
+/// `kassen_abi_version()` at startup and refuses a library that reports another number.
+pub const KASSEN_ABI_VERSION: u32 = 1;
 
 const VERSION_C: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
 
@@ -19,6 +24,16 @@ const VERSION_C: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
 #[no_mangle]
 pub extern "C" fn kassen_version() -> *const c_char {
     VERSION_C.as_ptr().cast()
+}
+
+/// The ABI version of the linked kassen library.
+///
+/// Equal to `KASSEN_ABI_VERSION` of the header the library was built from; any other value
+/// means the header and the library do not match and no other function may be called.
+/// This function cannot fail.
+#[no_mangle]
+pub extern "C" fn kassen_abi_version() -> u32 {
+    KASSEN_ABI_VERSION
 }
 
 #[cfg(test)]
@@ -34,6 +49,7 @@ mod tests {
         let s = unsafe { CStr::from_ptr(kassen_version()) }.to_str().unwrap();
         assert_eq!(s, env!("CARGO_PKG_VERSION"));
         assert_eq!(s, kassen_core::VERSION);
+        assert_eq!(kassen_abi_version(), KASSEN_ABI_VERSION);
         assert!(s.starts_with(&format!("{KASSEN_VERSION_MAJOR}.{KASSEN_VERSION_MINOR}.{KASSEN_VERSION_PATCH}")));
     }
 }

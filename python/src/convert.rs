@@ -117,12 +117,12 @@ impl Budget {
     }
 
     fn take_str(&mut self, s: &Bound<'_, PyString>) -> Result<String> {
-        let text = s.to_str().map_err(|_| self.error("string is not valid unicode (it contains a lone surrogate)"))?;
+        let text = s.to_cow().map_err(|_| self.error("string is not valid unicode (it contains a lone surrogate)"))?;
         self.bytes = self.bytes.saturating_add(text.len());
         if self.bytes > MAX_STRING_BYTES {
             return Err(self.error(format!("value is too large (more than {MAX_STRING_BYTES} bytes of strings)")));
         }
-        Ok(text.to_owned())
+        Ok(text.into_owned())
     }
 
     fn enter(&self, depth: usize) -> Result<()> {

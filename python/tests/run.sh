@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Builds the kassen wheel (debug profile), installs it into .venv at the repository root and
-# runs the pytest suite against the installed package (stub check included).
+# Builds the kassen wheel (debug profile; the same abi3 wheel kind users get, one wheel for
+# every CPython >= 3.9), installs it into .venv at the repository root and runs the pytest
+# suite against the installed package (stub check included). Then installs the same wheel into
+# a second virtualenv of the oldest supported CPython (3.9, found on PATH or under pyenv) and
+# runs there the part of the suite that depends on the interpreter and its packages (API,
+# conversions and errors, pickling, the type stubs, the gymnasium/pettingzoo environments,
+# README examples, golden replays); KASSEN_PYTHON2_TESTS=. runs all of it there too.
 # Works from a clean checkout; exits non-zero on any failure, including "no tests ran".
-# KASSEN_VENV overrides the virtualenv, CARGO_TARGET_DIR the build directory.
+# KASSEN_VENV overrides the virtualenv, KASSEN_VENV2 the second one (default .venv-py39),
+# KASSEN_PYTHON2 the second interpreter, CARGO_TARGET_DIR the build directory. pytest
+# arguments given to this script apply to both runs.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -28,16 +35,45 @@ if [ "${#wheels[@]}" -ne 1 ]; then
     echo "run.sh: expected one wheel in $WHEELS, found ${#wheels[@]}" >&2
     exit 1
 fi
-"$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "${wheels[0]}"
+wheel="${wheels[0]}"
+case "$(basename "$wheel")" in
+    *-cp39-abi3-*) ;;
+    *) echo "run.sh: $(basename "$wheel") is not an abi3 wheel for CPython >= 3.9" >&2; exit 1 ;;
+esac
+"$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 
-# Run from outside python/ so `import kassen` finds the installed package, not py_src/.
-cd "$ROOT/python/tests"
-set +e
-"$PY" -m pytest -q -p no:cacheprovider "$@" .
-status=$?
-set -e
-if [ "$status" -eq 5 ]; then
-    echo "run.sh: pytest collected no tests" >&2
-    exit 1
+# Runs pytest with interpreter $1 from outside python/, so `import kassen` finds the installed
+# package, not py_src/.
+run_suite() {
+    local py="$1"; shift
+    echo "run.sh: pytest with $("$py" --version) in $(dirname "$(dirname "$py")")"
+    local status=0
+    (cd "$ROOT/python/tests" && "$py" -m pytest -q -p no:cacheprovider "$@") || status=$?
+    if [ "$status" -eq 5 ]; then
+        echo "run.sh: pytest collected no tests" >&2
+        return 1
+    fi
+    return "$status"
+}
+run_suite "$PY" "$@" .
+
+# The same wheel on the oldest CPython it claims (abi3-py39).
+PY2="${KASSEN_PYTHON2:-}"
+if [ -z "$PY2" ]; then
+    for candidate in python3.9 "$HOME"/.pyenv/versions/3.9*/bin/python3.9; do
+        if "$candidate" --version >/dev/null 2>&1; then PY2="$candidate"; break; fi
+    done
 fi
-exit "$status"
+if [ -z "$PY2" ]; then
+    echo "run.sh: no CPython 3.9 found; the wheel was tested on $("$PY" --version) only" >&2
+    exit 0
+fi
+VENV2="${KASSEN_VENV2:-$ROOT/.venv-py39}"
+if [ ! -x "$VENV2/bin/python" ]; then
+    echo "run.sh: creating $VENV2 with $("$PY2" --version)"
+    "$PY2" -m venv "$VENV2"
+fi
+"$VENV2/bin/python" -m pip install -q --disable-pip-version-check pytest numpy mypy gymnasium pettingzoo hypothesis
+"$VENV2/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+read -r -a second_tests <<<"${KASSEN_PYTHON2_TESTS:-test_api.py test_errors.py test_state.py test_stubs.py test_envs.py test_readme.py test_golden.py}"
+run_suite "$VENV2/bin/python" "$@" "${second_tests[@]}"

@@ -8,13 +8,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-target="${1:-target/debug}"
-case "$target" in /*) ;; *) target="$root/$target" ;; esac
+source "$root/tests/run_program.sh"
+target="$(build_dir "${1:-}" libkassen.a)" || exit 2
 lib="$target/libkassen.a"
-if [[ ! -f "$lib" ]]; then
-    echo "run.sh: $lib not found; run 'cargo build -p kassen-ffi' first" >&2
-    exit 2
-fi
 
 cc="${CC:-cc}"
 out="$target/c-tests"
@@ -36,35 +32,10 @@ failed=0
 status=0
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
-    echo "== $name"
     "$cc" "${cflags[@]}" -o "$out/$name" "$src" "${libs[@]}"
-    log="$out/$name.log"
-    if "$out/$name" >"$log" 2>"$out/$name.stderr"; then rc=0; else rc=$?; fi
-    cat "$log"
-    summary="$(tail -n 1 "$log")"
-    if [[ "$summary" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-        passed=$((passed + BASH_REMATCH[1]))
-        failed=$((failed + BASH_REMATCH[2]))
-    else
-        failed=$((failed + 1))
-    fi
-    if [[ $rc -ne 0 ]]; then
-        echo "$name exited with $rc; its stderr:" >&2
-        tail -n 60 "$out/$name.stderr" >&2
-        status=1
-    fi
+    run_program "$name" "$out" "$out/$name"
 done
 
-echo "== examples/c/play.c"
 "$cc" "${cflags[@]}" -o "$out/play" "$root/examples/c/play.c" "${libs[@]}"
-if "$out/play"; then
-    passed=$((passed + 1))
-else
-    echo "examples/c/play.c failed" >&2
-    failed=$((failed + 1))
-    status=1
-fi
-
-echo "$passed passed, $failed failed"
-if [[ $failed -ne 0 ]]; then status=1; fi
-exit $status
+example_ok examples/c/play.c "$out/play"
+finish

@@ -1,0 +1,75 @@
+// Game: a game of the kassen rules engine under one configuration.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Kassen
+{
+    /// <summary>A game under one configuration.</summary>
+    public sealed class Game : IDisposable
+    {
+        private readonly GameHandle handle;
+
+        /// <summary>Creates game `id` with `configJson` (a JSON object; null or "" for the defaults).</summary>
+        public Game(string id, string configJson = null)
+        {
+            if (id == null) throw new ArgumentNullException("id");
+            Kassen.Check(Native.kassen_game_new(Utf8.ToCString(id), Utf8.ToCString(configJson), out handle));
+            NumPlayers = ReadNumPlayers();
+            NumDistinctActions = ReadNumDistinctActions();
+            ObservationLength = ReadObservationLength();
+        }
+
+        internal Game(GameHandle handle)
+        {
+            this.handle = handle;
+            NumPlayers = ReadNumPlayers();
+            NumDistinctActions = ReadNumDistinctActions();
+            ObservationLength = ReadObservationLength();
+        }
+
+        /// <summary>The number of seats.</summary>
+        public int NumPlayers { get; private set; }
+        /// <summary>Every action id is below this; the length of a legal-actions mask.</summary>
+        public int NumDistinctActions { get; private set; }
+        /// <summary>The number of floats of an observation tensor.</summary>
+        public int ObservationLength { get; private set; }
+
+        /// <summary>id, name, players, num_distinct_actions, observation_shape, config, provenance, ...</summary>
+        public string InfoJson()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_game_info_json(handle, out buf), ref buf);
+        }
+
+        /// <summary>The initial state, its RNG seeded by `seed`.</summary>
+        public State NewInitialState(ulong seed)
+        {
+            StateHandle s;
+            Kassen.Check(Native.kassen_state_new(handle, seed, out s));
+            return new State(s, this);
+        }
+
+        public void Dispose() { handle.Dispose(); }
+
+        private int ReadNumPlayers()
+        {
+            uint n;
+            Kassen.Check(Native.kassen_game_num_players(handle, out n));
+            return checked((int)n);
+        }
+
+        private int ReadNumDistinctActions()
+        {
+            uint n;
+            Kassen.Check(Native.kassen_game_num_distinct_actions(handle, out n));
+            return checked((int)n);
+        }
+
+        private int ReadObservationLength()
+        {
+            UIntPtr n;
+            Kassen.Check(Native.kassen_game_observation_len(handle, out n));
+            return checked((int)n.ToUInt64());
+        }
+    }
+}

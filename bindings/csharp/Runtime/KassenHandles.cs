@@ -1,0 +1,31 @@
+// SafeHandles that own the C handles: the runtime frees them exactly once, also when a
+// Game or State is finalized without Dispose.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Kassen
+{
+    /// <summary>Owns a kassen_game; released with kassen_game_free.</summary>
+    public sealed class GameHandle : SafeHandle
+    {
+        public GameHandle() : base(IntPtr.Zero, true) { }
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+        protected override bool ReleaseHandle()
+        {
+            Native.kassen_game_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>Owns a kassen_state; released with kassen_state_free.</summary>
+    public sealed class StateHandle : SafeHandle
+    {
+        public StateHandle() : base(IntPtr.Zero, true) { }
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+        protected override bool ReleaseHandle()
+        {
+            Native.kassen_state_free(handle);
+            return true;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// P/Invoke declarations of the kassen C ABI (include/kassen.h). Internal: use Game and State.
+using System;
+using System.Runtime.InteropServices;
+
+namespace Kassen
+{
+    /// <summary>kassen_buf: bytes owned by the library, released with kassen_buf_free.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct KassenBuf
+    {
+        public IntPtr Data;
+        public UIntPtr Len;
+    }
+
+    internal static class Native
+    {
+#if UNITY_IOS && !UNITY_EDITOR
+        // iOS links the static library into the app: symbols are looked up in the process.
+        internal const string Lib = "__Internal";
+#else
+        // libkassen.so (Linux, Android), kassen.dll (Windows), kassen.bundle / libkassen.dylib (macOS).
+        internal const string Lib = "kassen";
+#endif
+
+        [DllImport(Lib)] internal static extern IntPtr kassen_version();
+        [DllImport(Lib)] internal static extern uint kassen_abi_version();
+        [DllImport(Lib)] internal static extern IntPtr kassen_last_error_message();
+        [DllImport(Lib)] internal static extern IntPtr kassen_status_name(int status);
+        [DllImport(Lib)] internal static extern void kassen_buf_free(ref KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_games_json(out KassenBuf buf);
+
+        [DllImport(Lib)] internal static extern int kassen_game_new(byte[] id, byte[] configJson, out GameHandle game);
+        [DllImport(Lib)] internal static extern void kassen_game_free(IntPtr game);
+        [DllImport(Lib)] internal static extern int kassen_game_info_json(GameHandle game, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_game_num_players(GameHandle game, out uint n);
+        [DllImport(Lib)] internal static extern int kassen_game_num_distinct_actions(GameHandle game, out uint n);
+        [DllImport(Lib)] internal static extern int kassen_game_observation_len(GameHandle game, out UIntPtr n);
+
+        [DllImport(Lib)] internal static extern int kassen_state_new(GameHandle game, ulong seed, out StateHandle state);
+        [DllImport(Lib)] internal static extern void kassen_state_free(IntPtr state);
+        [DllImport(Lib)] internal static extern int kassen_state_clone(StateHandle state, out StateHandle copy);
+        [DllImport(Lib)] internal static extern int kassen_state_game(StateHandle state, out GameHandle game);
+        [DllImport(Lib)] internal static extern int kassen_state_current_player(StateHandle state, out int player);
+        [DllImport(Lib)] internal static extern int kassen_state_is_terminal(StateHandle state, out byte over);
+        [DllImport(Lib)] internal static extern int kassen_state_legal_actions(StateHandle state, uint[] buf, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_legal_actions_mask(StateHandle state, byte[] buf, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_apply(StateHandle state, uint action, out StateHandle child);
+        [DllImport(Lib)] internal static extern int kassen_state_apply_in_place(StateHandle state, uint action);
+        [DllImport(Lib)] internal static extern int kassen_state_apply_as(StateHandle state, int player, uint action);
+        [DllImport(Lib)] internal static extern int kassen_state_chance_outcomes(StateHandle state, uint[] ids, double[] probs, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_returns(StateHandle state, double[] buf, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_history(StateHandle state, uint[] buf, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_action_to_string(StateHandle state, uint action, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_action_to_json(StateHandle state, uint action, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_view_json(StateHandle state, int player, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_events_json(StateHandle state, int player, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_events_since_json(StateHandle state, int player, ulong fromIndex, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_observation_tensor(StateHandle state, int player, float[] buf, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_to_json(StateHandle state, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_from_json(byte[] json, out StateHandle state);
+        [DllImport(Lib)] internal static extern int kassen_state_hash(StateHandle state, out ulong hash);
+        [DllImport(Lib)] internal static extern int kassen_state_equal(StateHandle a, StateHandle b, out byte equal);
+    }
+}

@@ -1,0 +1,399 @@
+// kassen.hpp: a header-only C++17 wrapper over the kassen C ABI (kassen.h).
+//
+// - kassen::Game, kassen::State and kassen::Buf own their C handles (RAII): they move, never
+//   copy; State::clone() is the explicit copy.
+// - Every failure throws kassen::Error, which carries the C status (error.code() is the same
+//   stable number as the C status and Python's exc.code) and the library's message. A call
+//   that throws leaves the state exactly as it was.
+// - Unbounded results come back as std::string (JSON text) or std::vector; the hot calls
+//   (legal_actions, legal_actions_mask, observation_tensor, returns) also have overloads that
+//   fill a caller buffer (kassen::span) and allocate nothing.
+// - A moved-from handle is empty: calling it throws Error with KASSEN_STATUS_NULL_POINTER.
+//
+// Check the library at startup: kassen::abi_version() == KASSEN_ABI_VERSION.
+#ifndef KASSEN_HPP
+#define KASSEN_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kassen.h"
+
+namespace kassen {
+
+/// The player id of chance nodes (current_player) and of the spectator (views, events).
+constexpr int32_t CHANCE = -1;
+/// The observer with public information only.
+constexpr int32_t SPECTATOR = -1;
+/// current_player() of a finished game.
+constexpr int32_t TERMINAL = -4;
+
+/// A failed kassen call: the status (code) and the library's message.
+class Error : public std::runtime_error {
+  public:
+    Error(kassen_status status, const std::string &message)
+        : std::runtime_error(std::string(kassen_status_name(static_cast<int32_t>(status))) + ": " + message),
+          status_(status), message_(message) {}
+    /// The C status of the failure.
+    kassen_status status() const noexcept { return status_; }
+    /// The stable error code (the C status as a number).
+    int32_t code() const noexcept { return static_cast<int32_t>(status_); }
+    /// The status constant's name, e.g. "KASSEN_STATUS_ILLEGAL_ACTION".
+    const char *status_name() const noexcept { return kassen_status_name(code()); }
+    /// The library's message (kassen_last_error_message at the time of the failure).
+    const std::string &message() const noexcept { return message_; }
+
+  private:
+    kassen_status status_;
+    std::string message_;
+};
+
+/// A view of `size` contiguous elements owned by the caller (std::span for C++17).
+template <class T> class span {
+  public:
+    constexpr span() noexcept = default;
+    constexpr span(T *data, std::size_t size) noexcept : data_(data), size_(size) {}
+    template <std::size_t N> constexpr span(T (&array)[N]) noexcept : data_(array), size_(N) {}
+    span(std::vector<T> &v) noexcept : data_(v.data()), size_(v.size()) {}
+    constexpr T *data() const noexcept { return data_; }
+    constexpr std::size_t size() const noexcept { return size_; }
+    constexpr T *begin() const noexcept { return data_; }
+    constexpr T *end() const noexcept { return data_ + size_; }
+    constexpr T &operator[](std::size_t i) const noexcept { return data_[i]; }
+
+  private:
+    T *data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+namespace detail {
+/// Throws Error for any status but KASSEN_STATUS_OK.
+inline void check(kassen_status status) {
+    if (status != KASSEN_STATUS_OK) {
+        throw Error(status, kassen_last_error_message());
+    }
+}
+
+/// Runs `call(buf, cap, &len)` twice (size, then fill) into a new vector.
+template <class T, class Call> std::vector<T> collect(Call &&call) {
+    std::size_t len = 0;
+    kassen_status status = call(nullptr, 0, &len);
+    if (status == KASSEN_STATUS_OK) {
+        return {};
+    }
+    if (status != KASSEN_STATUS_BUFFER_TOO_SMALL) {
+        check(status);
+    }
+    std::vector<T> out(len);
+    check(call(out.data(), out.size(), &len));
+    out.resize(len);
+    return out;
+}
+} // namespace detail
+
+/// The version string of the linked library, e.g. "0.1.0".
+inline std::string version() { return kassen_version(); }
+/// The ABI version of the linked library; compare with KASSEN_ABI_VERSION.
+inline uint32_t abi_version() noexcept { return kassen_abi_version(); }
+/// The name of a status number, e.g. "KASSEN_STATUS_ILLEGAL_ACTION" for 200.
+inline std::string status_name(int32_t status) { return kassen_status_name(status); }
+
+/// A byte buffer the library allocated (JSON, strings); released with kassen_buf_free.
+class Buf {
+  public:
+    Buf() noexcept = default;
+    Buf(const Buf &) = delete;
+    Buf &operator=(const Buf &) = delete;
+    Buf(Buf &&other) noexcept : buf_(other.buf_) { other.buf_ = kassen_buf{nullptr, 0}; }
+    Buf &operator=(Buf &&other) noexcept {
+        if (this != &other) {
+            kassen_buf_free(&buf_);
+            buf_ = other.buf_;
+            other.buf_ = kassen_buf{nullptr, 0};
+        }
+        return *this;
+    }
+    ~Buf() { kassen_buf_free(&buf_); }
+
+    /// The bytes, valid while this Buf lives.
+    std::string_view view() const noexcept {
+        return buf_.data ? std::string_view(buf_.data, buf_.len) : std::string_view();
+    }
+    /// A copy of the bytes.
+    std::string str() const { return std::string(view()); }
+    /// The C buffer to pass as an output argument (freed first if it holds bytes).
+    kassen_buf *out() noexcept {
+        kassen_buf_free(&buf_);
+        return &buf_;
+    }
+
+  private:
+    kassen_buf buf_{nullptr, 0};
+};
+
+namespace detail {
+template <class Call> std::string text(Call &&call) {
+    Buf buf;
+    check(call(buf.out()));
+    return buf.str();
+}
+} // namespace detail
+
+/// The registered games as JSON: [{"id", "name", "configs": [...]}, ...].
+inline std::string games_json() {
+    return detail::text([](kassen_buf *out) { return kassen_games_json(out); });
+}
+
+class State;
+
+/// A game under one configuration (owning handle of kassen_game).
+class Game {
+  public:
+    /// Creates game `id` with `config_json` (a JSON object; empty for the defaults).
+    explicit Game(const std::string &id, const std::string &config_json = std::string()) {
+        detail::check(kassen_game_new(id.c_str(), config_json.empty() ? nullptr : config_json.c_str(), &game_));
+    }
+    /// Takes ownership of a handle from the C API.
+    static Game adopt(kassen_game *game) noexcept { return Game(game); }
+    Game(const Game &) = delete;
+    Game &operator=(const Game &) = delete;
+    Game(Game &&other) noexcept : game_(std::exchange(other.game_, nullptr)) {}
+    Game &operator=(Game &&other) noexcept {
+        if (this != &other) {
+            kassen_game_free(game_);
+            game_ = std::exchange(other.game_, nullptr);
+        }
+        return *this;
+    }
+    ~Game() { kassen_game_free(game_); }
+
+    /// The C handle (still owned by this Game).
+    const kassen_game *get() const noexcept { return game_; }
+
+    /// id, name, players, num_distinct_actions, observation_shape, config, provenance, ...
+    std::string info_json() const {
+        return detail::text([this](kassen_buf *out) { return kassen_game_info_json(game_, out); });
+    }
+    uint32_t num_players() const {
+        uint32_t n = 0;
+        detail::check(kassen_game_num_players(game_, &n));
+        return n;
+    }
+    uint32_t num_distinct_actions() const {
+        uint32_t n = 0;
+        detail::check(kassen_game_num_distinct_actions(game_, &n));
+        return n;
+    }
+    std::size_t observation_len() const {
+        std::size_t n = 0;
+        detail::check(kassen_game_observation_len(game_, &n));
+        return n;
+    }
+    /// The initial state, its RNG seeded by `seed`.
+    State new_initial_state(uint64_t seed) const;
+
+  private:
+    explicit Game(kassen_game *game) noexcept : game_(game) {}
+    kassen_game *game_ = nullptr;
+};
+
+/// A chance outcome: its action id and probability.
+struct ChanceOutcome {
+    uint32_t action;
+    double probability;
+};
+
+/// A game state (owning handle of kassen_state).
+class State {
+  public:
+    /// Takes ownership of a handle from the C API.
+    static State adopt(kassen_state *state) noexcept { return State(state); }
+    /// Loads a state saved by to_json (the action log is replayed and checked).
+    static State from_json(const std::string &json) {
+        kassen_state *out = nullptr;
+        detail::check(kassen_state_from_json(json.c_str(), &out));
+        return State(out);
+    }
+    State(const State &) = delete;
+    State &operator=(const State &) = delete;
+    State(State &&other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
+    State &operator=(State &&other) noexcept {
+        if (this != &other) {
+            kassen_state_free(state_);
+            state_ = std::exchange(other.state_, nullptr);
+        }
+        return *this;
+    }
+    ~State() { kassen_state_free(state_); }
+
+    /// The C handle (still owned by this State).
+    kassen_state *get() const noexcept { return state_; }
+
+    /// An independent copy (position, RNG and action log).
+    State clone() const {
+        kassen_state *out = nullptr;
+        detail::check(kassen_state_clone(state_, &out));
+        return State(out);
+    }
+    /// The game of this state (a new handle).
+    Game game() const {
+        kassen_game *out = nullptr;
+        detail::check(kassen_state_game(state_, &out));
+        return Game::adopt(out);
+    }
+    /// A seat, CHANCE (-1, only with "explicit_chance") or TERMINAL (-4).
+    int32_t current_player() const {
+        int32_t p = 0;
+        detail::check(kassen_state_current_player(state_, &p));
+        return p;
+    }
+    bool is_terminal() const {
+        bool over = false;
+        detail::check(kassen_state_is_terminal(state_, &over));
+        return over;
+    }
+    /// The legal action ids, ascending (chance outcome ids at a chance node).
+    std::vector<uint32_t> legal_actions() const {
+        return detail::collect<uint32_t>([this](uint32_t *b, std::size_t c, std::size_t *n) {
+            return kassen_state_legal_actions(state_, b, c, n);
+        });
+    }
+    /// Fills `out` with the legal action ids and returns their number (no allocation);
+    /// throws Error(KASSEN_STATUS_BUFFER_TOO_SMALL) if they do not fit.
+    std::size_t legal_actions(span<uint32_t> out) const {
+        std::size_t n = 0;
+        detail::check(kassen_state_legal_actions(state_, out.data(), out.size(), &n));
+        return n;
+    }
+    /// One flag per action id (1 legal, 0 not).
+    std::vector<uint8_t> legal_actions_mask() const {
+        return detail::collect<uint8_t>([this](uint8_t *b, std::size_t c, std::size_t *n) {
+            return kassen_state_legal_actions_mask(state_, b, c, n);
+        });
+    }
+    /// Fills `out` with the mask and returns its length (no allocation).
+    std::size_t legal_actions_mask(span<uint8_t> out) const {
+        std::size_t n = 0;
+        detail::check(kassen_state_legal_actions_mask(state_, out.data(), out.size(), &n));
+        return n;
+    }
+    /// The pure transition: a new state after `action`; this one is unchanged.
+    State child(uint32_t action) const {
+        kassen_state *out = nullptr;
+        detail::check(kassen_state_apply(state_, action, &out));
+        return State(out);
+    }
+    /// Applies `action` for whoever is to act; on failure the state is unchanged.
+    void apply_action(uint32_t action) { detail::check(kassen_state_apply_in_place(state_, action)); }
+    /// Applies `action` on behalf of `player` (CHANCE for a chance outcome).
+    void apply_action_as(int32_t player, uint32_t action) {
+        detail::check(kassen_state_apply_as(state_, player, action));
+    }
+    /// The outcomes of a chance node (empty elsewhere). Not for players' eyes.
+    std::vector<ChanceOutcome> chance_outcomes() const {
+        std::size_t len = 0;
+        kassen_status status = kassen_state_chance_outcomes(state_, nullptr, nullptr, 0, &len);
+        if (status == KASSEN_STATUS_OK) {
+            return {};
+        }
+        if (status != KASSEN_STATUS_BUFFER_TOO_SMALL) {
+            detail::check(status);
+        }
+        std::vector<uint32_t> ids(len);
+        std::vector<double> probs(len);
+        detail::check(kassen_state_chance_outcomes(state_, ids.data(), probs.data(), len, &len));
+        std::vector<ChanceOutcome> out;
+        out.reserve(len);
+        for (std::size_t i = 0; i < len; i++) {
+            out.push_back(ChanceOutcome{ids[i], probs[i]});
+        }
+        return out;
+    }
+    /// The return of every seat (all 0 until the game is over).
+    std::vector<double> returns() const {
+        return detail::collect<double>([this](double *b, std::size_t c, std::size_t *n) {
+            return kassen_state_returns(state_, b, c, n);
+        });
+    }
+    /// Fills `out` with the returns and returns the number of seats (no allocation).
+    std::size_t returns(span<double> out) const {
+        std::size_t n = 0;
+        detail::check(kassen_state_returns(state_, out.data(), out.size(), &n));
+        return n;
+    }
+    /// The action log since the initial state. Not for players' eyes.
+    std::vector<uint32_t> history() const {
+        return detail::collect<uint32_t>([this](uint32_t *b, std::size_t c, std::size_t *n) {
+            return kassen_state_history(state_, b, c, n);
+        });
+    }
+    /// A short description of `action` (show a seat only its own legal actions).
+    std::string action_to_string(uint32_t action) const {
+        return detail::text([&](kassen_buf *out) { return kassen_state_action_to_string(state_, action, out); });
+    }
+    /// `action` as a JSON object (show a seat only its own legal actions).
+    std::string action_to_json(uint32_t action) const {
+        return detail::text([&](kassen_buf *out) { return kassen_state_action_to_json(state_, action, out); });
+    }
+    /// What `player` (a seat or SPECTATOR) may know, as JSON.
+    std::string view_json(int32_t player) const {
+        return detail::text([&](kassen_buf *out) { return kassen_state_view_json(state_, player, out); });
+    }
+    /// The events `player` has seen, as a JSON array.
+    std::string events_json(int32_t player) const {
+        return detail::text([&](kassen_buf *out) { return kassen_state_events_json(state_, player, out); });
+    }
+    /// The events of `player` from its `from_index`-th on, as a JSON array.
+    std::string events_since_json(int32_t player, uint64_t from_index) const {
+        return detail::text(
+            [&](kassen_buf *out) { return kassen_state_events_since_json(state_, player, from_index, out); });
+    }
+    /// The observation tensor of `player` (a seat or SPECTATOR).
+    std::vector<float> observation_tensor(int32_t player) const {
+        return detail::collect<float>([&](float *b, std::size_t c, std::size_t *n) {
+            return kassen_state_observation_tensor(state_, player, b, c, n);
+        });
+    }
+    /// Fills `out` with the observation tensor and returns its length (no allocation).
+    std::size_t observation_tensor(int32_t player, span<float> out) const {
+        std::size_t n = 0;
+        detail::check(kassen_state_observation_tensor(state_, player, out.data(), out.size(), &n));
+        return n;
+    }
+    /// The saved state (every seat's secrets: not for players' eyes).
+    std::string to_json() const {
+        return detail::text([this](kassen_buf *out) { return kassen_state_to_json(state_, out); });
+    }
+    /// The stable hash, identical in Rust, C, C++, C# and Python.
+    uint64_t hash() const {
+        uint64_t h = 0;
+        detail::check(kassen_state_hash(state_, &h));
+        return h;
+    }
+    /// Same game, config, seed, action log and position.
+    bool operator==(const State &other) const {
+        bool eq = false;
+        detail::check(kassen_state_equal(state_, other.state_, &eq));
+        return eq;
+    }
+    bool operator!=(const State &other) const { return !(*this == other); }
+
+  private:
+    explicit State(kassen_state *state) noexcept : state_(state) {}
+    kassen_state *state_ = nullptr;
+};
+
+inline State Game::new_initial_state(uint64_t seed) const {
+    kassen_state *out = nullptr;
+    detail::check(kassen_state_new(game_, seed, &out));
+    return State::adopt(out);
+}
+
+} // namespace kassen
+
+#endif // KASSEN_HPP

@@ -1,0 +1,272 @@
+// Tests of bindings/csharp under Mono over every registered game: complete games (with and
+// without explicit chance), every error the binding raises (state unchanged after each),
+// views and events parsed, save/load, no allocation per step, the golden playthroughs' final hashes, and the
+// package's version against the library's.
+// Usage: mono TestKassen.exe GOLDEN_LIST PACKAGE_JSON   (GOLDEN_LIST: lines
+// "game<TAB>config<TAB>seed<TAB>hash<TAB>a,b,..."). Last line: "N passed, M failed".
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using Kassen;
+
+static class TestKassen
+{
+    static int passed, failed;
+
+    static void Check(bool cond, string what)
+    {
+        if (cond) { passed++; return; }
+        failed++;
+        Console.Error.WriteLine("CHECK failed: " + what);
+    }
+
+    static void Throws(int code, Action call, string what)
+    {
+        try
+        {
+            call();
+            failed++;
+            Console.Error.WriteLine(what + ": did not throw");
+        }
+        catch (KassenException e)
+        {
+            bool ok = e.Code == code && e.LibraryMessage.Length > 0 && e.StatusName == Kassen.Kassen.StatusName(code);
+            if (ok) passed++;
+            else { failed++; Console.Error.WriteLine(what + ": threw " + e.Message + ", expected " + Kassen.Kassen.StatusName(code)); }
+        }
+    }
+
+    static ulong rng;
+    static ulong Next()
+    {
+        rng ^= rng >> 12; rng ^= rng << 25; rng ^= rng >> 27;
+        return rng * 2685821657736338717UL;
+    }
+
+    static List<string> GameIds()
+    {
+        var ids = new List<string>();
+        foreach (var g in (List<object>)Json.Parse(Kassen.Kassen.GamesJson()))
+            ids.Add((string)((Dictionary<string, object>)g)["id"]);
+        return ids;
+    }
+
+    static void Play(string id, bool explicitChance, ulong seed)
+    {
+        using (var game = new Game(id, explicitChance ? "{\"explicit_chance\": true}" : null))
+        using (var state = game.NewInitialState(seed))
+        {
+            var info = (Dictionary<string, object>)Json.Parse(game.InfoJson());
+            Check((string)info["id"] == id, id + ": info id");
+            int players = game.NumPlayers;
+            var legal = new uint[game.NumDistinctActions];
+            var mask = new byte[game.NumDistinctActions];
+            var obs = new float[game.ObservationLength];
+            var seen = new int[players + 1];
+            rng = seed * 7919 + 1;
+            int steps = 0;
+            bool ok = true;
+            while (!state.IsTerminal)
+            {
+                int p = state.CurrentPlayer;
+                if (p == Kassen.Kassen.Chance)
+                {
+                    var outcomes = state.ChanceOutcomes();
+                    double x = (Next() >> 11) / 9007199254740992.0, acc = 0;
+                    ok &= outcomes.Length > 0 && Math.Abs(outcomes.Sum(o => o.Probability) - 1) < 1e-9;
+                    uint pick = outcomes[outcomes.Length - 1].Action;
+                    foreach (var o in outcomes) { acc += o.Probability; if (x < acc) { pick = o.Action; break; } }
+                    state.ApplyActionAs(Kassen.Kassen.Chance, pick);
+                }
+                else
+                {
+                    int n = state.LegalActions(legal);
+                    ok &= n > 0 && state.LegalActionsMask(mask) == mask.Length;
+                    ok &= state.ObservationTensor(p, obs) == obs.Length;
+                    uint a = legal[(int)(Next() % (ulong)n)];
+                    ok &= mask[a] == 1;
+                    if (steps % 17 == 0)
+                    {
+                        using (var child = state.Child(a))
+                        {
+                            state.ApplyActionAs(p, a);
+                            ok &= child.Equals(state);
+                        }
+                    }
+                    else state.ApplyAction(a);
+                }
+                steps++;
+                if (steps % 5 == 0)
+                {
+                    // Poll events as a frontend does; each event names the step that caused it.
+                    for (int o = -1; o < players; o++)
+                    {
+                        var tail = (List<object>)Json.Parse(state.EventsSinceJson(o, (ulong)seen[o + 1]));
+                        foreach (var e in tail) ok &= ((Dictionary<string, object>)e).ContainsKey("step");
+                        seen[o + 1] += tail.Count;
+                    }
+                }
+            }
+            Check(ok, id + ": every step");
+            Check(steps > 0, id + ": steps");
+            Check(state.CurrentPlayer == Kassen.Kassen.Terminal, id + ": terminal player");
+            Check(state.LegalActions(legal) == 0, id + ": no legal actions at the end");
+            var returns = state.Returns();
+            Check(returns.Length == players, id + ": returns");
+            for (int o = -1; o < players; o++)
+            {
+                var events = (List<object>)Json.Parse(state.EventsJson(o));
+                Check(events.Count >= seen[o + 1], id + ": events cover the polled ones");
+                Check(((List<object>)Json.Parse(state.EventsSinceJson(o, 1UL << 30))).Count == 0, id + ": no events past the end");
+                var view = (Dictionary<string, object>)Json.Parse(state.ViewJson(o));
+                Check(view.Count > 0, id + ": view is a non-empty object");
+            }
+            using (var loaded = State.FromJson(state.ToJson()))
+            {
+                Check(loaded.Equals(state) && loaded.StableHash() == state.StableHash(), id + ": save and load");
+                Check(loaded.History().SequenceEqual(state.History()), id + ": history");
+                Check(loaded.Game.NumPlayers == players, id + ": loaded game");
+            }
+            using (var copy = state.Clone())
+                Check(copy.Equals(state), id + ": clone");
+            Console.WriteLine("{0}{1} seed {2}: {3} steps, hash {4}", id, explicitChance ? " (explicit chance)" : "", seed, steps, state.StableHash());
+        }
+    }
+
+    static void Errors(string id)
+    {
+        Throws(100, () => new Game("no_such_game"), "unknown game");
+        Throws(101, () => new Game(id, "{"), "malformed config");
+        Throws(103, () => new Game(id, "{\"no_such_key\": 1}"), "unknown config key");
+        Throws(305, () => new Game(id, "{\"data\": {}}"), "invalid component data");
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(3))
+        {
+            ulong before = state.StableHash();
+            string saved = state.ToJson();
+            int p = state.CurrentPlayer;
+            uint[] legal = state.LegalActions();
+            var mask = new byte[game.NumDistinctActions];
+            state.LegalActionsMask(mask);
+            uint illegal = (uint)Array.IndexOf(mask, (byte)0);
+            uint n = (uint)game.NumDistinctActions;
+            Throws(200, () => state.ApplyAction(illegal), "illegal action");
+            Throws(200, () => state.Child(illegal), "illegal child");
+            Throws(201, () => state.ApplyAction(n), "action out of range");
+            Throws(202, () => state.ApplyActionAs((p + 1) % game.NumPlayers, legal[0]), "not your turn");
+            Throws(204, () => state.ApplyActionAs(Kassen.Kassen.Chance, legal[0]), "not a chance node");
+            Throws(205, () => state.ApplyActionAs(99, legal[0]), "invalid player (apply)");
+            Throws(205, () => state.ViewJson(99), "invalid player (view)");
+            Throws(205, () => state.EventsJson(-2), "invalid player (events)");
+            Throws(205, () => state.ObservationTensor(99, new float[game.ObservationLength]), "invalid player (tensor)");
+            Throws(201, () => state.ActionToString(n), "describe out of range");
+            Throws(201, () => state.ActionToJson(n), "describe out of range (json)");
+            if (legal.Length > 1) Throws(3, () => state.LegalActions(new uint[1]), "small legal buffer");
+            Throws(3, () => state.LegalActionsMask(new byte[1]), "small mask buffer");
+            Throws(3, () => state.ObservationTensor(0, new float[1]), "small tensor buffer");
+            Throws(3, () => state.Returns(new double[1]), "small returns buffer");
+            if (legal.Length > 0) Throws(3, () => state.LegalActions(null), "null buffer: the count only");
+            Throws(300, () => State.FromJson("{"), "malformed save");
+            Throws(301, () => State.FromJson(saved.Replace("kassen.state/1", "kassen.state/9")), "unsupported format");
+            Throws(302, () => State.FromJson(saved.Replace("\"game\":\"" + id + "\"", "\"game\":\"no_such_game\"")), "unknown game in save");
+            Throws(303, () => State.FromJson(saved.Replace("\"rules_version\":\"", "\"rules_version\":\"x")), "rules version");
+            Throws(304, () => State.FromJson("{\"no_such_field\":1," + saved.Substring(1)), "invalid state");
+            Check(state.StableHash() == before && state.ToJson() == saved, id + ": failures leave the state unchanged");
+            Check(state.LegalActions().SequenceEqual(legal), id + ": same legal actions");
+            Check(state.ActionToString(legal[0]).Length > 0, id + ": describe");
+            Check(Json.Parse(state.ActionToJson(legal[0])) is Dictionary<string, object>, id + ": describe as JSON");
+            using (var over = game.NewInitialState(4))
+            {
+                while (!over.IsTerminal) over.ApplyAction(over.LegalActions()[0]);
+                ulong final = over.StableHash();
+                Throws(203, () => over.ApplyAction(0), "game over");
+                Check(over.StableHash() == final, id + ": finished state unchanged");
+            }
+            var disposed = state.Clone();
+            disposed.Dispose();
+            try { disposed.ApplyAction(legal[0]); failed++; Console.Error.WriteLine("disposed state used"); }
+            catch (ObjectDisposedException) { passed++; }
+        }
+    }
+
+    // The per-step calls allocate nothing on the managed heap once warm.
+    static void NoAllocationPerStep(string id)
+    {
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(5))
+        {
+            var legal = new uint[game.NumDistinctActions];
+            var mask = new byte[game.NumDistinctActions];
+            var obs = new float[game.ObservationLength];
+            var returns = new double[game.NumPlayers];
+            int steps = 0;
+            long allocated = 0;
+            while (!state.IsTerminal)
+            {
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                int p = state.CurrentPlayer;
+                int n = state.LegalActions(legal);
+                state.LegalActionsMask(mask);
+                state.ObservationTensor(p, obs);
+                state.Returns(returns);
+                state.ApplyAction(legal[steps % n]);
+                if (steps >= 3) allocated += GC.GetAllocatedBytesForCurrentThread() - before;
+                steps++;
+            }
+            if (allocated != 0) Console.Error.WriteLine("{0}: {1} bytes allocated over {2} steps", id, allocated, steps);
+            Check(allocated == 0 && steps > 3, id + ": no allocation per step");
+        }
+    }
+
+    static void Golden(string path)
+    {
+        int files = 0;
+        foreach (var line in File.ReadAllLines(path))
+        {
+            var f = line.Split('\t');
+            using (var game = new Game(f[0], f[1]))
+            using (var state = game.NewInitialState(ulong.Parse(f[2])))
+            {
+                foreach (var a in f[4].Split(',')) state.ApplyAction(uint.Parse(a));
+                bool same = state.IsTerminal && state.StableHash().ToString() == f[3];
+                if (!same) Console.Error.WriteLine("golden {0} {1} seed {2}: hash {3}, recorded {4}", f[0], f[1], f[2], state.StableHash(), f[3]);
+                Check(same, "golden hash");
+            }
+            files++;
+        }
+        Check(files > 0, "golden playthroughs exist");
+        Console.WriteLine("golden: {0} playthroughs replayed", files);
+    }
+
+    static int Main(string[] args)
+    {
+        Check(Kassen.Kassen.LibraryAbiVersion() == Kassen.Kassen.AbiVersion, "ABI version");
+        Kassen.Kassen.CheckLibrary();
+        var package = (Dictionary<string, object>)Json.Parse(File.ReadAllText(args[1]));
+        Check((string)package["version"] == Kassen.Kassen.Version(), "package.json version is the library's");
+        Check(Kassen.Kassen.StatusName(200) == "KASSEN_STATUS_ILLEGAL_ACTION", "status name");
+        Check(((Dictionary<string, object>)Json.Parse("{\"a\":[1,-2.5e1,\"\\u00e9\\n\",true,null]}")).Count == 1, "json reader");
+        var ids = GameIds();
+        Check(ids.Count >= 4, "registered games");
+        foreach (var id in ids)
+        {
+            try
+            {
+                Play(id, false, 11);
+                Play(id, true, 12);
+                Errors(id);
+                NoAllocationPerStep(id);
+            }
+            catch (Exception e)
+            {
+                failed++;
+                Console.Error.WriteLine(id + ": unexpected " + e);
+            }
+        }
+        try { Golden(args[0]); }
+        catch (Exception e) { failed++; Console.Error.WriteLine("golden: unexpected " + e); }
+        Console.WriteLine("{0} passed, {1} failed", passed, failed);
+        return failed == 0 ? 0 : 1;
+    }
+}
