@@ -1,0 +1,77 @@
+"""What every kassen env shares: the mask dtype, the illegal-action policy, observation bounds
+and chance sampling."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import numpy as np
+
+from kassen._kassen import Game, State
+
+#: The dtype of every action mask the envs return (``info["action_mask"]``,
+#: ``action_masks()``, the AEC ``"action_mask"`` observation, the vector env's masks):
+#: int8 0/1, as sb3-contrib's MaskablePPO and PettingZoo's examples expect.
+MASK_DTYPE = np.int8
+
+#: What an env does with an action id that is not legal for the seat to act:
+#: ``"raise"``: ``IllegalActionError`` (code 200; 201 for an id out of range), the env unchanged;
+#: ``"penalize"``: the episode ends (``terminated=True``) with the penalty reward for the
+#: offending seat and 0 for the others; the game state is left as it was.
+ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
+
+#: The default policy: ``"penalize"``, so that the checkers of Gymnasium, Stable-Baselines3
+#: and PettingZoo, which step with unmasked random actions, run the env as shipped.
+DEFAULT_ILLEGAL_ACTION = "penalize"
+
+__all__ = [
+    "MASK_DTYPE",
+    "ILLEGAL_ACTION_POLICIES",
+    "DEFAULT_ILLEGAL_ACTION",
+    "check_illegal_action",
+    "utility_range",
+    "illegal_action_penalty",
+    "observation_bounds",
+    "sample_chance",
+]
+
+
+def check_illegal_action(policy: str) -> str:
+    if policy not in ILLEGAL_ACTION_POLICIES:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, not {policy!r}")
+    return policy
+
+
+def utility_range(game: Game) -> Tuple[float, float]:
+    """(min, max) of a seat's return, from the game's declared utility."""
+    utility = game.info()["utility"]
+    return float(utility["min"]), float(utility["max"])
+
+
+def illegal_action_penalty(game: Game, penalty: Optional[float]) -> float:
+    """``penalty``, or by default the worst return a seat can get in the game."""
+    return utility_range(game)[0] if penalty is None else float(penalty)
+
+
+def observation_bounds(game: Game) -> Tuple[np.ndarray, np.ndarray]:
+    """Per-element (low, high) of ``observation_tensor``, float32 arrays of its shape, from the
+    game's declared observation layout (named feature ranges that cover the tensor)."""
+    shape = tuple(game.observation_shape())
+    size = int(np.prod(shape))
+    low = np.full(size, np.nan, dtype=np.float32)
+    high = np.full(size, np.nan, dtype=np.float32)
+    for feature in game.info()["observation_layout"]:
+        start, stop = int(feature["offset"]), int(feature["offset"]) + int(feature["length"])
+        low[start:stop] = feature["low"]
+        high[start:stop] = feature["high"]
+    if np.isnan(low).any() or np.isnan(high).any():
+        raise ValueError(f"{game.id}: the observation layout does not cover the tensor")
+    return low.reshape(shape), high.reshape(shape)
+
+
+def sample_chance(state: State, rng: np.random.Generator) -> int:
+    """A chance outcome of ``state`` drawn by its probability."""
+    outcomes = state.chance_outcomes()
+    probs = np.array([p for _, p in outcomes], dtype=np.float64)
+    return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
+
