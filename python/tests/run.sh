@@ -15,7 +15,8 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 PY="$VENV/bin/python"
-"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis
+# open_spiel: a manylinux wheel (about 16 MB) for the OpenSpiel adapter tests.
+"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis open_spiel
 
 WHEELS="$TARGET/wheels/python-debug"
 rm -rf "$WHEELS"
