@@ -35,7 +35,8 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
       that ended it returns its reward and ``terminated``/``truncated``, and already the first
       observation and mask of the next game of that env. ``info["episode_return"]`` and
       ``info["episode_length"]`` hold the learner's return and the number of learner steps of
-      the games that just ended (``info["_episode_return"]`` marks them); the last
+      the games that just ended, ``info["final_returns"]`` every seat's returns
+      (``info["_episode_return"]`` etc. mark those envs, Gymnasium's convention); the last
       observation of an ended game is not returned;
     - ``max_episode_steps`` truncates a game after that many learner steps;
     - seeds: ``reset(seed=s)`` makes every env's sequence of games a pure function of ``s``
@@ -101,8 +102,10 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
             "action_mask": self._out(self._mask),
             "episode_return": np.where(ended, batch.final_returns[:, self.agent], 0.0),
             "episode_length": np.where(ended, batch.episode_lengths, 0),
+            "final_returns": np.where(ended[:, None], batch.final_returns, 0.0),
             "_episode_return": ended,
             "_episode_length": ended,
+            "_final_returns": ended,
         }
         return self._out(batch.obs), self._out(self._reward), terminated, truncated, info
 
