@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo test test-rust test-c test-valgrind test-python bench soak header golden lint clean
+.PHONY: help demo test test-rust test-c test-valgrind test-python bench soak train-example header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -37,6 +37,9 @@ soak: ## 1,000,000 random games per game and config (release, every core); figur
 	KASSEN_SOAK_GAMES_PER_CONFIG=$${KASSEN_SOAK_GAMES_PER_CONFIG:-1000000} KASSEN_SOAK_OUT=$(CURDIR)/bench-results/soak.json \
 		$(CARGO) test --release -p kassen-core --test soak -- --nocapture
 
+train-example: ## train MaskablePPO on Samurai 2p vs random (own venv with torch, several GB; not in make test)
+	bash examples/python/train.sh
+
 header: ## regenerate include/kassen.h with the pinned cbindgen
 	KASSEN_BLESS=1 $(CARGO) test -p kassen-tests header
 
@@ -48,4 +51,4 @@ lint: ## rustfmt and clippy
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 clean: ## remove build outputs and the venv
-	rm -rf target .venv bench-results
+	rm -rf target .venv .venv-train bench-results
