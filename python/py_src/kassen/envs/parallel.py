@@ -7,15 +7,9 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 import numpy as np
 
 from kassen._kassen import Game, State
-from kassen.envs.aec import KassenAECEnv
+from kassen.envs.aec import KassenAECEnv, _pz
 
-try:  # only if installed
-    import pettingzoo as _pz  # type: ignore[import-untyped, import-not-found, unused-ignore]
-
-    _Base: Any = _pz.ParallelEnv
-except ImportError:  # pragma: no cover - exercised in a subprocess test
-    _pz = None  # type: ignore[assignment]
-    _Base = object
+_Base: Any = _pz.ParallelEnv if _pz is not None else object
 
 __all__ = ["KassenParallelEnv"]
 
