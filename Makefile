@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo test test-rust test-c test-valgrind test-python bench soak train-example header golden lint clean
+.PHONY: help demo test test-rust test-c test-valgrind test-python test-ray bench soak train-example header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -28,6 +28,9 @@ test-valgrind: ## the C tests under valgrind memcheck (fails on any leak or inva
 
 test-python: ## build the wheel (debug) into .venv and run pytest against it
 	bash python/tests/run.sh
+
+test-ray: ## the Ray rollout workers on a local Ray cluster (installs ray, ~80 MB, into the test venv; not in make test)
+	KASSEN_EXTRA_PIP=ray bash python/tests/run.sh test_ray_rollouts.py
 
 bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
 	bash bench/run.sh

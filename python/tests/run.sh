@@ -2,7 +2,8 @@
 # Builds the kassen wheel (debug profile), installs it into .venv at the repository root and
 # runs the pytest suite against the installed package (stub check included).
 # Works from a clean checkout; exits non-zero on any failure, including "no tests ran".
-# KASSEN_VENV overrides the virtualenv, CARGO_TARGET_DIR the build directory.
+# KASSEN_VENV overrides the virtualenv, CARGO_TARGET_DIR the build directory, KASSEN_EXTRA_PIP
+# names more packages to install (`make test-ray`: ray). Arguments go to pytest.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -16,7 +17,8 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 PY="$VENV/bin/python"
 # open_spiel: a manylinux wheel (about 16 MB) for the OpenSpiel adapter tests.
-"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis open_spiel
+"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis open_spiel \
+    ${KASSEN_EXTRA_PIP:-}
 
 WHEELS="$TARGET/wheels/python-debug"
 rm -rf "$WHEELS"
@@ -34,7 +36,8 @@ fi
 # Run from outside python/ so `import kassen` finds the installed package, not py_src/.
 cd "$ROOT/python/tests"
 set +e
-"$PY" -m pytest -q -p no:cacheprovider "$@" .
+# Without paths among the arguments pytest collects this directory.
+"$PY" -m pytest -q -p no:cacheprovider "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then
