@@ -145,6 +145,8 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError>;
     /// Runs the shared conformance suite (crate::testing) on this game from the given seeds.
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String>;
+    /// N states of this game stepped by one call ([`crate::batch`]).
+    fn new_batch(&self, options: crate::batch::BatchOptions) -> Result<Box<dyn crate::batch::DynBatch>, SetupError>;
 }
 
 /// Object-safe view of a state. Obtained from [`DynGame::new_initial_state`] or
@@ -582,6 +584,10 @@ impl<G: Game> DynGame for Instance<G> {
 
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String> {
         crate::testing::check(&self.arc(), seeds)
+    }
+
+    fn new_batch(&self, options: crate::batch::BatchOptions) -> Result<Box<dyn crate::batch::DynBatch>, SetupError> {
+        Ok(Box::new(crate::batch::TypedBatch::new(self.arc(), self.explicit_chance, options)?))
     }
 }
 

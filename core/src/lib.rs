@@ -6,6 +6,7 @@
 //!   registry table of games, used by the C ABI and the Python module.
 #![forbid(unsafe_code)]
 
+pub mod batch;
 pub mod bots;
 pub mod engine;
 pub mod error;

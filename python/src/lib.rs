@@ -3,6 +3,7 @@
 //! Conversion and GIL handling only; the ergonomic Python API (exceptions, environments,
 //! testing helpers) lives in `py_src/kassen/`.
 
+mod batch;
 mod convert;
 mod errors;
 mod game;
@@ -40,11 +41,13 @@ fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("_debug_build", cfg!(debug_assertions))?;
     m.add_class::<game::Game>()?;
     m.add_class::<state::State>()?;
+    m.add_class::<batch::Batch>()?;
     m.add_function(wrap_pyfunction!(game::games, m)?)?;
     m.add_function(wrap_pyfunction!(game::covered_configs, m)?)?;
     m.add_function(wrap_pyfunction!(game::load_game, m)?)?;
     m.add_function(wrap_pyfunction!(game::_load_game_json, m)?)?;
     m.add_function(wrap_pyfunction!(state::_state_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::episode_seed, m)?)?;
     m.add_function(wrap_pyfunction!(_error_codes, m)?)?;
     m.add_function(wrap_pyfunction!(_test_panic, m)?)?;
     Ok(())

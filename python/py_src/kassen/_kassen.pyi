@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "Batch",
     "CHANCE",
     "Game",
     "SPECTATOR",
@@ -24,6 +25,7 @@ __all__ = [
     "_state_from_json",
     "_test_panic",
     "covered_configs",
+    "episode_seed",
     "games",
     "load_game",
 ]
@@ -91,6 +93,74 @@ class State:
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
 
+@final
+class Batch:
+    """N states of one game stepped by one call, the GIL released, into numpy arrays.
+
+    The arrays below are created once and owned by the batch (zero copy): ``reset`` and
+    ``step`` overwrite them in place, so copy what must outlive the next call. They stay
+    valid as long as they are referenced, even after the batch is gone.
+
+    Same-step autoreset (Gymnasium 1.x ``AutoresetMode.SAME_STEP``, EnvPool): when an env's
+    episode ends in ``step``, ``rewards``, ``terminated``/``truncated``, ``final_returns`` and
+    ``episode_lengths`` describe the episode that ended, while ``obs``, ``mask`` and
+    ``current_player`` already belong to the first decision of the next episode.
+
+    Env ``i``'s ``k``-th episode starts from ``game.new_initial_state(episode_seed(seed, i,
+    k))``; results do not depend on ``threads``. ``opponent="random"`` makes a single-agent
+    batch: the learner plays ``learner_seat``, the other seats (and chance nodes) are played
+    inside ``step``. uint8 observations are ``np.round(np.clip(v, 0, 1) * 255)`` (ties to even).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        num_envs: int,
+        seed: int = 0,
+        *,
+        threads: int = 1,
+        obs_seat: Optional[int] = None,
+        opponent: Optional[str] = None,
+        learner_seat: int = 0,
+        max_episode_steps: Optional[int] = None,
+        obs_dtype: str = "float32",
+    ) -> None: ...
+    def reset(self, seed: Optional[int] = None) -> None: ...
+    def step(self, actions: npt.ArrayLike) -> None: ...
+    @property
+    def obs(self) -> npt.NDArray[Any]: ...
+    @property
+    def mask(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def current_player(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def terminated(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def truncated(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def final_returns(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def episode_lengths(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def obs_dtype(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @threads.setter
+    def threads(self, threads: int) -> None: ...
+
+def episode_seed(seed: int, slot: int, episode: int) -> int: ...
 def games() -> dict[str, str]: ...
 def covered_configs(game_id: str) -> list[dict[str, Any]]: ...
 def load_game(game_id: str, config: Optional[dict[str, Any]] = None, /, **kwargs: Any) -> Game: ...

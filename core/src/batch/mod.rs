@@ -1,0 +1,226 @@
+//! N states of one game and config stepped by one call (the EnvPool / Pgx shape).
+//!
+//! A batch holds `num_envs` typed states (no action log, no events: nothing grows while it
+//! runs) and writes its outputs into caller-owned contiguous buffers ([`BatchOut`]):
+//!
+//! | buffer          | shape                     | meaning                                           |
+//! |-----------------|---------------------------|---------------------------------------------------|
+//! | `obs`           | `num_envs × obs_len`      | observation of the player to act, or of `obs_seat` |
+//! | `mask`          | `num_envs × num_actions`  | 1 where the action id is legal for the player to act |
+//! | `player`        | `num_envs`                | seat to act (`-1`: a chance node of an explicit-chance game) |
+//! | `rewards`       | `num_envs × num_players`  | change of the returns this step (the final returns at the end) |
+//! | `terminated`    | `num_envs`                | 1 if the episode ended by the rules this step     |
+//! | `truncated`     | `num_envs`                | 1 if it hit `max_episode_steps` this step         |
+//! | `final_returns` | `num_envs × num_players`  | returns of the episode that just ended, else 0    |
+//! | `episode_len`   | `num_envs`                | steps of the episode that just ended, else 0      |
+//!
+//! **Same-step autoreset** (Gymnasium 1.x `AutoresetMode.SAME_STEP`, EnvPool's behaviour):
+//! when a slot's episode ends during `step`, its `rewards`, `terminated`/`truncated`,
+//! `final_returns` and `episode_len` describe the episode that ended, and the slot has
+//! already been reset: its `obs`, `mask` and `player` are those of the first decision of the
+//! next episode. The final observation is not kept.
+//!
+//! **Seeds.** Slot `i`'s `k`-th episode (counting from 0 at construction or at a
+//! `reset(Some(seed))`) starts from `new_initial_state(episode_seed(seed, i, k))`, and the
+//! built-in opponent of that episode draws from `opponent_seed(seed, i, k)`. Trajectories are
+//! thus a pure function of the batch seed and the actions, whatever the thread count.
+//!
+//! **Steps.** One `step` call applies one action per slot, the action of the player to act
+//! (a chance outcome at an explicit-chance node). Without explicit chance, chance nodes are
+//! resolved from each state's own RNG. In single-agent mode (`opponent`), the learner plays
+//! `learner_seat`; every other seat (and every chance node) is played inside the same call by
+//! the opponent, so `player` is always the learner and `obs` is the learner's observation.
+//! `episode_len` and `max_episode_steps` count `step` calls (learner decisions in
+//! single-agent mode).
+//!
+//! All actions are checked before any is applied: on error nothing changes.
+//!
+//! **uint8 observations** are `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds) of the float observation (every
+//! game's values lie in `[0, 1]`).
+
+mod seeds;
+mod typed;
+
+#[cfg(test)]
+mod tests;
+
+pub use seeds::{episode_seed, opponent_seed};
+pub(crate) use typed::TypedBatch;
+
+use crate::error::{ErrorCode, RuleError, SetupError};
+use crate::game::{ActionId, Player};
+
+/// Element type of the observation buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ObsDtype {
+    #[default]
+    F32,
+    /// `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds).
+    U8,
+}
+
+/// Who plays the seats other than the learner in single-agent mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// A uniformly random legal action (chance outcomes by their probability).
+    Random,
+}
+
+impl Opponent {
+    pub fn parse(name: &str) -> Result<Opponent, SetupError> {
+        match name {
+            "random" => Ok(Opponent::Random),
+            other => Err(SetupError::InvalidConfig(format!("unknown batch opponent {other:?} (known: \"random\")"))),
+        }
+    }
+}
+
+/// How a batch is built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BatchOptions {
+    pub num_envs: usize,
+    pub seed: u64,
+    /// Worker threads for `step` and `reset` (1 = the calling thread only).
+    pub threads: usize,
+    /// Observe this seat instead of the player to act (multi-agent mode only).
+    pub obs_seat: Option<Player>,
+    /// Single-agent mode: the other seats are played by this opponent.
+    pub opponent: Option<Opponent>,
+    /// The learner's seat in single-agent mode.
+    pub learner_seat: usize,
+    /// Truncate an episode after this many steps.
+    pub max_episode_steps: Option<u32>,
+    pub obs_dtype: ObsDtype,
+}
+
+impl BatchOptions {
+    pub fn new(num_envs: usize, seed: u64) -> Self {
+        BatchOptions {
+            num_envs,
+            seed,
+            threads: 1,
+            obs_seat: None,
+            opponent: None,
+            learner_seat: 0,
+            max_episode_steps: None,
+            obs_dtype: ObsDtype::F32,
+        }
+    }
+}
+
+/// The sizes of a batch's buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchDims {
+    pub num_envs: usize,
+    pub num_players: usize,
+    pub num_actions: usize,
+    pub obs_len: usize,
+}
+
+/// The observation buffer, in the batch's dtype.
+#[derive(Debug)]
+pub enum ObsBuf<'a> {
+    F32(&'a mut [f32]),
+    U8(&'a mut [u8]),
+}
+
+/// Caller-owned output buffers of one `reset` or `step` (shapes in the module docs).
+#[derive(Debug)]
+pub struct BatchOut<'a> {
+    pub obs: ObsBuf<'a>,
+    pub mask: &'a mut [u8],
+    pub player: &'a mut [i32],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [u8],
+    pub truncated: &'a mut [u8],
+    pub final_returns: &'a mut [f32],
+    pub episode_len: &'a mut [u32],
+}
+
+/// Owned buffers of the right sizes, for Rust callers and tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchBuffers {
+    pub obs_f32: Vec<f32>,
+    pub obs_u8: Vec<u8>,
+    pub mask: Vec<u8>,
+    pub player: Vec<i32>,
+    pub rewards: Vec<f32>,
+    pub terminated: Vec<u8>,
+    pub truncated: Vec<u8>,
+    pub final_returns: Vec<f32>,
+    pub episode_len: Vec<u32>,
+}
+
+impl BatchBuffers {
+    pub fn new(d: BatchDims, dtype: ObsDtype) -> Self {
+        let n = d.num_envs;
+        let obs = n * d.obs_len;
+        BatchBuffers {
+            obs_f32: vec![0.0; if dtype == ObsDtype::F32 { obs } else { 0 }],
+            obs_u8: vec![0; if dtype == ObsDtype::U8 { obs } else { 0 }],
+            mask: vec![0; n * d.num_actions],
+            player: vec![0; n],
+            rewards: vec![0.0; n * d.num_players],
+            terminated: vec![0; n],
+            truncated: vec![0; n],
+            final_returns: vec![0.0; n * d.num_players],
+            episode_len: vec![0; n],
+        }
+    }
+
+    pub fn out(&mut self) -> BatchOut<'_> {
+        BatchOut {
+            obs: if self.obs_u8.is_empty() && !self.obs_f32.is_empty() {
+                ObsBuf::F32(&mut self.obs_f32)
+            } else {
+                ObsBuf::U8(&mut self.obs_u8)
+            },
+            mask: &mut self.mask,
+            player: &mut self.player,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            final_returns: &mut self.final_returns,
+            episode_len: &mut self.episode_len,
+        }
+    }
+}
+
+/// Why a batch call failed. On failure the batch and the buffers' meaning are unchanged.
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+pub enum BatchError {
+    /// A buffer (or the action array) has the wrong number of elements.
+    #[error("{what} has {got} elements, the batch needs {expected}")]
+    WrongLength { what: &'static str, expected: usize, got: usize },
+    /// The observation buffer has the other dtype.
+    #[error("observation buffer is {got}, the batch writes {expected}")]
+    WrongDtype { expected: &'static str, got: &'static str },
+    /// The action of one slot was rejected.
+    #[error("env {slot}: {error}")]
+    Rule { slot: usize, error: RuleError },
+}
+
+impl BatchError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            BatchError::WrongLength { .. } | BatchError::WrongDtype { .. } => ErrorCode::InvalidArgument,
+            BatchError::Rule { error, .. } => error.code(),
+        }
+    }
+}
+
+/// A batch of one game and config, behind the object-safe interface. Built by
+/// [`crate::DynGame::new_batch`].
+pub trait DynBatch: Send {
+    fn dims(&self) -> BatchDims;
+    fn options(&self) -> &BatchOptions;
+    /// Starts a new episode in every slot and writes the first observations (`rewards`,
+    /// flags, `final_returns` and `episode_len` are zeroed). With `Some(seed)` the batch seed
+    /// becomes `seed` and every slot's episode counter restarts at 0; with `None` each slot
+    /// goes on to its next episode (the first `reset(None)` of a new batch gives episode 0).
+    fn reset(&mut self, seed: Option<u64>, out: &mut BatchOut<'_>) -> Result<(), BatchError>;
+    /// Applies `actions[i]` to slot `i` (see the module docs).
+    fn step(&mut self, actions: &[ActionId], out: &mut BatchOut<'_>) -> Result<(), BatchError>;
+    /// Changes the number of worker threads (results do not depend on it).
+    fn set_threads(&mut self, threads: usize);
+}

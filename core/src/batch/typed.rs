@@ -1,0 +1,411 @@
+//! The batch over the typed states of one game.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier};
+
+use super::{episode_seed, opponent_seed, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, ObsBuf, ObsDtype, Opponent};
+use crate::engine::Instance;
+use crate::error::SetupError;
+use crate::events::Events;
+use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
+use crate::rng::Rng;
+
+/// One environment of the batch, with its scratch space.
+struct Slot<G: Game> {
+    state: G::State,
+    /// The opponent's generator (single-agent mode).
+    rng: Rng,
+    episode: u64,
+    steps: u32,
+    legal: Vec<ActionId>,
+    /// The float observation before quantization (uint8 batches only).
+    scratch: Vec<f32>,
+}
+
+/// The outputs of one slot.
+struct SlotOut<'a> {
+    obs: ObsBuf<'a>,
+    mask: &'a mut [u8],
+    player: &'a mut i32,
+    rewards: &'a mut [f32],
+    terminated: &'a mut u8,
+    truncated: &'a mut u8,
+    final_returns: &'a mut [f32],
+    episode_len: &'a mut u32,
+}
+
+pub(crate) struct TypedBatch<G: Game> {
+    game: Arc<Instance<G>>,
+    explicit_chance: bool,
+    opts: BatchOptions,
+    dims: BatchDims,
+    slots: Vec<Slot<G>>,
+    /// Nothing happened since construction: a `reset(None)` keeps the episodes (episode 0).
+    fresh: bool,
+}
+
+impl<G: Game> TypedBatch<G> {
+    pub(crate) fn new(game: Arc<Instance<G>>, explicit_chance: bool, opts: BatchOptions) -> Result<Self, SetupError> {
+        let info = crate::engine::DynGame::info(&*game);
+        let n = info.num_players as usize;
+        let range = |m: String| Err(SetupError::OutOfRange(m));
+        if opts.num_envs == 0 {
+            return range("num_envs must be at least 1".into());
+        }
+        if opts.threads == 0 {
+            return range("threads must be at least 1".into());
+        }
+        if opts.max_episode_steps == Some(0) {
+            return range("max_episode_steps must be at least 1".into());
+        }
+        if let Some(seat) = opts.obs_seat {
+            if seat != SPECTATOR && !(0..n as Player).contains(&seat) {
+                return range(format!("obs_seat {seat} is not a seat of this game ({n} seats; -1 is the spectator)"));
+            }
+            if opts.opponent.is_some() {
+                return Err(SetupError::InvalidConfig(
+                    "obs_seat is for multi-agent batches; a single-agent batch observes the learner".into(),
+                ));
+            }
+        }
+        if opts.opponent.is_some() && opts.learner_seat >= n {
+            return range(format!("learner_seat {} is not a seat of this game ({n} seats)", opts.learner_seat));
+        }
+        let dims = BatchDims {
+            num_envs: opts.num_envs,
+            num_players: n,
+            num_actions: info.num_distinct_actions as usize,
+            obs_len: info.observation_len(),
+        };
+        let mut b = TypedBatch { game, explicit_chance, opts, dims, slots: Vec::with_capacity(dims.num_envs), fresh: true };
+        for i in 0..dims.num_envs {
+            let mut slot = Slot {
+                state: b.game.rules().new_initial_state(0),
+                rng: Rng::from_seed(0),
+                episode: 0,
+                steps: 0,
+                legal: Vec::with_capacity(dims.num_actions),
+                scratch: vec![0.0; if b.opts.obs_dtype == ObsDtype::U8 { dims.obs_len } else { 0 }],
+            };
+            b.start_episode(i, &mut slot);
+            b.slots.push(slot);
+        }
+        Ok(b)
+    }
+
+    fn rules(&self) -> &G {
+        self.game.rules()
+    }
+
+    fn start_episode(&self, i: usize, slot: &mut Slot<G>) {
+        slot.state = self.rules().new_initial_state(episode_seed(self.opts.seed, i, slot.episode));
+        slot.rng = Rng::from_seed(opponent_seed(self.opts.seed, i, slot.episode));
+        slot.steps = 0;
+        self.advance(slot);
+    }
+
+    /// Plays what is not the caller's to play: chance nodes (unless chance is explicit in a
+    /// multi-agent batch) and, in single-agent mode, the opponent's seats.
+    fn advance(&self, slot: &mut Slot<G>) {
+        let rules = self.rules();
+        loop {
+            let p = rules.current_player(&slot.state);
+            let a = if p == TERMINAL {
+                return;
+            } else if p == CHANCE {
+                if self.explicit_chance && self.opts.opponent.is_none() {
+                    return;
+                }
+                rules.sample_chance(&mut slot.state)
+            } else {
+                match self.opts.opponent {
+                    Some(Opponent::Random) if p as usize != self.opts.learner_seat => {
+                        slot.legal.clear();
+                        rules.legal_actions(&slot.state, &mut slot.legal);
+                        slot.legal[slot.rng.below(slot.legal.len() as u32) as usize]
+                    }
+                    _ => return,
+                }
+            };
+            rules.apply(&mut slot.state, a, &mut Events::off());
+        }
+    }
+
+    /// Writes the observation, mask and player of a slot.
+    fn observe(&self, slot: &mut Slot<G>, o: &mut SlotOut<'_>) {
+        let rules = self.rules();
+        let p = rules.current_player(&slot.state);
+        *o.player = p;
+        o.mask.fill(0);
+        slot.legal.clear();
+        rules.legal_actions(&slot.state, &mut slot.legal);
+        for &a in &slot.legal {
+            o.mask[a as usize] = 1;
+        }
+        let seat = match (self.opts.obs_seat, self.opts.opponent) {
+            (Some(seat), _) => seat,
+            (None, Some(_)) => self.opts.learner_seat as Player,
+            (None, None) if p >= 0 => p,
+            (None, None) => SPECTATOR,
+        };
+        match &mut o.obs {
+            ObsBuf::F32(buf) => {
+                buf.fill(0.0);
+                rules.observation_tensor(&slot.state, seat, buf);
+            }
+            ObsBuf::U8(buf) => {
+                slot.scratch.fill(0.0);
+                rules.observation_tensor(&slot.state, seat, &mut slot.scratch);
+                for (q, &v) in buf.iter_mut().zip(&slot.scratch) {
+                    *q = (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
+                }
+            }
+        }
+    }
+
+    fn step_slot(&self, i: usize, slot: &mut Slot<G>, a: ActionId, o: &mut SlotOut<'_>) {
+        let rules = self.rules();
+        rules.apply(&mut slot.state, a, &mut Events::off());
+        slot.steps += 1;
+        self.advance(slot);
+        let terminated = rules.is_terminal(&slot.state);
+        let truncated = !terminated && self.opts.max_episode_steps.is_some_and(|m| slot.steps >= m);
+        *o.terminated = terminated as u8;
+        *o.truncated = truncated as u8;
+        if terminated || truncated {
+            // Returns are zero until the end, so the reward of the last step is the returns.
+            for (k, r) in rules.returns(&slot.state).into_iter().enumerate() {
+                o.rewards[k] = r as f32;
+                o.final_returns[k] = r as f32;
+            }
+            *o.episode_len = slot.steps;
+            slot.episode += 1;
+            self.start_episode(i, slot);
+        } else {
+            o.rewards.fill(0.0);
+            o.final_returns.fill(0.0);
+            *o.episode_len = 0;
+        }
+        self.observe(slot, o);
+    }
+
+    fn check_out(&self, out: &BatchOut<'_>) -> Result<(), BatchError> {
+        let d = self.dims;
+        let (dtype, got_dtype, obs_len) = match &out.obs {
+            ObsBuf::F32(b) => (ObsDtype::F32, "float32", b.len()),
+            ObsBuf::U8(b) => (ObsDtype::U8, "uint8", b.len()),
+        };
+        if dtype != self.opts.obs_dtype {
+            let expected = if self.opts.obs_dtype == ObsDtype::F32 { "float32" } else { "uint8" };
+            return Err(BatchError::WrongDtype { expected, got: got_dtype });
+        }
+        let n = d.num_envs;
+        let lens = [
+            ("obs", n * d.obs_len, obs_len),
+            ("mask", n * d.num_actions, out.mask.len()),
+            ("player", n, out.player.len()),
+            ("rewards", n * d.num_players, out.rewards.len()),
+            ("terminated", n, out.terminated.len()),
+            ("truncated", n, out.truncated.len()),
+            ("final_returns", n * d.num_players, out.final_returns.len()),
+            ("episode_len", n, out.episode_len.len()),
+        ];
+        for (what, expected, got) in lens {
+            if expected != got {
+                return Err(BatchError::WrongLength { what, expected, got });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f(slot index, slot, outputs)` on every slot, over the configured threads.
+    /// `check` runs first on every slot (in parallel too); if it fails anywhere, `f` runs
+    /// nowhere and the error of the lowest failing slot is returned.
+    fn run<C, F>(&mut self, out: &mut BatchOut<'_>, check: C, f: F) -> Result<(), BatchError>
+    where
+        C: Fn(&Self, usize, &Slot<G>) -> Result<(), BatchError> + Sync,
+        F: Fn(&Self, usize, &mut Slot<G>, &mut SlotOut<'_>) + Sync,
+    {
+        self.check_out(out)?;
+        let d = self.dims;
+        let mut slots = std::mem::take(&mut self.slots);
+        let threads = self.opts.threads.min(d.num_envs).max(1);
+        let first_bad = AtomicUsize::new(usize::MAX);
+        let this = &*self;
+        let chunk_work = |base: usize, chunk: &mut [Slot<G>], mut o: BatchOut<'_>, barrier: Option<&Barrier>| {
+            for (j, slot) in chunk.iter().enumerate() {
+                if check(this, base + j, slot).is_err() {
+                    first_bad.fetch_min(base + j, Ordering::Relaxed);
+                    break;
+                }
+            }
+            if let Some(b) = barrier {
+                b.wait();
+            }
+            if first_bad.load(Ordering::Relaxed) != usize::MAX {
+                return;
+            }
+            for (j, slot) in chunk.iter_mut().enumerate() {
+                let mut so = slot_out(&mut o, j, d);
+                f(this, base + j, slot, &mut so);
+            }
+        };
+        if threads == 1 {
+            chunk_work(0, &mut slots, reborrow(out), None);
+        } else {
+            let size = d.num_envs.div_ceil(threads);
+            let parts = d.num_envs.div_ceil(size);
+            let barrier = Barrier::new(parts);
+            std::thread::scope(|scope| {
+                let mut rest: &mut [Slot<G>] = &mut slots;
+                let mut rest_out = reborrow(out);
+                let mut base = 0;
+                while rest.len() > size {
+                    let (head, tail) = rest.split_at_mut(size);
+                    let (head_out, tail_out) = split_out(rest_out, size, d);
+                    let (work, barrier) = (&chunk_work, &barrier);
+                    scope.spawn(move || work(base, head, head_out, Some(barrier)));
+                    rest = tail;
+                    rest_out = tail_out;
+                    base += size;
+                }
+                chunk_work(base, rest, rest_out, Some(&barrier));
+            });
+        }
+        self.slots = slots;
+        match first_bad.into_inner() {
+            usize::MAX => Ok(()),
+            i => Err(check(self, i, &self.slots[i]).expect_err("the check failed on this slot")),
+        }
+    }
+}
+
+fn reborrow<'b>(o: &'b mut BatchOut<'_>) -> BatchOut<'b> {
+    BatchOut {
+        obs: match &mut o.obs {
+            ObsBuf::F32(b) => ObsBuf::F32(b),
+            ObsBuf::U8(b) => ObsBuf::U8(b),
+        },
+        mask: o.mask,
+        player: o.player,
+        rewards: o.rewards,
+        terminated: o.terminated,
+        truncated: o.truncated,
+        final_returns: o.final_returns,
+        episode_len: o.episode_len,
+    }
+}
+
+/// Splits the outputs after the first `k` slots.
+fn split_out(o: BatchOut<'_>, k: usize, d: BatchDims) -> (BatchOut<'_>, BatchOut<'_>) {
+    let (obs_a, obs_b) = match o.obs {
+        ObsBuf::F32(b) => {
+            let (x, y) = b.split_at_mut(k * d.obs_len);
+            (ObsBuf::F32(x), ObsBuf::F32(y))
+        }
+        ObsBuf::U8(b) => {
+            let (x, y) = b.split_at_mut(k * d.obs_len);
+            (ObsBuf::U8(x), ObsBuf::U8(y))
+        }
+    };
+    let (mask_a, mask_b) = o.mask.split_at_mut(k * d.num_actions);
+    let (player_a, player_b) = o.player.split_at_mut(k);
+    let (rew_a, rew_b) = o.rewards.split_at_mut(k * d.num_players);
+    let (term_a, term_b) = o.terminated.split_at_mut(k);
+    let (trunc_a, trunc_b) = o.truncated.split_at_mut(k);
+    let (fin_a, fin_b) = o.final_returns.split_at_mut(k * d.num_players);
+    let (len_a, len_b) = o.episode_len.split_at_mut(k);
+    (
+        BatchOut {
+            obs: obs_a,
+            mask: mask_a,
+            player: player_a,
+            rewards: rew_a,
+            terminated: term_a,
+            truncated: trunc_a,
+            final_returns: fin_a,
+            episode_len: len_a,
+        },
+        BatchOut {
+            obs: obs_b,
+            mask: mask_b,
+            player: player_b,
+            rewards: rew_b,
+            terminated: term_b,
+            truncated: trunc_b,
+            final_returns: fin_b,
+            episode_len: len_b,
+        },
+    )
+}
+
+/// The outputs of slot `j` of a chunk.
+fn slot_out<'b>(o: &'b mut BatchOut<'_>, j: usize, d: BatchDims) -> SlotOut<'b> {
+    let obs = match &mut o.obs {
+        ObsBuf::F32(b) => ObsBuf::F32(&mut b[j * d.obs_len..(j + 1) * d.obs_len]),
+        ObsBuf::U8(b) => ObsBuf::U8(&mut b[j * d.obs_len..(j + 1) * d.obs_len]),
+    };
+    let p = d.num_players;
+    SlotOut {
+        obs,
+        mask: &mut o.mask[j * d.num_actions..(j + 1) * d.num_actions],
+        player: &mut o.player[j],
+        rewards: &mut o.rewards[j * p..(j + 1) * p],
+        terminated: &mut o.terminated[j],
+        truncated: &mut o.truncated[j],
+        final_returns: &mut o.final_returns[j * p..(j + 1) * p],
+        episode_len: &mut o.episode_len[j],
+    }
+}
+
+impl<G: Game> DynBatch for TypedBatch<G> {
+    fn dims(&self) -> BatchDims {
+        self.dims
+    }
+
+    fn options(&self) -> &BatchOptions {
+        &self.opts
+    }
+
+    fn reset(&mut self, seed: Option<u64>, out: &mut BatchOut<'_>) -> Result<(), BatchError> {
+        self.check_out(out)?;
+        let keep = self.fresh && seed.is_none();
+        if let Some(s) = seed {
+            self.opts.seed = s;
+        }
+        self.fresh = false;
+        self.run(
+            out,
+            |_, _, _| Ok(()),
+            |b, i, slot, o| {
+                if !keep {
+                    slot.episode = if seed.is_some() { 0 } else { slot.episode + 1 };
+                    b.start_episode(i, slot);
+                }
+                o.rewards.fill(0.0);
+                o.final_returns.fill(0.0);
+                *o.terminated = 0;
+                *o.truncated = 0;
+                *o.episode_len = 0;
+                b.observe(slot, o);
+            },
+        )
+    }
+
+    fn step(&mut self, actions: &[ActionId], out: &mut BatchOut<'_>) -> Result<(), BatchError> {
+        if actions.len() != self.dims.num_envs {
+            return Err(BatchError::WrongLength { what: "actions", expected: self.dims.num_envs, got: actions.len() });
+        }
+        self.run(
+            out,
+            |b, i, slot| b.rules().check(&slot.state, actions[i]).map_err(|error| BatchError::Rule { slot: i, error }),
+            |b, i, slot, o| b.step_slot(i, slot, actions[i], o),
+        )?;
+        self.fresh = false;
+        Ok(())
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.opts.threads = threads.max(1);
+    }
+}

@@ -1,0 +1,199 @@
+"""kassen._kassen.Batch: one call steps N states with the GIL released, into numpy views."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import kassen
+from kassen._kassen import Batch, episode_seed
+from kassen.exceptions import (
+    ActionOutOfRangeError,
+    IllegalActionError,
+    InvalidArgumentError,
+    KassenError,
+)
+
+
+def configs():
+    for gid in kassen.games():
+        for cfg in kassen.covered_configs(gid):
+            yield pytest.param(gid, cfg, id=f"{gid}-{cfg}")
+
+
+def random_actions(mask, rng):
+    # One uniformly random legal action per row, sampled from the masks in numpy.
+    noise = rng.random(mask.shape) * mask
+    return noise.argmax(axis=1)
+
+
+@pytest.mark.parametrize("gid,cfg", list(configs()))
+def test_batch_matches_single_states(gid, cfg):
+    game = kassen.load_game(gid, cfg)
+    n = 3
+    b = Batch(game, n, seed=12)
+    b.reset()
+    singles = [game.new_initial_state(episode_seed(12, i, 0)) for i in range(n)]
+    episodes = [0] * n
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        for i, s in enumerate(singles):
+            p = s.current_player()
+            assert b.current_player[i] == p
+            assert np.array_equal(b.mask[i].astype(bool), s.legal_actions_mask())
+            seat = p if p >= 0 else kassen.SPECTATOR
+            assert np.array_equal(b.obs[i], s.observation_tensor(seat))
+        actions = random_actions(b.mask, rng)
+        b.step(actions)
+        for i in range(n):
+            singles[i].apply_action(int(actions[i]))
+            done = singles[i].is_terminal()
+            assert b.terminated[i] == done
+            if done:
+                assert list(b.final_returns[i]) == pytest.approx(singles[i].returns())
+                episodes[i] += 1
+                singles[i] = game.new_initial_state(episode_seed(12, i, episodes[i]))
+
+
+def run(game, steps, **kw):
+    b = Batch(game, 6, seed=3, **kw)
+    b.reset()
+    rng = np.random.default_rng(1)
+    out = []
+    for _ in range(steps):
+        b.step(random_actions(b.mask, rng))
+        out.append((b.obs.copy(), b.mask.copy(), b.rewards.copy(), b.terminated.copy(), b.episode_lengths.copy()))
+    return out
+
+
+@pytest.mark.parametrize("gid", list(kassen.games()))
+def test_same_trajectories_whatever_the_thread_count(gid):
+    game = kassen.load_game(gid)
+    one = run(game, 80, max_episode_steps=30)
+    two = run(game, 80, max_episode_steps=30, threads=2)
+    for a, b in zip(one, two):
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y)
+
+
+def test_arrays_are_views_of_the_batch_buffers():
+    b = Batch(kassen.load_game("samurai"), 4, seed=1)
+    obs, mask = b.obs, b.mask
+    addr = obs.__array_interface__["data"][0]
+    b.reset()
+    b.step(random_actions(mask, np.random.default_rng(0)))
+    assert b.obs is not None and b.obs.__array_interface__["data"][0] == addr
+    assert np.shares_memory(b.obs, obs) and np.shares_memory(b.mask, mask)
+    assert obs.dtype == np.float32 and mask.dtype == np.uint8
+    assert obs.shape == (4, *kassen.load_game("samurai").observation_shape())
+    # The arrays handed out earlier see the new step: they are the buffers themselves.
+    before = obs.copy()
+    for k in range(5):
+        b.step(random_actions(mask, np.random.default_rng(k)))
+    assert not np.array_equal(before, obs)
+
+
+def test_uint8_observations_quantize_the_floats():
+    game = kassen.load_game("sekigahara_daisakusen")
+    f = Batch(game, 2, seed=5)
+    q = Batch(game, 2, seed=5, obs_dtype="uint8")
+    f.reset()
+    q.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        assert q.obs.dtype == np.uint8
+        assert np.array_equal(q.obs, np.round(np.clip(f.obs, 0, 1) * 255).astype(np.uint8))
+        a = random_actions(f.mask, rng)
+        f.step(a)
+        q.step(a)
+
+
+def test_single_agent_batch_plays_the_other_seats():
+    game = kassen.load_game("samurai", players=3)
+    b = Batch(game, 8, seed=4, opponent="random", learner_seat=1)
+    b.reset()
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(400):
+        assert (b.current_player == 1).all()
+        b.step(random_actions(b.mask, rng))
+        ended += int(b.terminated.sum())
+        done = b.terminated.astype(bool)
+        assert np.allclose(b.rewards[done], b.final_returns[done])
+    assert ended > 0
+
+
+def test_step_releases_the_gil():
+    game = kassen.load_game("sekigahara")
+    b = Batch(game, 256, seed=1)
+    b.reset()
+    ticks = []
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0)
+
+    actions = random_actions(b.mask, np.random.default_rng(0))
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        # Stepping without a pause: only a released GIL lets the other thread count.
+        start = len(ticks)
+        deadline = time.monotonic() + 10
+        while len(ticks) - start < 50 and time.monotonic() < deadline:
+            b.step(actions)
+            actions = random_actions(b.mask, np.random.default_rng(len(ticks)))
+    finally:
+        stop.set()
+        t.join()
+    assert len(ticks) - start >= 50
+
+
+def test_errors_leave_the_batch_unchanged():
+    game = kassen.load_game("samurai")
+    b = Batch(game, 3, seed=9)
+    b.reset()
+    good = random_actions(b.mask, np.random.default_rng(0))
+    snapshot = (b.obs.copy(), b.mask.copy())
+    bad = good.copy()
+    bad[1] = int(np.flatnonzero(b.mask[1] == 0)[0])
+    with pytest.raises(IllegalActionError, match="env 1"):
+        b.step(bad)
+    bad[1] = -1
+    with pytest.raises(ActionOutOfRangeError):
+        b.step(bad)
+    bad[1] = game.num_distinct_actions()
+    with pytest.raises(ActionOutOfRangeError):
+        b.step(bad)
+    with pytest.raises(InvalidArgumentError):
+        b.step(good[:2])
+    with pytest.raises(KassenError):
+        b.step(np.array([0.5, 1.5, 2.5]))
+    assert np.array_equal(b.obs, snapshot[0]) and np.array_equal(b.mask, snapshot[1])
+    b.step(good)
+    fresh = Batch(game, 3, seed=9)
+    fresh.reset()
+    fresh.step(list(good))
+    assert np.array_equal(fresh.obs, b.obs)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"num_envs": 0},
+        {"threads": 0},
+        {"obs_seat": 7},
+        {"opponent": "nobody"},
+        {"opponent": "random", "learner_seat": 9},
+        {"max_episode_steps": 0},
+        {"obs_dtype": "float64"},
+    ],
+)
+def test_bad_options_raise(kw):
+    args = {"num_envs": 2, **kw}
+    with pytest.raises(KassenError) as e:
+        Batch(kassen.load_game("samurai"), **args)
+    assert isinstance(e.value, ValueError)
