@@ -143,6 +143,7 @@ def sb3_vec_env(env: KassenVectorEnv) -> Any:
 
     class KassenSb3VecEnv(Sb3VecEnv, VecEnv):  # type: ignore[misc]
         def __init__(self, env: KassenVectorEnv) -> None:
+            self.render_mode = None  # before VecEnv's constructor, which warns if it is missing
             VecEnv.__init__(self, env.num_envs, env.single_observation_space, env.single_action_space)
             Sb3VecEnv.__init__(self, env)
 

@@ -13,6 +13,7 @@ import pytest
 import kassen
 from conftest import CONFIGS, config_id
 from kassen.envs import MASK_DTYPE, KassenAECEnv, KassenEnv, KassenParallelEnv
+from kassen.envs.common import FALLBACK_PENALTY
 
 #: Long enough for whole games of most configs, short enough to bound the slow ones.
 STEP_LIMIT = 400
@@ -21,6 +22,12 @@ STEP_LIMIT = 400
 def learner_seat(config) -> int:
     """A seat that is not always 0: the last one."""
     return kassen.load_game(*config).num_players() - 1
+
+
+def worst_return(game) -> float:
+    """The default illegal-action penalty: the game's minimum utility, if it declares one."""
+    utility = game.info().get("utility")
+    return FALLBACK_PENALTY if utility is None else utility["min"]
 
 
 def illegal_id(mask) -> int:
@@ -83,7 +90,7 @@ def test_single_agent_env_illegal_action_penalized(config):
     before = env.state.clone()
     obs, reward, terminated, truncated, info = env.step(illegal_id(env.action_masks()))
     assert (reward, terminated, truncated, info["illegal_action"]) == (
-        kassen.load_game(*config).info()["utility"]["min"], True, False, True)
+        worst_return(kassen.load_game(*config)), True, False, True)
     assert env.state == before and env.observation_space.contains(obs)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
@@ -159,7 +166,7 @@ def test_aec_illegal_action_penalized(config):
     env.step(illegal_id(env.observe(offender)["action_mask"]))
     assert env.game_state == before
     assert all(env.terminations.values())
-    penalty = env.game.info()["utility"]["min"]
+    penalty = worst_return(env.game)
     assert env._cumulative_rewards == {a: penalty if a == offender else 0.0 for a in env.possible_agents}
     assert env.infos[offender]["illegal_action"] is True
     for _ in env.agent_iter():

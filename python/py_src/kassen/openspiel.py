@@ -10,6 +10,8 @@ parameters are the game's config keys (defaults: the game's default config), so 
   no hidden future draws: search through the adapter draws chance outcomes itself, by their
   probabilities. Chance-outcome ids are mapped into ``[0, max_chance_outcomes)`` by the game's
   chance-outcome block (``id - offset``); player actions keep their ids.
+  (A game that declares no block keeps its chance ids, below ``num_distinct_actions``; one that
+  declares no utility is general-sum with an unbounded range.)
 - GameType: sequential; perfect or imperfect information from the game's
   ``hidden_information``; utility type, min, max and sum from its declared utility; terminal
   rewards.
@@ -56,8 +58,20 @@ def _default_config(game_id: str) -> Dict[str, Any]:
 
 
 def _chance_block(info: Mapping[str, Any]) -> Tuple[int, int]:
-    block = info["chance_outcome_block"]
+    """(offset, count) of the chance-outcome ids; a game that declares no block keeps its ids
+    (every id is below ``num_distinct_actions``)."""
+    block = info.get("chance_outcome_block")
+    if block is None:
+        return 0, int(info["num_distinct_actions"])
     return int(block["offset"]), int(block["count"])
+
+
+#: The utility of a game that declares none: general sum, range unknown.
+_UNDECLARED_UTILITY = {"type": "general_sum", "min": -float("inf"), "max": float("inf")}
+
+
+def _utility(info: Mapping[str, Any]) -> Mapping[str, Any]:
+    return info.get("utility") or _UNDECLARED_UTILITY
 
 
 def _game_type(game_id: str) -> Any:
@@ -69,7 +83,7 @@ def _game_type(game_id: str) -> Any:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if info["hidden_information"]
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=_UTILITY[info["utility"]["type"]],
+        utility=_UTILITY[_utility(info)["type"]],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=int(info["max_players"]),
         min_num_players=int(info["min_players"]),
@@ -101,7 +115,7 @@ class KassenSpielGame(pyspiel.Game):  # type: ignore[misc]
             _KASSEN_GAMES[self._key] = load_game(game_id, {**config, "explicit_chance": True})
         info = self.kassen_game.info()
         self.chance_offset, chance_count = _chance_block(info)
-        utility = info["utility"]
+        utility = _utility(info)
         game_info = pyspiel.GameInfo(
             num_distinct_actions=int(info["num_distinct_actions"]),
             max_chance_outcomes=chance_count,

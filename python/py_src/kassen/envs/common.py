@@ -31,6 +31,7 @@ __all__ = [
     "check_illegal_action",
     "utility_range",
     "illegal_action_penalty",
+    "FALLBACK_PENALTY",
     "observation_bounds",
     "sample_chance",
 ]
@@ -42,25 +43,39 @@ def check_illegal_action(policy: str) -> str:
     return policy
 
 
-def utility_range(game: Game) -> Tuple[float, float]:
-    """(min, max) of a seat's return, from the game's declared utility."""
-    utility = game.info()["utility"]
+#: The illegal-action penalty of a game that declares no utility range.
+FALLBACK_PENALTY = -1.0
+
+
+def utility_range(game: Game) -> Optional[Tuple[float, float]]:
+    """(min, max) of a seat's return, from the game's declared utility (None: not declared)."""
+    utility = game.info().get("utility")
+    if utility is None:
+        return None
     return float(utility["min"]), float(utility["max"])
 
 
 def illegal_action_penalty(game: Game, penalty: Optional[float]) -> float:
-    """``penalty``, or by default the worst return a seat can get in the game."""
-    return utility_range(game)[0] if penalty is None else float(penalty)
+    """``penalty``, or by default the worst return a seat can get in the game
+    (:data:`FALLBACK_PENALTY` if the game declares no utility)."""
+    if penalty is not None:
+        return float(penalty)
+    declared = utility_range(game)
+    return FALLBACK_PENALTY if declared is None else declared[0]
 
 
 def observation_bounds(game: Game) -> Tuple[np.ndarray, np.ndarray]:
     """Per-element (low, high) of ``observation_tensor``, float32 arrays of its shape, from the
-    game's declared observation layout (named feature ranges that cover the tensor)."""
+    game's declared observation layout (named feature ranges that cover the tensor); unbounded
+    for a game that declares none."""
     shape = tuple(game.observation_shape())
+    layout = game.info().get("observation_layout")
+    if layout is None:
+        return np.full(shape, -np.inf, dtype=np.float32), np.full(shape, np.inf, dtype=np.float32)
     size = int(np.prod(shape))
     low = np.full(size, np.nan, dtype=np.float32)
     high = np.full(size, np.nan, dtype=np.float32)
-    for feature in game.info()["observation_layout"]:
+    for feature in layout:
         start, stop = int(feature["offset"]), int(feature["offset"]) + int(feature["length"])
         low[start:stop] = feature["low"]
         high[start:stop] = feature["high"]
