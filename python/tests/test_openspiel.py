@@ -63,7 +63,11 @@ def test_game_type_and_info_follow_game_info(config):
     assert game.max_game_length() == info["max_game_length"]
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+#: One config per game: the rules variants of a game go through the same adapter code.
+FIRST_CONFIGS = [next(c for c in CONFIGS if c[0] == gid) for gid in sorted(kassen.games())]
+
+
+@pytest.mark.parametrize("config", FIRST_CONFIGS, ids=config_id)
 def test_random_sim_test(config):
     pyspiel.random_sim_test(load(config), num_sims=1, serialize=True, verbose=False)
 
@@ -94,7 +98,7 @@ def test_state_holds_no_future_draws(config):
     a, b = game.new_initial_state(), game.kassen_game.new_initial_state(12345)
     b = kos.KassenSpielState(game, b)
     rng = np.random.default_rng(1)
-    for _ in range(150):
+    for step in range(150):
         if a.is_terminal():
             break
         choices = [o for o, _ in a.chance_outcomes()] if a.is_chance_node() else a.legal_actions()
@@ -103,8 +107,10 @@ def test_state_holds_no_future_draws(config):
         b.apply_action(action)
         for p in range(game.num_players()):
             assert a.observation_string(p) == b.observation_string(p)
-            assert a.information_state_string(p) == b.information_state_string(p)
+            if step % 10 == 0:
+                assert a.information_state_string(p) == b.information_state_string(p)
         assert a.legal_actions() == b.legal_actions() and a.chance_outcomes() == b.chance_outcomes()
+    assert all(a.information_state_string(p) == b.information_state_string(p) for p in range(game.num_players()))
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
