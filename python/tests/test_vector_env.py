@@ -86,6 +86,9 @@ def test_seeded_and_thread_independent():
     b = run(KassenVectorEnv("samurai", {"players": 3}, ENVS, agent=1, threads=2), 80, seed=4)
     c = run(KassenVectorEnv("samurai", {"players": 3}, ENVS, agent=1, threads=1), 80, seed=5)
     assert same(a, b) and not same(a, c)
+    env = KassenVectorEnv("samurai", {"players": 3}, ENVS, agent=1, threads=1)
+    env.threads = 2
+    assert env.threads == 2 and same(run(env, 80, seed=4), a)
 
 
 def test_matches_the_raw_batch():

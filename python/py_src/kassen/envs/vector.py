@@ -115,11 +115,12 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
 
     @property
     def threads(self) -> int:
+        """Worker threads of ``step`` and ``reset`` (settable; results do not depend on it)."""
         return int(self.batch.threads)
 
-    def set_threads(self, threads: int) -> None:
-        """Changes the number of worker threads (results do not depend on it)."""
-        self.batch.set_threads(threads)
+    @threads.setter
+    def threads(self, threads: int) -> None:
+        self.batch.threads = threads
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
