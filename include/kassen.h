@@ -163,6 +163,23 @@ typedef int32_t kassen_status;
 #endif // __cplusplus
 
 /**
+ * N states of one game and config, stepped together by `kassen_batch_step`. Opaque.
+ *
+ * Created by `kassen_batch_new`, released by `kassen_batch_free`. A batch keeps its game
+ * alive. A batch needs exclusive access: do not call two functions on one batch at once.
+ */
+typedef struct kassen_batch kassen_batch;
+
+/**
+ * A built-in bot (random or flat Monte Carlo). Opaque.
+ *
+ * Created by `kassen_bot_new_random` or `kassen_bot_new_monte_carlo`, released by
+ * `kassen_bot_free`. A bot carries its own random number generator, so it needs exclusive
+ * access; it plays any game. Bots use only what the player to act may know.
+ */
+typedef struct kassen_bot kassen_bot;
+
+/**
  * A game under one configuration (the immutable rules object). Opaque.
  *
  * Created by `kassen_game_new` (or `kassen_state_game`), released by `kassen_game_free`.
@@ -181,6 +198,66 @@ typedef struct kassen_game kassen_game;
  * taking `kassen_state *` needs exclusive access to it.
  */
 typedef struct kassen_state kassen_state;
+
+/**
+ * The sizes of a batch's buffers (see `kassen_batch_out`).
+ */
+typedef struct kassen_batch_dims {
+    size_t num_envs;
+    size_t num_players;
+    /**
+     * `num_distinct_actions` of the game: the length of one mask row.
+     */
+    size_t num_actions;
+    /**
+     * Elements of one observation.
+     */
+    size_t obs_len;
+    /**
+     * 1 if observations are uint8 (`obs_u8`), 0 if float (`obs_f32`).
+     */
+    uint8_t obs_uint8;
+} kassen_batch_dims;
+
+/**
+ * Caller-owned output buffers of `kassen_batch_reset` and `kassen_batch_step`, each with
+ * its length in elements, which must be exactly (with the sizes of `kassen_batch_dims`):
+ *
+ * - `obs_f32` (float batches; `obs_u8` NULL) or `obs_u8` (uint8 batches; `obs_f32` NULL):
+ *   `num_envs * obs_len`, the observation of the player to act (or of the fixed seat, or of
+ *   the learner in single-agent mode); uint8 values are round(clamp(v, 0, 1) * 255), ties
+ *   to even;
+ * - `mask`: `num_envs * num_actions`, 1 where the action id is legal for the player to act;
+ * - `player`: `num_envs`, the seat to act (-1: a chance node of an explicit-chance game);
+ * - `rewards`: `num_envs * num_players`, the change of the returns this step (the final
+ *   returns when the episode ended);
+ * - `terminated`, `truncated`: `num_envs`, 1 if the episode ended this step by the rules or
+ *   at `max_episode_steps`;
+ * - `final_returns`: `num_envs * num_players`, returns of an episode that just ended, else 0;
+ * - `episode_len`: `num_envs`, steps of an episode that just ended, else 0.
+ *
+ * Same-step autoreset: an env whose episode ended has already been reset, and its `obs`,
+ * `mask` and `player` belong to the first decision of its next episode.
+ */
+typedef struct kassen_batch_out {
+    float *obs_f32;
+    uint8_t *obs_u8;
+    size_t obs_len;
+    uint8_t *mask;
+    size_t mask_len;
+    int32_t *player;
+    size_t player_len;
+    float *rewards;
+    size_t rewards_len;
+    uint8_t *terminated;
+    size_t terminated_len;
+    uint8_t *truncated;
+    size_t truncated_len;
+    float *final_returns;
+    size_t final_returns_len;
+    uint32_t *episode_len;
+    size_t episode_len_len;
+} kassen_batch_out;
 
 /**
  * A read-only byte string owned by kassen: JSON text or a display string.
@@ -215,6 +292,138 @@ extern "C" {
  * function cannot fail.
  */
 const char *kassen_last_error_message(void);
+
+/**
+ * Creates a batch of `game` from `options_json`, a NUL-terminated JSON object:
+ * `{"num_envs": N, "seed": S, "threads": T, "obs_seat": seat or null, "opponent": "random"
+ * or null, "learner_seat": L, "max_episode_steps": M or null, "obs_dtype": "float32" or
+ * "uint8"}`; only `num_envs` is required (defaults: seed 0, 1 thread, observe the player to
+ * act, no opponent, seat 0, no step limit, float32).
+ *
+ * Env `i`'s `k`-th episode starts from the seed `kassen_batch_episode_seed(S, i, k)`; results
+ * do not depend on `threads`. With `"opponent": "random"` the batch is single-agent: the
+ * learner plays `learner_seat` and `kassen_batch_step` plays the other seats and chance
+ * nodes itself. The first episodes are started here; `kassen_batch_reset` writes their
+ * observations.
+ *
+ * On success, `*out` receives a new batch that the caller owns and must release with
+ * `kassen_batch_free`. On failure `*out` is not written and the status says why:
+ * `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG`
+ * (malformed JSON, a missing `num_envs`, a value of the wrong type, an unknown opponent),
+ * `KASSEN_STATUS_UNKNOWN_CONFIG_KEY` or `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` (zero envs or
+ * threads, a seat the game does not have).
+ */
+kassen_status kassen_batch_new(const struct kassen_game *game,
+                               const char *options_json,
+                               struct kassen_batch **out);
+
+/**
+ * Releases a batch. `batch == NULL` is a no-op. The batch must not be used after this
+ * call. This function cannot fail.
+ */
+void kassen_batch_free(struct kassen_batch *batch);
+
+/**
+ * Writes the sizes of the batch's buffers to `*out`.
+ *
+ * Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+ * written.
+ */
+kassen_status kassen_batch_get_dims(const struct kassen_batch *batch,
+                                    struct kassen_batch_dims *out);
+
+/**
+ * Starts a new episode in every env and writes the first observations into `out` (rewards,
+ * flags, final returns and episode lengths are zeroed). With `seed` non-NULL the batch seed
+ * becomes `*seed` and every env's episode count restarts at 0; with `seed` NULL every env
+ * goes on to its next episode (the first reset of a new batch gives episode 0).
+ *
+ * On failure nothing changes (the buffers may be partly written only if the status is
+ * `KASSEN_STATUS_PANIC`): `KASSEN_STATUS_NULL_POINTER` (`batch`, `out` or one of its
+ * buffers is NULL), `KASSEN_STATUS_INVALID_ARGUMENT` (a buffer length is not the one
+ * `kassen_batch_out` gives, or the observation buffer has the other type).
+ */
+kassen_status kassen_batch_reset(struct kassen_batch *batch,
+                                 const uint64_t *seed,
+                                 const struct kassen_batch_out *out);
+
+/**
+ * Applies `actions[i]` (an action id, or a chance outcome id at an explicit-chance node) to
+ * env `i`, for the `num_actions == num_envs` envs, and writes the results into `out` (see
+ * `kassen_batch_out`; ended episodes are reset in the same call).
+ *
+ * Every action is checked before any is applied: on failure nothing changes and the status
+ * says why: `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_ARGUMENT` (`num_actions`
+ * is not `num_envs`, or a buffer has the wrong length or type), or the rule status of the
+ * lowest env whose action was rejected (`KASSEN_STATUS_ILLEGAL_ACTION`,
+ * `KASSEN_STATUS_ACTION_OUT_OF_RANGE`); the message names the env.
+ */
+kassen_status kassen_batch_step(struct kassen_batch *batch,
+                                const uint32_t *actions,
+                                size_t num_actions,
+                                const struct kassen_batch_out *out);
+
+/**
+ * The seed of the initial state of env `slot`'s `episode`-th episode in a batch seeded
+ * `seed`: `kassen_state_new(game, kassen_batch_episode_seed(seed, slot, episode), ...)`
+ * replays it. This function cannot fail.
+ */
+uint64_t kassen_batch_episode_seed(uint64_t seed, size_t slot, uint64_t episode);
+
+/**
+ * Creates a bot that picks a uniformly random legal action (chance outcomes by their
+ * probability), deterministic given `seed`.
+ *
+ * On success, `*out` receives a new bot that the caller owns and must release with
+ * `kassen_bot_free`. Returns `KASSEN_STATUS_NULL_POINTER` if `out` is NULL; on failure
+ * `*out` is not written.
+ */
+kassen_status kassen_bot_new_random(uint64_t seed, struct kassen_bot **out);
+
+/**
+ * Creates a flat Monte Carlo bot: for each candidate action it plays `playouts` random games
+ * from determinizations for the acting seat and picks the best mean return. Deterministic
+ * given `seed`.
+ *
+ * On success, `*out` receives a new bot that the caller owns and must release with
+ * `kassen_bot_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or
+ * `KASSEN_STATUS_INVALID_ARGUMENT` if `playouts` is 0.
+ */
+kassen_status kassen_bot_new_monte_carlo(uint64_t seed, uint32_t playouts, struct kassen_bot **out);
+
+/**
+ * Releases a bot. `bot == NULL` is a no-op. This function cannot fail.
+ */
+void kassen_bot_free(struct kassen_bot *bot);
+
+/**
+ * Writes the bot's action for the player to act in `state` (a chance outcome at a chance
+ * node of an explicit-chance game) to `*out`. The state is not changed.
+ *
+ * On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or
+ * `KASSEN_STATUS_GAME_OVER` if the game is over.
+ */
+kassen_status kassen_bot_choose(struct kassen_bot *bot,
+                                const struct kassen_state *state,
+                                uint32_t *out);
+
+/**
+ * Plays `n` random games from `state` to the end (players uniformly among their legal
+ * actions, chance outcomes by probability, all drawn from one generator seeded `seed`, not
+ * from the state's own) and copies their returns, `n * num_players` doubles row by row,
+ * into `buf` (`cap` elements), their number into `*out_len`. The state is not changed.
+ * Deterministic given `seed`.
+ *
+ * Buffer rules as for `kassen_state_legal_actions`: `KASSEN_STATUS_BUFFER_TOO_SMALL` with the
+ * required number in `*out_len` (nothing is played then, `buf` may be NULL when `cap` is 0);
+ * `KASSEN_STATUS_NULL_POINTER` if `state` or `out_len` is NULL.
+ */
+kassen_status kassen_state_random_rollouts(const struct kassen_state *state,
+                                           uint64_t seed,
+                                           size_t n,
+                                           double *buf,
+                                           size_t cap,
+                                           size_t *out_len);
 
 /**
  * Releases the bytes of a buffer filled by a kassen function and resets it to

@@ -195,6 +195,10 @@ pub trait DynState: Send + Sync {
     /// Puts the state back as it was after the first `len` entries of its history (the state
     /// before a failed call). Used by the C and Python boundaries after a caught panic.
     fn rollback(&mut self, len: usize);
+    /// `n` random rollouts from this state (players uniformly among legal actions, chance by
+    /// probability, all drawn from one generator seeded `seed`, never from the state's own):
+    /// `n × num_players` returns, row by row. The state is not changed. For search code.
+    fn random_rollouts(&self, seed: u64, n: usize) -> Vec<f64>;
     fn clone_box(&self) -> Box<dyn DynState>;
     fn dyn_eq(&self, other: &dyn DynState) -> bool;
     fn as_any(&self) -> &dyn Any;
@@ -706,6 +710,12 @@ impl<G: Game> DynState for Bound<G> {
             .expect("a prefix of a state's own action log replays");
         back.events = std::mem::take(&mut self.events);
         *self = back;
+    }
+
+    fn random_rollouts(&self, seed: u64, n: usize) -> Vec<f64> {
+        let mut out = vec![0.0; n * self.game.rules.num_players()];
+        crate::bots::rollout::play_outs(&self.game.rules, &self.state, seed, n, &mut out);
+        out
     }
 
     fn clone_box(&self) -> Box<dyn DynState> {

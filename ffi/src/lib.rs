@@ -9,7 +9,9 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(clippy::missing_safety_doc)] // the safety contract of every function is its C doc comment
 
+pub mod batch;
 pub mod boundary;
+pub mod bots;
 pub mod buf;
 pub mod game;
 pub mod state;
@@ -18,6 +20,8 @@ pub mod version;
 
 use std::ffi::c_char;
 
+pub use batch::*;
+pub use bots::*;
 pub use buf::{kassen_buf, kassen_buf_free};
 pub use game::*;
 pub use state::*;

@@ -38,6 +38,7 @@
 //! **uint8 observations** are `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds) of the float observation (every
 //! game's values lie in `[0, 1]`).
 
+mod options;
 mod seeds;
 mod typed;
 

@@ -12,6 +12,7 @@
 
 mod monte_carlo;
 mod random;
+pub(crate) mod rollout;
 
 #[cfg(test)]
 mod tests;

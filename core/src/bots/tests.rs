@@ -190,3 +190,26 @@ fn monte_carlo_bot_uses_only_what_the_seat_knows_in_sekigahara() {
     }
     assert!(compared > 5, "compared {compared}");
 }
+
+#[test]
+fn random_rollouts_end_games_and_depend_only_on_the_seed() {
+    for (id, _) in crate::engine::games() {
+        let game = load_game(id, None).unwrap();
+        let s = game.new_initial_state(4);
+        let n = game.num_players();
+        let a = s.random_rollouts(7, 3);
+        assert_eq!(a.len(), 3 * n);
+        assert_eq!(a, s.random_rollouts(7, 3), "{id}");
+        assert_eq!(a[..n], s.random_rollouts(7, 1)[..], "{id}: the first rollout is the one-rollout call");
+        assert_eq!(s.history().len(), game.new_initial_state(4).history().len());
+    }
+}
+
+#[test]
+fn samurai_rollouts_reach_the_end() {
+    // Samurai's returns sum to 1 at the end and are 0 before it.
+    let s = samurai(3).new_initial_state(2);
+    let r = s.random_rollouts(1, 20);
+    assert!(r.chunks(3).all(|row| (row.iter().sum::<f64>() - 1.0).abs() < 1e-9), "{r:?}");
+    assert_ne!(r[..3], r[3..6], "different rollouts differ");
+}

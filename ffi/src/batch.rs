@@ -1,0 +1,245 @@
+//! `kassen_batch`: N states of one game stepped by one call into caller-owned buffers.
+
+use std::ffi::c_char;
+
+use kassen_core::batch::{BatchError, BatchOptions, BatchOut, DynBatch, ObsBuf, ObsDtype};
+
+use crate::boundary::{arg_mut, arg_ref, arg_str, ffi_boundary, Failure, Out};
+use crate::game::kassen_game;
+use crate::status::kassen_status;
+
+/// N states of one game and config, stepped together by `kassen_batch_step`. Opaque.
+///
+/// Created by `kassen_batch_new`, released by `kassen_batch_free`. A batch keeps its game
+/// alive. A batch needs exclusive access: do not call two functions on one batch at once.
+#[allow(non_camel_case_types)]
+pub struct kassen_batch {
+    inner: Box<dyn DynBatch>,
+}
+
+/// The sizes of a batch's buffers (see `kassen_batch_out`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+#[allow(non_camel_case_types)]
+pub struct kassen_batch_dims {
+    pub num_envs: usize,
+    pub num_players: usize,
+    /// `num_distinct_actions` of the game: the length of one mask row.
+    pub num_actions: usize,
+    /// Elements of one observation.
+    pub obs_len: usize,
+    /// 1 if observations are uint8 (`obs_u8`), 0 if float (`obs_f32`).
+    pub obs_uint8: u8,
+}
+
+/// Caller-owned output buffers of `kassen_batch_reset` and `kassen_batch_step`, each with
+/// its length in elements, which must be exactly (with the sizes of `kassen_batch_dims`):
+///
+/// - `obs_f32` (float batches; `obs_u8` NULL) or `obs_u8` (uint8 batches; `obs_f32` NULL):
+///   `num_envs * obs_len`, the observation of the player to act (or of the fixed seat, or of
+///   the learner in single-agent mode); uint8 values are round(clamp(v, 0, 1) * 255), ties
+///   to even;
+/// - `mask`: `num_envs * num_actions`, 1 where the action id is legal for the player to act;
+/// - `player`: `num_envs`, the seat to act (-1: a chance node of an explicit-chance game);
+/// - `rewards`: `num_envs * num_players`, the change of the returns this step (the final
+///   returns when the episode ended);
+/// - `terminated`, `truncated`: `num_envs`, 1 if the episode ended this step by the rules or
+///   at `max_episode_steps`;
+/// - `final_returns`: `num_envs * num_players`, returns of an episode that just ended, else 0;
+/// - `episode_len`: `num_envs`, steps of an episode that just ended, else 0.
+///
+/// Same-step autoreset: an env whose episode ended has already been reset, and its `obs`,
+/// `mask` and `player` belong to the first decision of its next episode.
+#[repr(C)]
+#[derive(Debug)]
+#[allow(non_camel_case_types)]
+pub struct kassen_batch_out {
+    pub obs_f32: *mut f32,
+    pub obs_u8: *mut u8,
+    pub obs_len: usize,
+    pub mask: *mut u8,
+    pub mask_len: usize,
+    pub player: *mut i32,
+    pub player_len: usize,
+    pub rewards: *mut f32,
+    pub rewards_len: usize,
+    pub terminated: *mut u8,
+    pub terminated_len: usize,
+    pub truncated: *mut u8,
+    pub truncated_len: usize,
+    pub final_returns: *mut f32,
+    pub final_returns_len: usize,
+    pub episode_len: *mut u32,
+    pub episode_len_len: usize,
+}
+
+impl From<BatchError> for Failure {
+    fn from(e: BatchError) -> Self {
+        Failure::new(e.code().into(), e.to_string())
+    }
+}
+
+/// A mutable slice of `len` elements at `p` (an empty slice for `len == 0`).
+///
+/// # Safety
+/// `p` is NULL or valid for `len` writes, not aliased by another buffer.
+unsafe fn buf<'a, T>(p: *mut T, len: usize, name: &str) -> Result<&'a mut [T], Failure> {
+    if p.is_null() {
+        return Err(Failure::null(name));
+    }
+    // SAFETY: the caller's promise.
+    Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
+}
+
+/// Borrows the caller's buffers.
+///
+/// # Safety
+/// Every pointer in `o` is NULL or valid for its length.
+unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchOut<'a>, Failure> {
+    // SAFETY (all): the caller's promise.
+    let obs = match (dtype, o.obs_f32.is_null(), o.obs_u8.is_null()) {
+        (ObsDtype::F32, false, true) => ObsBuf::F32(unsafe { buf(o.obs_f32, o.obs_len, "out.obs_f32") }?),
+        (ObsDtype::U8, true, false) => ObsBuf::U8(unsafe { buf(o.obs_u8, o.obs_len, "out.obs_u8") }?),
+        (ObsDtype::F32, _, _) => {
+            return Err(Failure::new(kassen_status::InvalidArgument, "a float batch needs out.obs_f32 set and out.obs_u8 NULL"))
+        }
+        (ObsDtype::U8, _, _) => {
+            return Err(Failure::new(kassen_status::InvalidArgument, "a uint8 batch needs out.obs_u8 set and out.obs_f32 NULL"))
+        }
+    };
+    Ok(BatchOut {
+        obs,
+        mask: unsafe { buf(o.mask, o.mask_len, "out.mask") }?,
+        player: unsafe { buf(o.player, o.player_len, "out.player") }?,
+        rewards: unsafe { buf(o.rewards, o.rewards_len, "out.rewards") }?,
+        terminated: unsafe { buf(o.terminated, o.terminated_len, "out.terminated") }?,
+        truncated: unsafe { buf(o.truncated, o.truncated_len, "out.truncated") }?,
+        final_returns: unsafe { buf(o.final_returns, o.final_returns_len, "out.final_returns") }?,
+        episode_len: unsafe { buf(o.episode_len, o.episode_len_len, "out.episode_len") }?,
+    })
+}
+
+/// Creates a batch of `game` from `options_json`, a NUL-terminated JSON object:
+/// `{"num_envs": N, "seed": S, "threads": T, "obs_seat": seat or null, "opponent": "random"
+/// or null, "learner_seat": L, "max_episode_steps": M or null, "obs_dtype": "float32" or
+/// "uint8"}`; only `num_envs` is required (defaults: seed 0, 1 thread, observe the player to
+/// act, no opponent, seat 0, no step limit, float32).
+///
+/// Env `i`'s `k`-th episode starts from the seed `kassen_batch_episode_seed(S, i, k)`; results
+/// do not depend on `threads`. With `"opponent": "random"` the batch is single-agent: the
+/// learner plays `learner_seat` and `kassen_batch_step` plays the other seats and chance
+/// nodes itself. The first episodes are started here; `kassen_batch_reset` writes their
+/// observations.
+///
+/// On success, `*out` receives a new batch that the caller owns and must release with
+/// `kassen_batch_free`. On failure `*out` is not written and the status says why:
+/// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG`
+/// (malformed JSON, a missing `num_envs`, a value of the wrong type, an unknown opponent),
+/// `KASSEN_STATUS_UNKNOWN_CONFIG_KEY` or `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` (zero envs or
+/// threads, a seat the game does not have).
+#[no_mangle]
+pub unsafe extern "C" fn kassen_batch_new(
+    game: *const kassen_game,
+    options_json: *const c_char,
+    out: *mut *mut kassen_batch,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY (all): the caller passes NULL or valid pointers.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let text = unsafe { arg_str(options_json, "options_json") }?;
+        let out = Out::new(out, "out")?;
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| Failure::new(kassen_status::InvalidConfig, format!("malformed batch options json: {e}")))?;
+        let batch = game.inner.new_batch(BatchOptions::from_json(&v)?)?;
+        unsafe { out.write(Box::into_raw(Box::new(kassen_batch { inner: batch }))) };
+        Ok(())
+    }
+}
+
+/// Releases a batch. `batch == NULL` is a no-op. The batch must not be used after this
+/// call. This function cannot fail.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_batch_free(batch: *mut kassen_batch) {
+    ffi_boundary! { or ();
+        if !batch.is_null() {
+            // SAFETY: a non-NULL `batch` was created by `kassen_batch_new` and is released
+            // once (the caller's promise).
+            drop(unsafe { Box::from_raw(batch) });
+        }
+    }
+}
+
+/// Writes the sizes of the batch's buffers to `*out`.
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_batch_get_dims(batch: *const kassen_batch, out: *mut kassen_batch_dims) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let batch = unsafe { arg_ref(batch, "batch") }?;
+        let out = Out::new(out, "out")?;
+        let d = batch.inner.dims();
+        let obs_uint8 = (batch.inner.options().obs_dtype == ObsDtype::U8) as u8;
+        unsafe { out.write(kassen_batch_dims { num_envs: d.num_envs, num_players: d.num_players, num_actions: d.num_actions, obs_len: d.obs_len, obs_uint8 }) };
+        Ok(())
+    }
+}
+
+/// Starts a new episode in every env and writes the first observations into `out` (rewards,
+/// flags, final returns and episode lengths are zeroed). With `seed` non-NULL the batch seed
+/// becomes `*seed` and every env's episode count restarts at 0; with `seed` NULL every env
+/// goes on to its next episode (the first reset of a new batch gives episode 0).
+///
+/// On failure nothing changes (the buffers may be partly written only if the status is
+/// `KASSEN_STATUS_PANIC`): `KASSEN_STATUS_NULL_POINTER` (`batch`, `out` or one of its
+/// buffers is NULL), `KASSEN_STATUS_INVALID_ARGUMENT` (a buffer length is not the one
+/// `kassen_batch_out` gives, or the observation buffer has the other type).
+#[no_mangle]
+pub unsafe extern "C" fn kassen_batch_reset(batch: *mut kassen_batch, seed: *const u64, out: *const kassen_batch_out) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY (all): the caller passes NULL or valid pointers, buffers valid for their lengths.
+        let batch = unsafe { arg_mut(batch, "batch") }?;
+        let seed = if seed.is_null() { None } else { Some(unsafe { *seed }) };
+        let o = unsafe { arg_ref(out, "out") }?;
+        let mut out = unsafe { outputs(o, batch.inner.options().obs_dtype) }?;
+        Ok(batch.inner.reset(seed, &mut out)?)
+    }
+}
+
+/// Applies `actions[i]` (an action id, or a chance outcome id at an explicit-chance node) to
+/// env `i`, for the `num_actions == num_envs` envs, and writes the results into `out` (see
+/// `kassen_batch_out`; ended episodes are reset in the same call).
+///
+/// Every action is checked before any is applied: on failure nothing changes and the status
+/// says why: `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_ARGUMENT` (`num_actions`
+/// is not `num_envs`, or a buffer has the wrong length or type), or the rule status of the
+/// lowest env whose action was rejected (`KASSEN_STATUS_ILLEGAL_ACTION`,
+/// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`); the message names the env.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_batch_step(
+    batch: *mut kassen_batch,
+    actions: *const u32,
+    num_actions: usize,
+    out: *const kassen_batch_out,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY (all): the caller passes NULL or valid pointers, buffers valid for their lengths.
+        let batch = unsafe { arg_mut(batch, "batch") }?;
+        if actions.is_null() {
+            return Err(Failure::null("actions"));
+        }
+        let actions = unsafe { std::slice::from_raw_parts(actions, num_actions) };
+        let o = unsafe { arg_ref(out, "out") }?;
+        let mut out = unsafe { outputs(o, batch.inner.options().obs_dtype) }?;
+        Ok(batch.inner.step(actions, &mut out)?)
+    }
+}
+
+/// The seed of the initial state of env `slot`'s `episode`-th episode in a batch seeded
+/// `seed`: `kassen_state_new(game, kassen_batch_episode_seed(seed, slot, episode), ...)`
+/// replays it. This function cannot fail.
+#[no_mangle]
+pub extern "C" fn kassen_batch_episode_seed(seed: u64, slot: usize, episode: u64) -> u64 {
+    kassen_core::batch::episode_seed(seed, slot, episode)
+}
