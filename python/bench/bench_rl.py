@@ -32,14 +32,7 @@ import numpy as np
 import kassen
 from kassen import _kassen
 from kassen.envs import KassenVectorEnv
-
-
-def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of ``mask`` (every row has one)."""
-    rows, cols = np.nonzero(mask)
-    counts = np.bincount(rows, minlength=mask.shape[0])
-    starts = np.cumsum(counts) - counts
-    return cols[starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)]
+from kassen.envs.common import sample_legal_actions as sample_legal
 
 
 def rate(step: Callable[[], int], seconds: float) -> float:

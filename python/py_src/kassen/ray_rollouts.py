@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional
 import numpy as np
 
 from kassen._kassen import Batch, load_game
+from kassen.envs.common import sample_legal_actions
 
 __all__ = ["RolloutWorker", "make_workers", "collect", "random_legal_policy", "worker_seeds"]
 
@@ -37,10 +38,7 @@ Policy = Callable[[np.ndarray, np.ndarray, np.random.Generator], np.ndarray]
 
 def random_legal_policy(obs: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per env."""
-    rows, cols = np.nonzero(masks)
-    counts = np.bincount(rows, minlength=masks.shape[0])
-    starts = np.cumsum(counts) - counts
-    return cols[starts + (rng.random(masks.shape[0]) * counts).astype(np.int64)]
+    return sample_legal_actions(masks, rng)
 
 
 def worker_seeds(seed: int, num_workers: int) -> List[int]:

@@ -34,6 +34,7 @@ __all__ = [
     "FALLBACK_PENALTY",
     "observation_bounds",
     "sample_chance",
+    "sample_legal_actions",
 ]
 
 
@@ -82,6 +83,23 @@ def observation_bounds(game: Game) -> Tuple[np.ndarray, np.ndarray]:
     if np.isnan(low).any() or np.isnan(high).any():
         raise ValueError(f"{game.id}: the observation layout does not cover the tensor")
     return low.reshape(shape), high.reshape(shape)
+
+
+def sample_legal_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``masks`` (0/1, every row has a 1), in
+    numpy. Masks are sparse: the nonzero bytes are found 8 at a time (as uint64 words)."""
+    n, num_actions = masks.shape
+    flat = np.ascontiguousarray(masks).reshape(-1).view(np.uint8)
+    if flat.size % 8 == 0:
+        words = np.flatnonzero(flat.view(np.uint64))
+        candidates = (words[:, None] * 8 + np.arange(8)).reshape(-1)
+        hits = candidates[flat[candidates] != 0]
+    else:
+        hits = np.flatnonzero(flat)
+    rows, cols = np.divmod(hits, num_actions)
+    counts = np.bincount(rows, minlength=n)
+    starts = np.cumsum(counts) - counts
+    return cols[starts + (rng.random(n) * counts).astype(np.int64)]
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:
