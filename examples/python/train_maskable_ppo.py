@@ -181,7 +181,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     model.learn(total_timesteps=args.timesteps)
     minutes = (time.perf_counter() - t) / 60
     after = evaluate(eval_env, model_policy(model), args.eval_games)
-    print(f"after {args.timesteps:,} steps ({minutes:.1f} CPU minutes): win rate {after['win_rate']:.3f} "
+    print(f"after {args.timesteps:,} steps ({minutes:.1f} minutes wall clock): win rate {after['win_rate']:.3f} "
           f"over {after['games']} games (mean return {after['mean_return']:.3f})")
     return 0
 
