@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-pip wheel install bench soak header golden lint clean
+.PHONY: help demo test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-pip test-ray wheel install bench soak train-example header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -56,6 +56,9 @@ install: ## install the C library (release) into PREFIX: headers, libkassen.a/.s
 	$(CARGO) build --release -p kassen-ffi
 	bash ffi/install/install.sh $(PREFIX) $(CARGO_TARGET_DIR)/release
 
+test-ray: ## the Ray rollout workers on a local Ray cluster (installs ray, ~80 MB, into the test venv; not in make test)
+	KASSEN_EXTRA_PIP=ray bash python/tests/run.sh test_ray_rollouts.py
+
 bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
 	bash bench/run.sh
 
@@ -63,6 +66,9 @@ soak: ## 1,000,000 random games per game and config (release, every core); figur
 	mkdir -p bench-results
 	KASSEN_SOAK_GAMES_PER_CONFIG=$${KASSEN_SOAK_GAMES_PER_CONFIG:-1000000} KASSEN_SOAK_OUT=$(CURDIR)/bench-results/soak.json \
 		$(CARGO) test --release -p kassen-core --test soak -- --nocapture
+
+train-example: ## train MaskablePPO on Samurai 2p vs random (own venv with torch, several GB; not in make test)
+	bash examples/python/train.sh
 
 header: ## regenerate include/kassen.h with the pinned cbindgen
 	KASSEN_BLESS=1 $(CARGO) test -p kassen-tests header
@@ -75,4 +81,4 @@ lint: ## rustfmt and clippy
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 clean: ## remove build outputs and the venv
-	rm -rf target .venv .venv-py39 bench-results dist
+	rm -rf target .venv .venv-py39 .venv-train bench-results dist demo-output

@@ -3,6 +3,7 @@
 #   Rust   core/benches/playouts.rs       -> bench-results/rust.json
 #   C      bench/c/bench.c + libkassen.a  -> bench-results/c.json
 #   Python python/bench/bench_python.py   -> bench-results/python.json (RELEASE wheel in .venv)
+#   Python RL  python/bench/bench_rl.py   -> bench-results/python_rl.json (batch, vector env, both cores)
 # then bench/summarize.py merges them into bench-results/summary.json and prints one table.
 #
 # Environment: KASSEN_BENCH_SECONDS (seconds per configuration, default 1), CC (default cc),
@@ -18,7 +19,7 @@ VENV=${KASSEN_VENV:-.venv}
 case "$VENV" in /*) ;; *) VENV=$ROOT/$VENV ;; esac
 CC=${CC:-cc}
 mkdir -p "$OUT"
-rm -f "$OUT/rust.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/summary.json"
+rm -f "$OUT/rust.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/python_rl.json" "$OUT/summary.json"
 
 echo "== Rust: cargo bench -p kassen-core --bench playouts"
 KASSEN_BENCH_OUT="$OUT/rust.json" cargo bench -p kassen-core --bench playouts
@@ -64,6 +65,9 @@ else
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "${wheels[0]}"
     # shellcheck disable=SC2086
     "$VENV/bin/python" python/bench/bench_python.py "$OUT/python.json" ${KASSEN_BENCH_PY_ARGS:-}
+    echo
+    echo "== Python RL: python/bench/bench_rl.py (every core)"
+    "$VENV/bin/python" python/bench/bench_rl.py "$OUT/python_rl.json"
 fi
 
 echo

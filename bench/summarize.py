@@ -14,6 +14,9 @@ prints one table comparing the surfaces, then the goals:
   - Python <= 100 ns per current_player call and <= 300 ns per apply_action call;
   - batched stepping (DIR/batch.json, core/benches/batch.rs): >= 1.7x env-steps/s from 1 to 2
     threads per game, >= 1,000,000 learner steps/s for Samurai 2p against the random bot.
+  - from DIR/python_rl.json (python/bench/bench_rl.py): the batch from Python >= 20x the
+    single-state Python loop on every game, >= 2,000,000 env-steps/s for Samurai 2p, and the
+    Gymnasium vector env within 1.5x of the raw batch.
 
 Only the standard library: runs with any python3.
 """
@@ -32,6 +35,28 @@ GOAL_US_PER_GAME = 5_000.0
 GOAL_BATCH_THREAD_RATIO = 1.7
 GOAL_BATCH_SINGLE_AGENT = 1_000_000
 GOAL_PY_NS = {"current_player": 100.0, "apply_action": 300.0}
+GOAL_BATCH_OVER_SINGLE = 20.0
+GOAL_SAMURAI_2P_BATCH = 2_000_000
+GOAL_VECTOR_ENV_SLOWDOWN = 1.5
+
+
+def rl_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """The goals of the Python RL benchmark (python/bench/bench_rl.py)."""
+    rows = (data or {}).get("rows", [])
+    worst_ratio = min((r["batch_over_single"] for r in rows), default=None)
+    samurai = next((r["batch_env_steps_per_sec"] for r in rows if r["game"] == "samurai" and r["players"] == 2), None)
+    worst_vec = max((r["batch_over_vector_env"] for r in rows), default=None)
+    return {
+        "python_batch_over_single_loop": {
+            "goal": f">= {GOAL_BATCH_OVER_SINGLE:.0f}x (every game)", "measured_min": worst_ratio,
+            "pass": None if worst_ratio is None else worst_ratio >= GOAL_BATCH_OVER_SINGLE},
+        "python_batch_samurai_2p_env_steps_per_sec": {
+            "goal": f">= {GOAL_SAMURAI_2P_BATCH:,} (both cores)", "measured": samurai,
+            "pass": None if samurai is None else samurai >= GOAL_SAMURAI_2P_BATCH},
+        "python_vector_env_slowdown": {
+            "goal": f"<= {GOAL_VECTOR_ENV_SLOWDOWN}x the raw batch", "measured": worst_vec,
+            "pass": None if worst_vec is None else worst_vec <= GOAL_VECTOR_ENV_SLOWDOWN},
+    }
 
 
 def load(path: str) -> Optional[Dict[str, Any]]:
@@ -165,6 +190,8 @@ def main() -> int:
         goals[f"python_{call}_ns"] = {"goal": f"<= {limit:.0f} ns", "measured": v, "pass": None if v is None else v <= limit}
     if py is not None and py.get("debug_build"):
         goals["python_note"] = "the Python numbers come from a DEBUG build of the extension"
+    py_rl = load(os.path.join(out_dir, "python_rl.json"))
+    goals.update(rl_goals(py_rl))
 
     summary = {
         "machine": {"platform": platform.platform(), "cpu": cpu_model(), "cores_used": 1},
@@ -175,6 +202,7 @@ def main() -> int:
         "batch": batch,
         "goals": goals,
         "sources": {s: (d if d is not None else None) for s, d in sources.items()},
+        "python_rl": py_rl,
     }
     path = os.path.join(out_dir, "summary.json")
     with open(path, "w", encoding="utf-8") as f:

@@ -8,8 +8,9 @@
 # README examples, golden replays); KASSEN_PYTHON2_TESTS=. runs all of it there too.
 # Works from a clean checkout; exits non-zero on any failure, including "no tests ran".
 # KASSEN_VENV overrides the virtualenv, KASSEN_VENV2 the second one (default .venv-py39),
-# KASSEN_PYTHON2 the second interpreter, CARGO_TARGET_DIR the build directory. pytest
-# arguments given to this script apply to both runs.
+# KASSEN_PYTHON2 the second interpreter, CARGO_TARGET_DIR the build directory, KASSEN_EXTRA_PIP
+# names more packages to install (`make test-ray`: ray). Arguments go to pytest in both runs;
+# without paths among them pytest collects this directory.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -22,7 +23,9 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 PY="$VENV/bin/python"
-"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema
+# open_spiel: a manylinux wheel (about 16 MB) for the OpenSpiel adapter tests.
+"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema open_spiel \
+    ${KASSEN_EXTRA_PIP:-}
 
 WHEELS="$TARGET/wheels/python-debug"
 rm -rf "$WHEELS"
@@ -55,7 +58,7 @@ run_suite() {
     fi
     return "$status"
 }
-run_suite "$PY" "$@" .
+run_suite "$PY" "$@"
 
 # The same wheel on the oldest CPython it claims (abi3-py39).
 PY2="${KASSEN_PYTHON2:-}"
@@ -73,7 +76,7 @@ if [ ! -x "$VENV2/bin/python" ]; then
     echo "run.sh: creating $VENV2 with $("$PY2" --version)"
     "$PY2" -m venv "$VENV2"
 fi
-"$VENV2/bin/python" -m pip install -q --disable-pip-version-check pytest numpy mypy gymnasium pettingzoo hypothesis
+"$VENV2/bin/python" -m pip install -q --disable-pip-version-check pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema
 "$VENV2/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 read -r -a second_tests <<<"${KASSEN_PYTHON2_TESTS:-test_api.py test_errors.py test_state.py test_stubs.py test_envs.py test_readme.py test_golden.py}"
 run_suite "$VENV2/bin/python" "$@" "${second_tests[@]}"

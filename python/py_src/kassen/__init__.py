@@ -13,9 +13,14 @@ OpenSpiel-style API over a Rust core::
 Errors are :mod:`kassen.exceptions` classes carrying ``.code``. A ``State`` may be shared
 between threads: calls on it are serialized by a lock inside it (see the README). Optional extras:
 :mod:`kassen.envs` (Gymnasium / PettingZoo style environments) and :mod:`kassen.testing`.
+When Gymnasium is installed, importing kassen registers an id for every game and config
+(``gymnasium.make("kassen/samurai-p2-v0")``, ``gymnasium.make_vec(..., num_envs=64)``; see
+:mod:`kassen.envs.registration`).
 """
 
 from __future__ import annotations
+
+from importlib.util import find_spec as _find_spec
 
 from kassen import exceptions
 from kassen._kassen import (
@@ -43,6 +48,11 @@ from kassen.exceptions import (
     RuleError,
     SetupError,
 )
+
+if _find_spec("gymnasium") is not None:
+    from kassen.envs.registration import register_envs as _register_envs
+
+    _register_envs()
 
 __all__ = [
     "CHANCE",

@@ -8,8 +8,14 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple, Union
 import numpy as np
 
 from kassen._kassen import Game, State, load_game
-from kassen.envs import spaces
-from kassen.envs.single import _sample_chance
+from kassen.envs import common, spaces
+from kassen.envs.common import (
+    DEFAULT_ILLEGAL_ACTION,
+    MASK_DTYPE,
+    check_illegal_action,
+    observation_bounds,
+    sample_chance,
+)
 
 try:  # only if installed
     import pettingzoo as _pz  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -74,10 +80,19 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
 
     - ``observe(agent)``: ``{"observation": observation_tensor(seat), "action_mask": int8}``
       (the mask is all zeros for an agent that is not to act);
+    - ``state()``: every seat's observation, concatenated in seat order (``state_space``),
+      for centralized critics; it holds exactly what the seats together may see;
     - ``step(action)``: the selected agent's action id (``None`` once the game is over);
-      an illegal id raises ``IllegalActionError`` and changes nothing;
-    - rewards: the change of each seat's return (the final returns when the game ends).
-    Explicit chance nodes are resolved inside the env, from its RNG.
+    - an illegal id, with ``illegal_action="penalize"`` (the default, so that PettingZoo's
+      ``api_test`` and ``state_test``, which step with unmasked samples, run the env as
+      shipped): every agent is terminated, the offender's reward is ``illegal_action_penalty``
+      (default: the game's minimum utility), the others' 0, and its info has
+      ``"illegal_action": True`` (PettingZoo's ``TerminateIllegalWrapper`` convention); the
+      game state is unchanged. With ``"raise"``: ``IllegalActionError`` and nothing changes;
+    - rewards: the change of each seat's return (the final returns when the game ends);
+    - ``max_episode_steps``: every agent is truncated after that many steps in total.
+    Explicit chance nodes are resolved inside the env, from its RNG. The game state is
+    ``env.game_state`` (``env.state()`` is PettingZoo's global-state method).
     """
 
     metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "kassen_aec_v0", "is_parallelizable": False}
@@ -88,10 +103,18 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
         config: Optional[Mapping[str, Any]] = None,
         *,
         render_mode: Optional[str] = None,
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+        illegal_action_penalty: Optional[float] = None,
+        max_episode_steps: Optional[int] = None,
     ) -> None:
         if _pz is not None:
             super().__init__()
         self.game = game if isinstance(game, Game) else load_game(game, dict(config or {}))
+        self.illegal_action = check_illegal_action(illegal_action)
+        self.illegal_action_penalty = common.illegal_action_penalty(self.game, illegal_action_penalty)
+        if max_episode_steps is not None and max_episode_steps < 1:
+            raise ValueError("max_episode_steps must be at least 1")
+        self.max_episode_steps = max_episode_steps
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unsupported render_mode {render_mode!r}")
         self.render_mode = render_mode
@@ -99,15 +122,17 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: List[str] = []
         num_actions = self.game.num_distinct_actions()
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, self.game.observation_shape(), np.float32),
-            "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
-        })
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        low, high = observation_bounds(self.game)
+        self.observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(low, high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions,), MASK_DTYPE),
+        }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self.state: Optional[State] = None
+        self.state_space = spaces.Box(np.tile(low.ravel(), n), np.tile(high.ravel(), n), dtype=np.float32)
+        self.game_state: Optional[State] = None
         self._rng = np.random.default_rng()
         self._returns = [0.0] * n
+        self._steps = 0
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -121,8 +146,9 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_initial_state(int(self._rng.integers(2**63)))
+        self.game_state = self.game.new_initial_state(int(self._rng.integers(2**63)))
         self._returns = [0.0] * self.game.num_players()
+        self._steps = 0
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -130,16 +156,22 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
         self.truncations = {a: False for a in self.agents}
         self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self._resolve_chance()
-        self.agent_selection = self.possible_agents[max(self.state.current_player(), 0)]
+        self.agent_selection = self.possible_agents[max(self.game_state.current_player(), 0)]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         state = self._require_state()
         seat = self.seat(agent)
         if state.current_player() == seat:
-            mask = state.legal_actions_mask().astype(np.int8)
+            mask = state.legal_actions_mask().astype(MASK_DTYPE)
         else:
-            mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+            mask = np.zeros(self.game.num_distinct_actions(), dtype=MASK_DTYPE)
         return {"observation": state.observation_tensor(seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """Every seat's observation tensor, flattened and concatenated in seat order."""
+        state = self._require_state()
+        return np.concatenate([state.observation_tensor(seat).ravel()
+                               for seat in range(self.game.num_players())])
 
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection
@@ -149,34 +181,43 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
         state = self._require_state()
         if action is None:
             raise ValueError(f"{agent} is to act: None is only valid once the game is over")
+        if self.illegal_action == "penalize" and not state.is_legal(int(action)):
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = {a: self.illegal_action_penalty if a == agent else 0.0 for a in self.rewards}
+            self.infos[agent] = {"illegal_action": True}
+            self.terminations = {a: True for a in self.agents}
+            self._accumulate_rewards()
+            return
         state.apply_action_as(self.seat(agent), int(action))
         self._cumulative_rewards[agent] = 0.0
+        self._steps += 1
         self._resolve_chance()
         returns = state.returns()
         self.rewards = {a: returns[i] - self._returns[i] for i, a in enumerate(self.possible_agents)
                         if a in self.rewards}
         self._returns = returns
         if state.is_terminal():
-            for a in self.agents:
-                self.terminations[a] = True
+            self.terminations = {a: True for a in self.agents}
         else:
             self.agent_selection = self.possible_agents[state.current_player()]
+            if self._steps == self.max_episode_steps:
+                self.truncations = {a: True for a in self.agents}
         self._accumulate_rewards()
 
     def render(self) -> Optional[str]:
-        if self.render_mode != "ansi" or self.state is None:
+        if self.render_mode != "ansi" or self.game_state is None:
             return None
-        return f"{self.state!r}\n{json.dumps(self.state.view(-1), sort_keys=True)}"
+        return f"{self.game_state!r}\n{json.dumps(self.game_state.view(-1), sort_keys=True)}"
 
     def close(self) -> None:
         pass
 
     def _require_state(self) -> State:
-        if self.state is None:
+        if self.game_state is None:
             raise RuntimeError("call reset() first")
-        return self.state
+        return self.game_state
 
     def _resolve_chance(self) -> None:
         state = self._require_state()
         while state.is_chance_node():
-            state.apply_action(_sample_chance(state, self._rng))
+            state.apply_action(sample_chance(state, self._rng))

@@ -8,7 +8,14 @@ from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
 import numpy as np
 
 from kassen._kassen import Game, State, load_game
-from kassen.envs import spaces
+from kassen.envs import common, spaces
+from kassen.envs.common import (
+    DEFAULT_ILLEGAL_ACTION,
+    MASK_DTYPE,
+    check_illegal_action,
+    observation_bounds,
+    sample_chance,
+)
 
 try:  # only if installed
     import gymnasium as _gym
@@ -30,20 +37,21 @@ def random_policy(state: State, rng: np.random.Generator) -> int:
     return legal[int(rng.integers(len(legal)))]
 
 
-def _sample_chance(state: State, rng: np.random.Generator) -> int:
-    outcomes = state.chance_outcomes()
-    probs = np.array([p for _, p in outcomes], dtype=np.float64)
-    return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
-
-
 class KassenEnv(_Base):  # type: ignore[misc]
     """One seat of a kassen game as a single-agent environment.
 
-    - observation: ``state.observation_tensor(agent)`` (float32, ``game.observation_shape()``);
-    - action: an action id in ``Discrete(num_distinct_actions)``; only legal ids are accepted
-      (an illegal one raises ``IllegalActionError``, the state unchanged). The legal ids are
-      ``info["action_mask"]`` (bool array) and ``env.action_masks()`` (for MaskablePPO);
+    - observation: ``state.observation_tensor(agent)`` (float32, ``game.observation_shape()``,
+      inside the finite bounds of the game's observation layout, normally [0, 1]);
+    - action: an action id in ``Discrete(num_distinct_actions)``. The legal ids are
+      ``info["action_mask"]`` and ``env.action_masks()`` (int8 0/1, for MaskablePPO);
+    - an illegal id, with ``illegal_action="penalize"`` (the default, so that Gymnasium's and
+      SB3's ``check_env`` can step with unmasked samples): the episode ends, ``terminated=True``,
+      reward ``illegal_action_penalty`` (default: the game's minimum utility, i.e. a loss),
+      ``info["illegal_action"] = True``, the game state unchanged. With ``"raise"``:
+      ``IllegalActionError`` (code 200) and nothing changes;
     - reward: the change of the agent's return (the final return, given when the game ends);
+    - ``max_episode_steps``: the episode is truncated (``truncated=True``) after that many
+      steps of the agent (Sekigahara's random games can run to tens of thousands of steps);
     - the other seats are played by ``opponent`` (default: :func:`random_policy`), explicit
       chance nodes are drawn by their probabilities from the env's RNG.
     """
@@ -58,8 +66,16 @@ class KassenEnv(_Base):  # type: ignore[misc]
         agent: int = 0,
         opponent: Optional[Policy] = None,
         render_mode: Optional[str] = None,
+        illegal_action: str = DEFAULT_ILLEGAL_ACTION,
+        illegal_action_penalty: Optional[float] = None,
+        max_episode_steps: Optional[int] = None,
     ) -> None:
         self.game = game if isinstance(game, Game) else load_game(game, dict(config or {}))
+        self.illegal_action = check_illegal_action(illegal_action)
+        self.illegal_action_penalty = common.illegal_action_penalty(self.game, illegal_action_penalty)
+        if max_episode_steps is not None and max_episode_steps < 1:
+            raise ValueError("max_episode_steps must be at least 1")
+        self.max_episode_steps = max_episode_steps
         if not 0 <= agent < self.game.num_players():
             raise ValueError(f"agent must be a seat in [0, {self.game.num_players()})")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -68,9 +84,12 @@ class KassenEnv(_Base):  # type: ignore[misc]
         self.opponent: Policy = opponent or random_policy
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
-        self.observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape(), np.float32)
+        low, high = observation_bounds(self.game)
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.state: Optional[State] = None
         self._return = 0.0
+        self._steps = 0
+        self._done = False
         if _gym is None:
             self._np_random: Optional[np.random.Generator] = None
 
@@ -98,23 +117,36 @@ class KassenEnv(_Base):  # type: ignore[misc]
         game_seed = int(self.np_random.integers(2**63))
         self.state = self.game.new_initial_state(game_seed)
         self._return = 0.0
+        self._steps = 0
+        self._done = False
         self._advance()
         return self._obs(), self._info()
 
     def step(self, action: int) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         state = self._require_state()
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        if self.illegal_action == "penalize" and not state.is_legal(int(action)):
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs(), self.illegal_action_penalty, True, False, info
         state.apply_action_as(self.agent, int(action))
         self._advance()
+        self._steps += 1
         ret = state.returns()[self.agent]
         reward, self._return = ret - self._return, ret
-        return self._obs(), float(reward), state.is_terminal(), False, self._info()
+        terminated = state.is_terminal()
+        truncated = not terminated and self._steps == self.max_episode_steps
+        self._done = terminated or truncated
+        return self._obs(), float(reward), terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions of the agent as a bool array (all false when it is not to act)."""
+        """The legal actions of the agent, int8 0/1 (all 0 when it is not to act)."""
         state = self._require_state()
         if state.current_player() != self.agent:
-            return np.zeros(self.game.num_distinct_actions(), dtype=bool)
-        return state.legal_actions_mask()
+            return np.zeros(self.game.num_distinct_actions(), dtype=MASK_DTYPE)
+        return state.legal_actions_mask().astype(MASK_DTYPE)
 
     def render(self) -> Optional[str]:
         if self.render_mode != "ansi" or self.state is None:
@@ -140,7 +172,7 @@ class KassenEnv(_Base):  # type: ignore[misc]
             if p == self.agent or state.is_terminal():
                 return
             if state.is_chance_node():
-                state.apply_action(_sample_chance(state, rng))
+                state.apply_action(sample_chance(state, rng))
             else:
                 state.apply_action_as(p, int(self.opponent(state, rng)))
 

@@ -51,9 +51,11 @@ class _Discrete(_Space):
 
 
 class _Box(_Space):
-    def __init__(self, low: float, high: float, shape: Sequence[int], dtype: Any = np.float32,
-                 seed: Optional[int] = None) -> None:
+    def __init__(self, low: Any, high: Any, shape: Optional[Sequence[int]] = None,
+                 dtype: Any = np.float32, seed: Optional[int] = None) -> None:
         super().__init__(seed)
+        if shape is None:  # the shape of the bound arrays, as in Gymnasium
+            shape = np.shape(low)
         self.shape = tuple(int(d) for d in shape)
         self.dtype = np.dtype(dtype)
         self.low = np.full(self.shape, low, dtype=self.dtype)

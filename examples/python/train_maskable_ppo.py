@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Trains sb3-contrib's MaskablePPO on Samurai (2 players) against the random bot, through
+kassen's vector env (the opponent plays inside Rust), and prints the win rate before and after.
+
+    python examples/python/train_maskable_ppo.py [--timesteps N] [--envs N] [--eval-games N]
+
+`make train-example` creates a virtualenv with torch, stable-baselines3 and sb3-contrib and
+runs it. The data path (:func:`make_env`, :func:`evaluate`, :class:`Sb3VecEnv` over the vector
+env, without a model) needs only numpy and gymnasium; CI runs it with a random masked policy
+(python/tests/test_train_example.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import numpy as np
+
+import kassen
+from kassen.envs import KassenVectorEnv
+
+GAME = "samurai"
+CONFIG = {"players": 2}
+#: A policy: (observations, masks) -> actions, one per env.
+Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def make_env(num_envs: int = 16, seed: int = 0, threads: int = 2) -> KassenVectorEnv:
+    """The learner (seat 0) against the random bot in ``num_envs`` games at once."""
+    return KassenVectorEnv(GAME, CONFIG, num_envs, agent=0, opponent="random", threads=threads, seed=seed)
+
+
+def random_masked_policy(seed: int = 0) -> Policy:
+    """Uniformly random legal actions (the stand-in for a trained model)."""
+    rng = np.random.default_rng(seed)
+
+    def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64)
+
+    return act
+
+
+def evaluate(env: KassenVectorEnv, policy: Policy, games: int, seed: int = 1) -> Dict[str, Any]:
+    """Plays until ``games`` games have ended; a win is a final return above every other seat's.
+
+    Checks the episode bookkeeping as it goes: each ended game's summed rewards equal its
+    reported return, and its counted steps its reported length."""
+    obs, info = env.reset(seed=seed)
+    running = np.zeros(env.num_envs)
+    steps_in_game = np.zeros(env.num_envs, dtype=np.int64)
+    returns: List[float] = []
+    lengths: List[int] = []
+    wins = 0
+    steps = 0
+    while len(returns) < games:
+        actions = policy(obs, info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(actions)
+        running += reward
+        steps_in_game += 1
+        steps += env.num_envs
+        for i in np.flatnonzero(terminated | truncated):
+            if len(returns) == games:
+                break
+            final = info["final_returns"][i]
+            assert abs(running[i] - info["episode_return"][i]) < 1e-5, "rewards do not add up to the return"
+            assert steps_in_game[i] == info["episode_length"][i], "episode length mismatch"
+            assert final[env.agent] == info["episode_return"][i]
+            returns.append(float(info["episode_return"][i]))
+            lengths.append(int(steps_in_game[i]))
+            wins += int(all(final[env.agent] > r for s, r in enumerate(final) if s != env.agent))
+            running[i] = 0.0
+            steps_in_game[i] = 0
+    return {"games": games, "wins": wins, "win_rate": wins / games, "mean_return": float(np.mean(returns)),
+            "mean_length": float(np.mean(lengths)), "steps": steps}
+
+
+class Sb3VecEnv:
+    """Stable-Baselines3's VecEnv interface over :class:`KassenVectorEnv` (both reset an
+    ended env within the step, as SB3 expects); ``env_method("action_masks")`` serves
+    MaskablePPO. Subclassed from SB3's VecEnv by :func:`sb3_vec_env` when SB3 is installed."""
+
+    def __init__(self, env: KassenVectorEnv) -> None:
+        self.env = env
+        self.num_envs = env.num_envs
+        self.observation_space = env.single_observation_space
+        self.action_space = env.single_action_space
+        self.render_mode = None
+        self._actions: Optional[np.ndarray] = None
+        self._seed: Optional[int] = None
+
+    def reset(self) -> np.ndarray:
+        obs, _ = self.env.reset(seed=self._seed)
+        self._seed = None
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions)
+
+    def step_wait(self) -> tuple:
+        obs, reward, terminated, truncated, info = self.env.step(self._actions)
+        dones = terminated | truncated
+        infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["episode"] = {"r": float(info["episode_return"][i]), "l": int(info["episode_length"][i]), "t": 0.0}
+            infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+        return obs, reward.astype(np.float32), dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.action_masks().astype(bool)
+
+    def env_method(self, name: str, *args: Any, indices: Any = None, **kwargs: Any) -> List[Any]:
+        if name != "action_masks":
+            raise AttributeError(f"the kassen vector env has no per-env method {name!r}")
+        return list(self.action_masks()[self._indices(indices)])
+
+    def get_attr(self, name: str, indices: Any = None) -> List[Any]:
+        return [getattr(self.env, name) for _ in self._indices(indices)]
+
+    def set_attr(self, name: str, value: Any, indices: Any = None) -> None:
+        setattr(self.env, name, value)
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> List[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def seed(self, seed: Optional[int] = None) -> List[Optional[int]]:
+        self._seed = seed
+        return [seed] * self.num_envs
+
+    def close(self) -> None:
+        self.env.close()
+
+    def _indices(self, indices: Any) -> Sequence[int]:
+        if indices is None:
+            return range(self.num_envs)
+        return [indices] if isinstance(indices, int) else list(indices)
+
+
+def sb3_vec_env(env: KassenVectorEnv) -> Any:
+    """:class:`Sb3VecEnv` as a real ``stable_baselines3`` VecEnv (needs SB3, hence torch)."""
+    from stable_baselines3.common.vec_env import VecEnv
+
+    class KassenSb3VecEnv(Sb3VecEnv, VecEnv):  # type: ignore[misc]
+        def __init__(self, env: KassenVectorEnv) -> None:
+            self.render_mode = None  # before VecEnv's constructor, which warns if it is missing
+            VecEnv.__init__(self, env.num_envs, env.single_observation_space, env.single_action_space)
+            Sb3VecEnv.__init__(self, env)
+
+    return KassenSb3VecEnv(env)
+
+
+def model_policy(model: Any) -> Policy:
+    def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        actions, _ = model.predict(obs, action_masks=masks.astype(bool), deterministic=True)
+        return np.asarray(actions)
+
+    return act
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--timesteps", type=int, default=200_000, help="training steps (learner decisions)")
+    p.add_argument("--envs", type=int, default=16)
+    p.add_argument("--eval-games", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    print(f"kassen {kassen.__version__}, torch {torch.__version__}: MaskablePPO on {GAME} {CONFIG} vs random")
+    eval_env = make_env(args.envs, seed=10_000 + args.seed)
+    before = evaluate(eval_env, random_masked_policy(args.seed), args.eval_games)
+    print(f"before training (uniformly random legal moves): win rate {before['win_rate']:.3f} "
+          f"over {before['games']} games")
+    model = MaskablePPO("MlpPolicy", sb3_vec_env(make_env(args.envs, seed=args.seed)), seed=args.seed,
+                        n_steps=256, batch_size=1024, verbose=0)
+    t = time.perf_counter()
+    model.learn(total_timesteps=args.timesteps)
+    minutes = (time.perf_counter() - t) / 60
+    after = evaluate(eval_env, model_policy(model), args.eval_games)
+    print(f"after {args.timesteps:,} steps ({minutes:.1f} minutes wall clock): win rate {after['win_rate']:.3f} "
+          f"over {after['games']} games (mean return {after['mean_return']:.3f})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

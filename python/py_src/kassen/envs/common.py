@@ -1,0 +1,110 @@
+"""What every kassen env shares: the mask dtype, the illegal-action policy, observation bounds
+and chance sampling."""
+
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import numpy as np
+
+from kassen._kassen import Game, State
+
+#: The dtype of every action mask the envs return (``info["action_mask"]``,
+#: ``action_masks()``, the AEC ``"action_mask"`` observation, the vector env's masks):
+#: int8 0/1, as sb3-contrib's MaskablePPO and PettingZoo's examples expect.
+MASK_DTYPE = np.int8
+
+#: What an env does with an action id that is not legal for the seat to act:
+#: ``"raise"``: ``IllegalActionError`` (code 200; 201 for an id out of range), the env unchanged;
+#: ``"penalize"``: the episode ends (``terminated=True``) with the penalty reward for the
+#: offending seat and 0 for the others; the game state is left as it was.
+ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
+
+#: The default policy: ``"penalize"``, so that the checkers of Gymnasium, Stable-Baselines3
+#: and PettingZoo, which step with unmasked random actions, run the env as shipped.
+DEFAULT_ILLEGAL_ACTION = "penalize"
+
+__all__ = [
+    "MASK_DTYPE",
+    "ILLEGAL_ACTION_POLICIES",
+    "DEFAULT_ILLEGAL_ACTION",
+    "check_illegal_action",
+    "utility_range",
+    "illegal_action_penalty",
+    "FALLBACK_PENALTY",
+    "observation_bounds",
+    "sample_chance",
+    "sample_legal_actions",
+]
+
+
+def check_illegal_action(policy: str) -> str:
+    if policy not in ILLEGAL_ACTION_POLICIES:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, not {policy!r}")
+    return policy
+
+
+#: The illegal-action penalty of a game that declares no utility range.
+FALLBACK_PENALTY = -1.0
+
+
+def utility_range(game: Game) -> Optional[Tuple[float, float]]:
+    """(min, max) of a seat's return, from the game's declared utility (None: not declared)."""
+    utility = game.info().get("utility")
+    if utility is None:
+        return None
+    return float(utility["min"]), float(utility["max"])
+
+
+def illegal_action_penalty(game: Game, penalty: Optional[float]) -> float:
+    """``penalty``, or by default the worst return a seat can get in the game
+    (:data:`FALLBACK_PENALTY` if the game declares no utility)."""
+    if penalty is not None:
+        return float(penalty)
+    declared = utility_range(game)
+    return FALLBACK_PENALTY if declared is None else declared[0]
+
+
+def observation_bounds(game: Game) -> Tuple[np.ndarray, np.ndarray]:
+    """Per-element (low, high) of ``observation_tensor``, float32 arrays of its shape, from the
+    game's declared observation layout (named feature ranges that cover the tensor); unbounded
+    for a game that declares none."""
+    shape = tuple(game.observation_shape())
+    layout = game.info().get("observation_layout")
+    if layout is None:
+        return np.full(shape, -np.inf, dtype=np.float32), np.full(shape, np.inf, dtype=np.float32)
+    size = int(np.prod(shape))
+    low = np.full(size, np.nan, dtype=np.float32)
+    high = np.full(size, np.nan, dtype=np.float32)
+    for feature in layout:
+        start, stop = int(feature["offset"]), int(feature["offset"]) + int(feature["length"])
+        low[start:stop] = feature["low"]
+        high[start:stop] = feature["high"]
+    if np.isnan(low).any() or np.isnan(high).any():
+        raise ValueError(f"{game.id}: the observation layout does not cover the tensor")
+    return low.reshape(shape), high.reshape(shape)
+
+
+def sample_legal_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``masks`` (0/1, every row has a 1), in
+    numpy. Masks are sparse: the nonzero bytes are found 8 at a time (as uint64 words)."""
+    n, num_actions = masks.shape
+    flat = np.ascontiguousarray(masks).reshape(-1).view(np.uint8)
+    if flat.size % 8 == 0:
+        words = np.flatnonzero(flat.view(np.uint64))
+        candidates = (words[:, None] * 8 + np.arange(8)).reshape(-1)
+        hits = candidates[flat[candidates] != 0]
+    else:
+        hits = np.flatnonzero(flat)
+    rows, cols = np.divmod(hits, num_actions)
+    counts = np.bincount(rows, minlength=n)
+    starts = np.cumsum(counts) - counts
+    return cols[starts + (rng.random(n) * counts).astype(np.int64)]
+
+
+def sample_chance(state: State, rng: np.random.Generator) -> int:
+    """A chance outcome of ``state`` drawn by its probability."""
+    outcomes = state.chance_outcomes()
+    probs = np.array([p for _, p in outcomes], dtype=np.float64)
+    return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
+
