@@ -253,9 +253,9 @@ class State {
         return p;
     }
     bool is_terminal() const {
-        bool over = false;
+        uint8_t over = 0;
         detail::check(kassen_state_is_terminal(state_, &over));
-        return over;
+        return over != 0;
     }
     /// The legal action ids, ascending (chance outcome ids at a chance node).
     std::vector<uint32_t> legal_actions() const {
@@ -377,9 +377,9 @@ class State {
     }
     /// Same game, config, seed, action log and position.
     bool operator==(const State &other) const {
-        bool eq = false;
+        uint8_t eq = 0;
         detail::check(kassen_state_equal(state_, other.state_, &eq));
-        return eq;
+        return eq != 0;
     }
     bool operator!=(const State &other) const { return !(*this == other); }
 
