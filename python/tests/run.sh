@@ -73,7 +73,7 @@ if [ ! -x "$VENV2/bin/python" ]; then
     echo "run.sh: creating $VENV2 with $("$PY2" --version)"
     "$PY2" -m venv "$VENV2"
 fi
-"$VENV2/bin/python" -m pip install -q --disable-pip-version-check pytest numpy mypy gymnasium pettingzoo hypothesis
+"$VENV2/bin/python" -m pip install -q --disable-pip-version-check pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema
 "$VENV2/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 read -r -a second_tests <<<"${KASSEN_PYTHON2_TESTS:-test_api.py test_errors.py test_state.py test_stubs.py test_envs.py test_readme.py test_golden.py}"
 run_suite "$VENV2/bin/python" "$@" "${second_tests[@]}"
