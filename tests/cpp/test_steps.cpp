@@ -43,11 +43,13 @@ static std::string field(const std::string &view, const std::string &key) {
     return view.substr(at, end - at);
 }
 
-// The seats with the highest return, as the envelope's "winners" writes them.
+// The seats with the highest return, none on a draw (every return equal), as the envelope's
+// "winners" writes them.
 static std::string winners_of(const std::vector<double> &returns) {
     double best = returns[0];
     for (double r : returns) best = r > best ? r : best;
     std::string out = "[";
+    if (std::all_of(returns.begin(), returns.end(), [&](double r) { return r == best; })) return "[]";
     for (std::size_t i = 0; i < returns.size(); i++) {
         if (returns[i] == best) out += (out.size() > 1 ? "," : "") + std::to_string(i);
     }

@@ -217,6 +217,102 @@ static class TestKassen
             if (allocated != 0) Console.Error.WriteLine("{0}: {1} bytes allocated over {2} steps", id, allocated, steps);
             Check(allocated == 0 && steps > 3, id + ": no allocation per step");
         }
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(6))
+        {
+            var legal = new uint[game.NumDistinctActions];
+            int n = state.LegalActions(legal), steps = 0, p = state.CurrentPlayer;
+            long allocated = 0;
+            while (p != Kassen.Kassen.Terminal)
+            {
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                p = state.ApplyStep(legal[steps % n], legal, out n);
+                if (steps >= 3) allocated += GC.GetAllocatedBytesForCurrentThread() - before;
+                steps++;
+            }
+            if (allocated != 0) Console.Error.WriteLine("{0}: ApplyStep allocated {1} bytes over {2} steps", id, allocated, steps);
+            Check(allocated == 0 && steps > 3 && n == 0, id + ": no allocation per ApplyStep");
+        }
+    }
+
+    // A random game stepped with ApplyStep, mirrored by ApplyAction + LegalActions on a clone;
+    // the view envelope of the player to act is parsed at every step (to_act.seat, terminal,
+    // winners), every seat's at the end (terminal, returns, winners); SVG from state and view.
+    static void StepsAndEnvelope(string id)
+    {
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(21))
+        using (var mirror = state.Clone())
+        {
+            var legal = new uint[game.NumDistinctActions];
+            int n = state.LegalActions(legal), p = state.CurrentPlayer, steps = 0;
+            bool agree = true, envelope = true;
+            rng = 77;
+            while (p != Kassen.Kassen.Terminal)
+            {
+                var view = (Dictionary<string, object>)Json.Parse(state.ViewJson(p));
+                var toAct = (Dictionary<string, object>)view["to_act"];
+                envelope &= toAct["seat"] is long && (long)toAct["seat"] == p && (bool)view["terminal"] == false
+                    && view["winners"] == null && (string)view["game"] == id;
+                uint a = legal[(int)(Next() % (ulong)n)];
+                p = state.ApplyStep(a, legal, out n);
+                mirror.ApplyAction(a);
+                agree &= p == mirror.CurrentPlayer && legal.Take(n).SequenceEqual(mirror.LegalActions()) && state.Equals(mirror);
+                steps++;
+            }
+            Check(agree && steps > 0, id + ": ApplyStep agrees with ApplyAction + LegalActions");
+            Check(envelope, id + ": envelope to_act.seat is the current player until the end");
+            double[] returns = state.Returns();
+            double best = returns.Max();
+            // The seats with the best return; none on a draw (every return equal).
+            var winners = returns.All(r => r == best) ? new List<long>()
+                : Enumerable.Range(0, returns.Length).Where(i => returns[i] == best).Select(i => (long)i).ToList();
+            for (int seat = Kassen.Kassen.Spectator; seat < game.NumPlayers; seat++)
+            {
+                var view = (Dictionary<string, object>)Json.Parse(state.ViewJson(seat));
+                var got = ((List<object>)view["returns"]).Select(Convert.ToDouble).ToArray();
+                Check((bool)view["terminal"] && ((Dictionary<string, object>)view["to_act"])["seat"] == null, id + ": terminal envelope");
+                Check(got.SequenceEqual(returns), id + ": envelope returns");
+                Check(((List<object>)view["winners"]).Cast<long>().SequenceEqual(winners), id + ": envelope winners");
+            }
+            Throws(203, () => state.ApplyStep(0, legal, out n), id + ": ApplyStep after the end");
+            string svg = state.RenderSvg(0);
+            Check(svg.Contains("<svg") && svg == game.RenderViewSvg(state.ViewJson(0)), id + ": SVG of the state and of its view");
+            Throws(205, () => state.RenderSvg(99), id + ": SVG of a seat that does not exist");
+        }
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(5))
+        {
+            ulong hash = state.StableHash();
+            var one = new uint[1];
+            int n;
+            uint a = state.LegalActions()[0];
+            using (var probe = state.Child(a))
+            {
+                if (probe.LegalActions().Length > 1)
+                {
+                    Throws(Kassen.Kassen.StatusBufferTooSmall, () => state.ApplyStep(a, one, out n), id + ": ApplyStep into a short buffer");
+                    Check(state.StableHash() == hash, id + ": ApplyStep into a short buffer leaves the state");
+                }
+            }
+        }
+    }
+
+    // A NUL character inside a string argument is rejected with INVALID_ARGUMENT (5), never cut.
+    static void NulRejected(string id)
+    {
+        const int invalidArgument = 5;
+        Check(Kassen.Kassen.StatusInvalidArgument == invalidArgument, "INVALID_ARGUMENT is 5");
+        Throws(invalidArgument, () => new Game(id + "\0x"), id + ": NUL in the game id");
+        Throws(invalidArgument, () => new Game(id, "{}\0{\"x\": 1}"), id + ": NUL in the config");
+        using (var game = new Game(id, "{}"))
+        using (var state = game.NewInitialState(3))
+        {
+            string saved = state.ToJson();
+            using (var loaded = State.FromJson(saved)) Check(loaded.Equals(state), id + ": FromJson round trip");
+            Throws(invalidArgument, () => State.FromJson(saved + "\0junk"), id + ": NUL after the saved state");
+            Throws(invalidArgument, () => game.RenderViewSvg(state.ViewJson(0) + "\0"), id + ": NUL after the view");
+        }
     }
 
     static void Golden(string path)
@@ -257,6 +353,8 @@ static class TestKassen
                 Play(id, true, 12);
                 Errors(id);
                 NoAllocationPerStep(id);
+                StepsAndEnvelope(id);
+                NulRejected(id);
             }
             catch (Exception e)
             {

@@ -29,7 +29,7 @@ namespace Kassen
         [DllImport(Lib)] internal static extern void kassen_buf_free(ref KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_games_json(out KassenBuf buf);
 
-        [DllImport(Lib)] internal static extern int kassen_game_new(byte[] id, byte[] configJson, out GameHandle game);
+        [DllImport(Lib)] internal static extern int kassen_game_new_n(byte[] id, UIntPtr idLen, byte[] configJson, UIntPtr configLen, out GameHandle game);
         [DllImport(Lib)] internal static extern void kassen_game_free(IntPtr game);
         [DllImport(Lib)] internal static extern int kassen_game_info_json(GameHandle game, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_game_num_players(GameHandle game, out uint n);
@@ -46,6 +46,9 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_legal_actions_mask(StateHandle state, byte[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_apply(StateHandle state, uint action, out StateHandle child);
         [DllImport(Lib)] internal static extern int kassen_state_apply_in_place(StateHandle state, uint action);
+        [DllImport(Lib)] internal static extern int kassen_state_apply_step(StateHandle state, uint action, out int nextPlayer, uint[] legal, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_render_svg(StateHandle state, int player, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_game_render_view_svg(GameHandle game, byte[] viewJson, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_apply_as(StateHandle state, int player, uint action);
         [DllImport(Lib)] internal static extern int kassen_state_chance_outcomes(StateHandle state, uint[] ids, double[] probs, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_returns(StateHandle state, double[] buf, UIntPtr cap, out UIntPtr len);
@@ -57,7 +60,7 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_events_since_json(StateHandle state, int player, ulong fromIndex, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_observation_tensor(StateHandle state, int player, float[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_to_json(StateHandle state, out KassenBuf buf);
-        [DllImport(Lib)] internal static extern int kassen_state_from_json(byte[] json, out StateHandle state);
+        [DllImport(Lib)] internal static extern int kassen_state_from_json_n(byte[] json, UIntPtr len, out StateHandle state);
         [DllImport(Lib)] internal static extern int kassen_state_hash(StateHandle state, out ulong hash);
         [DllImport(Lib)] internal static extern int kassen_state_equal(StateHandle a, StateHandle b, out byte equal);
     }
