@@ -8,6 +8,7 @@
 // Usage: test_steps [GOLDEN_LIST] (ignored). Last line: "N passed, M failed".
 #include <cstdio>
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -184,6 +185,19 @@ static void batch(const std::string &id) {
     std::vector<uint32_t> bad(2, game.num_distinct_actions());
     CHECK_THROWS(b.step(kassen::span<const uint32_t>(bad), buf.spans()), KASSEN_STATUS_ACTION_OUT_OF_RANGE);
     CHECK_THROWS(b.step(kassen::span<const uint32_t>(actions.data(), 1), buf.spans()), KASSEN_STATUS_INVALID_ARGUMENT);
+
+    kassen::Batch bytes(game, "{\"num_envs\": 2, \"seed\": 17, \"obs_dtype\": \"uint8\"}");
+    kassen::BatchBuffers u8(bytes.dims());
+    kassen::Batch floats(game, "{\"num_envs\": 2, \"seed\": 17}");
+    kassen::BatchBuffers f32(floats.dims());
+    bytes.reset(u8.spans());
+    floats.reset(f32.spans());
+    bool rounded = u8.obs_f32.empty() && u8.obs_u8.size() == f32.obs_f32.size();
+    for (std::size_t i = 0; rounded && i < f32.obs_f32.size(); i++) {
+        float v = std::min(std::max(f32.obs_f32[i], 0.0f), 1.0f) * 255.0f;
+        rounded = u8.obs_u8[i] == static_cast<uint8_t>(std::nearbyint(v));
+    }
+    CHECK(rounded && u8.mask == f32.mask);
 }
 
 int main() {

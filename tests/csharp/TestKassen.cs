@@ -298,6 +298,60 @@ static class TestKassen
         }
     }
 
+    // Two envs stepped by their lowest legal action until env 0 ends an episode, which is
+    // replayed through a State from Batch.EpisodeSeed (same length and returns); Step
+    // allocates nothing; rejected steps change nothing.
+    static void BatchEpisodes(string id)
+    {
+        using (var game = new Game(id))
+        using (var batch = new Batch(game, "{\"num_envs\": 2, \"seed\": 17}"))
+        using (var replay = game.NewInitialState(Batch.EpisodeSeed(17, 0, 0)))
+        {
+            Check(batch.NumEnvs == 2 && batch.NumPlayers == game.NumPlayers && batch.NumActions == game.NumDistinctActions
+                  && batch.Observations.Length == 2 * game.ObservationLength, id + ": batch sizes");
+            batch.Reset();
+            var actions = new uint[2];
+            bool same = true;
+            int steps = 0;
+            long allocated = 0;
+            while (true)
+            {
+                for (int e = 0; e < 2; e++)
+                {
+                    uint a = 0;
+                    while (a + 1 < batch.NumActions && batch.Mask[e * batch.NumActions + (int)a] == 0) a++;
+                    actions[e] = a;
+                }
+                same &= batch.Player[0] == replay.CurrentPlayer && replay.LegalActions()[0] == actions[0];
+                replay.ApplyAction(actions[0]);
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                batch.Step(actions);
+                if (steps >= 3) allocated += GC.GetAllocatedBytesForCurrentThread() - before;
+                steps++;
+                if (batch.Terminated[0] != 0 || steps > 100000) break;
+            }
+            Check(same && replay.IsTerminal && batch.EpisodeLength[0] == steps, id + ": batch episode replayed by a state");
+            double[] returns = replay.Returns();
+            Check(Enumerable.Range(0, returns.Length).All(p => batch.FinalReturns[p] == (float)returns[p]), id + ": batch final returns");
+            Check(allocated == 0, id + ": Batch.Step allocates nothing");
+            float[] obs = (float[])batch.Observations.Clone();
+            Throws(201, () => batch.Step(new uint[] { (uint)batch.NumActions, 0 }), id + ": batch action out of range");
+            Throws(5, () => batch.Step(new uint[1]), id + ": batch with too few actions");
+            Check(obs.SequenceEqual(batch.Observations), id + ": a rejected batch step writes nothing");
+        }
+        using (var game = new Game(id))
+        using (var floats = new Batch(game, "{\"num_envs\": 3, \"seed\": 4}"))
+        using (var bytes = new Batch(game, "{\"num_envs\": 3, \"seed\": 4, \"obs_dtype\": \"uint8\"}"))
+        {
+            floats.Reset();
+            bytes.Reset();
+            bool rounded = bytes.Observations.Length == 0 && bytes.ObservationsUint8.Length == floats.Observations.Length
+                && Enumerable.Range(0, floats.Observations.Length).All(
+                    i => bytes.ObservationsUint8[i] == (byte)Math.Round(Math.Min(Math.Max(floats.Observations[i], 0f), 1f) * 255f, MidpointRounding.ToEven));
+            Check(rounded, id + ": uint8 batch observations are the rounded float ones");
+        }
+    }
+
     // A NUL character inside a string argument is rejected with INVALID_ARGUMENT (5), never cut.
     static void NulRejected(string id)
     {
@@ -355,6 +409,7 @@ static class TestKassen
                 NoAllocationPerStep(id);
                 StepsAndEnvelope(id);
                 NulRejected(id);
+                BatchEpisodes(id);
             }
             catch (Exception e)
             {

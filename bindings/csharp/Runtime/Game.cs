@@ -20,6 +20,8 @@ namespace Kassen
             ObservationLength = ReadObservationLength();
         }
 
+        internal GameHandle Handle { get { return handle; } }
+
         internal Game(GameHandle handle)
         {
             this.handle = handle;

@@ -17,6 +17,18 @@ namespace Kassen
         }
     }
 
+    /// <summary>Owns a kassen_batch; released with kassen_batch_free.</summary>
+    public sealed class BatchHandle : SafeHandle
+    {
+        public BatchHandle() : base(IntPtr.Zero, true) { }
+        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
+        protected override bool ReleaseHandle()
+        {
+            Native.kassen_batch_free(handle);
+            return true;
+        }
+    }
+
     /// <summary>Owns a kassen_state; released with kassen_state_free.</summary>
     public sealed class StateHandle : SafeHandle
     {

@@ -12,6 +12,36 @@ namespace Kassen
         public UIntPtr Len;
     }
 
+    /// <summary>kassen_batch_dims.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct KassenBatchDims
+    {
+        public UIntPtr NumEnvs, NumPlayers, NumActions, ObsLen;
+        public byte ObsUint8;
+    }
+
+    /// <summary>kassen_batch_out: caller-owned (pinned) arrays and their lengths.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct KassenBatchOut
+    {
+        public IntPtr ObsF32, ObsU8;
+        public UIntPtr ObsLen;
+        public IntPtr Mask;
+        public UIntPtr MaskLen;
+        public IntPtr Player;
+        public UIntPtr PlayerLen;
+        public IntPtr Rewards;
+        public UIntPtr RewardsLen;
+        public IntPtr Terminated;
+        public UIntPtr TerminatedLen;
+        public IntPtr Truncated;
+        public UIntPtr TruncatedLen;
+        public IntPtr FinalReturns;
+        public UIntPtr FinalReturnsLen;
+        public IntPtr EpisodeLen;
+        public UIntPtr EpisodeLenLen;
+    }
+
     internal static class Native
     {
 #if UNITY_IOS && !UNITY_EDITOR
@@ -35,6 +65,14 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_game_num_players(GameHandle game, out uint n);
         [DllImport(Lib)] internal static extern int kassen_game_num_distinct_actions(GameHandle game, out uint n);
         [DllImport(Lib)] internal static extern int kassen_game_observation_len(GameHandle game, out UIntPtr n);
+
+        [DllImport(Lib)] internal static extern int kassen_batch_new(GameHandle game, byte[] optionsJson, out BatchHandle batch);
+        [DllImport(Lib)] internal static extern void kassen_batch_free(IntPtr batch);
+        [DllImport(Lib)] internal static extern int kassen_batch_get_dims(BatchHandle batch, out KassenBatchDims dims);
+        [DllImport(Lib)] internal static extern int kassen_batch_reset(BatchHandle batch, IntPtr seed, ref KassenBatchOut output);
+        [DllImport(Lib)] internal static extern int kassen_batch_reset(BatchHandle batch, ref ulong seed, ref KassenBatchOut output);
+        [DllImport(Lib)] internal static extern int kassen_batch_step(BatchHandle batch, uint[] actions, UIntPtr numActions, ref KassenBatchOut output);
+        [DllImport(Lib)] internal static extern ulong kassen_batch_episode_seed(ulong seed, UIntPtr slot, ulong episode);
 
         [DllImport(Lib)] internal static extern int kassen_state_new(GameHandle game, ulong seed, out StateHandle state);
         [DllImport(Lib)] internal static extern void kassen_state_free(IntPtr state);
