@@ -154,6 +154,30 @@ class Buf {
 };
 
 namespace detail {
+/// Owns one C handle, freed with `Free`: moves (leaving the source empty), never copies.
+template <class T, void (*Free)(T *)> class Owner {
+  public:
+    Owner() noexcept = default;
+    explicit Owner(T *ptr) noexcept : ptr_(ptr) {}
+    Owner(const Owner &) = delete;
+    Owner &operator=(const Owner &) = delete;
+    Owner(Owner &&other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
+    Owner &operator=(Owner &&other) noexcept {
+        if (this != &other) {
+            Free(ptr_);
+            ptr_ = std::exchange(other.ptr_, nullptr);
+        }
+        return *this;
+    }
+    ~Owner() { Free(ptr_); }
+    operator T *() const noexcept { return ptr_; }
+    /// The slot a C constructor writes the new handle to (this must be empty).
+    T **out() noexcept { return &ptr_; }
+
+  private:
+    T *ptr_ = nullptr;
+};
+
 template <class Call> std::string text(Call &&call) {
     Buf buf;
     check(call(buf.out()));
@@ -175,21 +199,10 @@ class Game {
     /// byte inside either string throws Error(KASSEN_STATUS_INVALID_ARGUMENT).
     explicit Game(std::string_view id, std::string_view config_json = std::string_view()) {
         detail::check(kassen_game_new_n(detail::bytes(id), id.size(), detail::bytes(config_json),
-                                        config_json.size(), &game_));
+                                        config_json.size(), game_.out()));
     }
     /// Takes ownership of a handle from the C API.
     static Game adopt(kassen_game *game) noexcept { return Game(game); }
-    Game(const Game &) = delete;
-    Game &operator=(const Game &) = delete;
-    Game(Game &&other) noexcept : game_(std::exchange(other.game_, nullptr)) {}
-    Game &operator=(Game &&other) noexcept {
-        if (this != &other) {
-            kassen_game_free(game_);
-            game_ = std::exchange(other.game_, nullptr);
-        }
-        return *this;
-    }
-    ~Game() { kassen_game_free(game_); }
 
     /// The C handle (still owned by this Game).
     const kassen_game *get() const noexcept { return game_; }
@@ -224,7 +237,7 @@ class Game {
 
   private:
     explicit Game(kassen_game *game) noexcept : game_(game) {}
-    kassen_game *game_ = nullptr;
+    detail::Owner<kassen_game, kassen_game_free> game_;
 };
 
 /// A chance outcome: its action id and probability.
@@ -245,17 +258,6 @@ class State {
         detail::check(kassen_state_from_json_n(detail::bytes(json), json.size(), &out));
         return State(out);
     }
-    State(const State &) = delete;
-    State &operator=(const State &) = delete;
-    State(State &&other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
-    State &operator=(State &&other) noexcept {
-        if (this != &other) {
-            kassen_state_free(state_);
-            state_ = std::exchange(other.state_, nullptr);
-        }
-        return *this;
-    }
-    ~State() { kassen_state_free(state_); }
 
     /// The C handle (still owned by this State).
     kassen_state *get() const noexcept { return state_; }
@@ -454,7 +456,7 @@ class State {
 
   private:
     explicit State(kassen_state *state) noexcept : state_(state) {}
-    kassen_state *state_ = nullptr;
+    detail::Owner<kassen_state, kassen_state_free> state_;
 };
 
 inline State Game::new_initial_state(uint64_t seed) const {
@@ -478,17 +480,6 @@ class Bot {
         detail::check(kassen_bot_new_monte_carlo(seed, playouts, &out));
         return Bot(out);
     }
-    Bot(const Bot &) = delete;
-    Bot &operator=(const Bot &) = delete;
-    Bot(Bot &&other) noexcept : bot_(std::exchange(other.bot_, nullptr)) {}
-    Bot &operator=(Bot &&other) noexcept {
-        if (this != &other) {
-            kassen_bot_free(bot_);
-            bot_ = std::exchange(other.bot_, nullptr);
-        }
-        return *this;
-    }
-    ~Bot() { kassen_bot_free(bot_); }
     /// The bot's action for the player to act in `state` (unchanged).
     uint32_t choose(const State &state) {
         uint32_t a = 0;
@@ -498,7 +489,7 @@ class Bot {
 
   private:
     explicit Bot(kassen_bot *bot) noexcept : bot_(bot) {}
-    kassen_bot *bot_ = nullptr;
+    detail::Owner<kassen_bot, kassen_bot_free> bot_;
 };
 
 /// Caller-owned output buffers of a Batch (see kassen_batch_out for their sizes); exactly one
@@ -566,19 +557,8 @@ class Batch {
   public:
     Batch(const Game &game, const std::string &options_json) {
         detail::no_nul(options_json, "options_json");
-        detail::check(kassen_batch_new(game.get(), options_json.c_str(), &batch_));
+        detail::check(kassen_batch_new(game.get(), options_json.c_str(), batch_.out()));
     }
-    Batch(const Batch &) = delete;
-    Batch &operator=(const Batch &) = delete;
-    Batch(Batch &&other) noexcept : batch_(std::exchange(other.batch_, nullptr)) {}
-    Batch &operator=(Batch &&other) noexcept {
-        if (this != &other) {
-            kassen_batch_free(batch_);
-            batch_ = std::exchange(other.batch_, nullptr);
-        }
-        return *this;
-    }
-    ~Batch() { kassen_batch_free(batch_); }
 
     /// The sizes of the batch's buffers.
     kassen_batch_dims dims() const {
@@ -604,7 +584,7 @@ class Batch {
     }
 
   private:
-    kassen_batch *batch_ = nullptr;
+    detail::Owner<kassen_batch, kassen_batch_free> batch_;
 };
 
 } // namespace kassen
