@@ -1,7 +1,9 @@
 // Tests of bindings/csharp under Mono over every registered game: complete games (with and
 // without explicit chance), every error the binding raises (state unchanged after each),
-// views and events parsed, save/load, no allocation per step, the golden playthroughs' final hashes, and the
-// package's version against the library's.
+// views and events parsed, save/load, no allocation per step (ApplyStep and Batch.Step too),
+// ApplyStep against ApplyAction + LegalActions, the view envelope (to_act.seat, terminal,
+// returns, winners), NUL characters in strings rejected, SVG, batch episodes replayed by
+// states, the golden playthroughs' final hashes, and the package's version against the library's.
 // Usage: mono TestKassen.exe GOLDEN_LIST PACKAGE_JSON   (GOLDEN_LIST: lines
 // "game<TAB>config<TAB>seed<TAB>hash<TAB>a,b,..."). Last line: "N passed, M failed".
 using System;
