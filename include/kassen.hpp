@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -60,6 +61,9 @@ template <class T> class span {
     constexpr span(T *data, std::size_t size) noexcept : data_(data), size_(size) {}
     template <std::size_t N> constexpr span(T (&array)[N]) noexcept : data_(array), size_(N) {}
     span(std::vector<T> &v) noexcept : data_(v.data()), size_(v.size()) {}
+    /// A read-only span over a vector.
+    template <class U, class = std::enable_if_t<std::is_const<T>::value && std::is_same<const U, T>::value>>
+    span(const std::vector<U> &v) noexcept : data_(v.data()), size_(v.size()) {}
     constexpr T *data() const noexcept { return data_; }
     constexpr std::size_t size() const noexcept { return size_; }
     constexpr T *begin() const noexcept { return data_; }
@@ -76,6 +80,19 @@ namespace detail {
 inline void check(kassen_status status) {
     if (status != KASSEN_STATUS_OK) {
         throw Error(status, kassen_last_error_message());
+    }
+}
+
+/// The bytes of `s` for the explicit-length (`_n`) inputs.
+inline const uint8_t *bytes(std::string_view s) noexcept {
+    return s.empty() ? nullptr : reinterpret_cast<const uint8_t *>(s.data());
+}
+
+/// Throws Error(KASSEN_STATUS_INVALID_ARGUMENT) if `s` holds a NUL byte, so a NUL-terminated
+/// input is never cut short.
+inline void no_nul(std::string_view s, const char *what) {
+    if (s.find('\0') != std::string_view::npos) {
+        throw Error(KASSEN_STATUS_INVALID_ARGUMENT, std::string(what) + " contains a NUL byte");
     }
 }
 
@@ -137,6 +154,30 @@ class Buf {
 };
 
 namespace detail {
+/// Owns one C handle, freed with `Free`: moves (leaving the source empty), never copies.
+template <class T, void (*Free)(T *)> class Owner {
+  public:
+    Owner() noexcept = default;
+    explicit Owner(T *ptr) noexcept : ptr_(ptr) {}
+    Owner(const Owner &) = delete;
+    Owner &operator=(const Owner &) = delete;
+    Owner(Owner &&other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
+    Owner &operator=(Owner &&other) noexcept {
+        if (this != &other) {
+            Free(ptr_);
+            ptr_ = std::exchange(other.ptr_, nullptr);
+        }
+        return *this;
+    }
+    ~Owner() { Free(ptr_); }
+    operator T *() const noexcept { return ptr_; }
+    /// The slot a C constructor writes the new handle to (this must be empty).
+    T **out() noexcept { return &ptr_; }
+
+  private:
+    T *ptr_ = nullptr;
+};
+
 template <class Call> std::string text(Call &&call) {
     Buf buf;
     check(call(buf.out()));
@@ -154,23 +195,14 @@ class State;
 /// A game under one configuration (owning handle of kassen_game).
 class Game {
   public:
-    /// Creates game `id` with `config_json` (a JSON object; empty for the defaults).
-    explicit Game(const std::string &id, const std::string &config_json = std::string()) {
-        detail::check(kassen_game_new(id.c_str(), config_json.empty() ? nullptr : config_json.c_str(), &game_));
+    /// Creates game `id` with `config_json` (a JSON object; empty for the defaults). A NUL
+    /// byte inside either string throws Error(KASSEN_STATUS_INVALID_ARGUMENT).
+    explicit Game(std::string_view id, std::string_view config_json = std::string_view()) {
+        detail::check(kassen_game_new_n(detail::bytes(id), id.size(), detail::bytes(config_json),
+                                        config_json.size(), game_.out()));
     }
     /// Takes ownership of a handle from the C API.
     static Game adopt(kassen_game *game) noexcept { return Game(game); }
-    Game(const Game &) = delete;
-    Game &operator=(const Game &) = delete;
-    Game(Game &&other) noexcept : game_(std::exchange(other.game_, nullptr)) {}
-    Game &operator=(Game &&other) noexcept {
-        if (this != &other) {
-            kassen_game_free(game_);
-            game_ = std::exchange(other.game_, nullptr);
-        }
-        return *this;
-    }
-    ~Game() { kassen_game_free(game_); }
 
     /// The C handle (still owned by this Game).
     const kassen_game *get() const noexcept { return game_; }
@@ -196,10 +228,16 @@ class Game {
     }
     /// The initial state, its RNG seeded by `seed`.
     State new_initial_state(uint64_t seed) const;
+    /// Draws a view of this game (JSON text, as State::view_json writes it) as SVG.
+    std::string render_view_svg(const std::string &view_json) const {
+        detail::no_nul(view_json, "view_json");
+        return detail::text(
+            [&](kassen_buf *out) { return kassen_game_render_view_svg(game_, view_json.c_str(), out); });
+    }
 
   private:
     explicit Game(kassen_game *game) noexcept : game_(game) {}
-    kassen_game *game_ = nullptr;
+    detail::Owner<kassen_game, kassen_game_free> game_;
 };
 
 /// A chance outcome: its action id and probability.
@@ -214,22 +252,12 @@ class State {
     /// Takes ownership of a handle from the C API.
     static State adopt(kassen_state *state) noexcept { return State(state); }
     /// Loads a state saved by to_json (the action log is replayed and checked).
-    static State from_json(const std::string &json) {
+    /// A NUL byte inside `json` throws Error(KASSEN_STATUS_INVALID_ARGUMENT).
+    static State from_json(std::string_view json) {
         kassen_state *out = nullptr;
-        detail::check(kassen_state_from_json(json.c_str(), &out));
+        detail::check(kassen_state_from_json_n(detail::bytes(json), json.size(), &out));
         return State(out);
     }
-    State(const State &) = delete;
-    State &operator=(const State &) = delete;
-    State(State &&other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
-    State &operator=(State &&other) noexcept {
-        if (this != &other) {
-            kassen_state_free(state_);
-            state_ = std::exchange(other.state_, nullptr);
-        }
-        return *this;
-    }
-    ~State() { kassen_state_free(state_); }
 
     /// The C handle (still owned by this State).
     kassen_state *get() const noexcept { return state_; }
@@ -253,9 +281,9 @@ class State {
         return p;
     }
     bool is_terminal() const {
-        bool over = false;
+        uint8_t over = 0;
         detail::check(kassen_state_is_terminal(state_, &over));
-        return over;
+        return over != 0;
     }
     /// The legal action ids, ascending (chance outcome ids at a chance node).
     std::vector<uint32_t> legal_actions() const {
@@ -293,6 +321,34 @@ class State {
     /// Applies `action` on behalf of `player` (CHANCE for a chance outcome).
     void apply_action_as(int32_t player, uint32_t action) {
         detail::check(kassen_state_apply_as(state_, player, action));
+    }
+    /// One call per step: applies `action` (as apply_action), fills `legal` with the legal
+    /// actions of the new state and returns the player to act next (a seat, CHANCE or
+    /// TERMINAL). `legal`'s capacity is reused: it allocates only when the actions do not fit
+    /// (size it once with reserve(game.num_distinct_actions())). On failure the state is
+    /// unchanged.
+    int32_t apply_step(uint32_t action, std::vector<uint32_t> &legal) {
+        legal.resize(legal.capacity());
+        int32_t next = 0;
+        std::size_t len = 0;
+        kassen_status status = kassen_state_apply_step(state_, action, &next, legal.data(), legal.size(), &len);
+        if (status == KASSEN_STATUS_BUFFER_TOO_SMALL) {
+            legal.resize(len);
+            status = kassen_state_apply_step(state_, action, &next, legal.data(), legal.size(), &len);
+        }
+        if (status != KASSEN_STATUS_OK) {
+            legal.clear();
+            detail::check(status);
+        }
+        legal.resize(len);
+        return next;
+    }
+    /// apply_step into a caller buffer: the number of legal actions goes to `legal_len`;
+    /// throws Error(KASSEN_STATUS_BUFFER_TOO_SMALL) (the state unchanged) if they do not fit.
+    int32_t apply_step(uint32_t action, span<uint32_t> legal, std::size_t &legal_len) {
+        int32_t next = 0;
+        detail::check(kassen_state_apply_step(state_, action, &next, legal.data(), legal.size(), &legal_len));
+        return next;
     }
     /// The outcomes of a chance node (empty elsewhere). Not for players' eyes.
     std::vector<ChanceOutcome> chance_outcomes() const {
@@ -369,6 +425,21 @@ class State {
     std::string to_json() const {
         return detail::text([this](kassen_buf *out) { return kassen_state_to_json(state_, out); });
     }
+    /// The board as `player` (a seat or SPECTATOR) sees it, as an SVG document.
+    std::string render_svg(int32_t player) const {
+        return detail::text([&](kassen_buf *out) { return kassen_state_render_svg(state_, player, out); });
+    }
+    /// A self-contained HTML page replaying this game as `player` saw it.
+    std::string replay_html(int32_t player) const {
+        return detail::text([&](kassen_buf *out) { return kassen_state_replay_html(state_, player, out); });
+    }
+    /// The returns of `n` random games played from here (n rows of num_players), drawn from a
+    /// generator seeded `seed`; the state is unchanged.
+    std::vector<double> random_rollouts(uint64_t seed, std::size_t n) const {
+        return detail::collect<double>([&](double *b, std::size_t c, std::size_t *len) {
+            return kassen_state_random_rollouts(state_, seed, n, b, c, len);
+        });
+    }
     /// The stable hash, identical in Rust, C, C++, C# and Python.
     uint64_t hash() const {
         uint64_t h = 0;
@@ -377,15 +448,15 @@ class State {
     }
     /// Same game, config, seed, action log and position.
     bool operator==(const State &other) const {
-        bool eq = false;
+        uint8_t eq = 0;
         detail::check(kassen_state_equal(state_, other.state_, &eq));
-        return eq;
+        return eq != 0;
     }
     bool operator!=(const State &other) const { return !(*this == other); }
 
   private:
     explicit State(kassen_state *state) noexcept : state_(state) {}
-    kassen_state *state_ = nullptr;
+    detail::Owner<kassen_state, kassen_state_free> state_;
 };
 
 inline State Game::new_initial_state(uint64_t seed) const {
@@ -393,6 +464,128 @@ inline State Game::new_initial_state(uint64_t seed) const {
     detail::check(kassen_state_new(game_, seed, &out));
     return State::adopt(out);
 }
+
+/// A built-in bot (owning handle of kassen_bot).
+class Bot {
+  public:
+    /// Picks a uniformly random legal action; deterministic given `seed`.
+    static Bot random(uint64_t seed) {
+        kassen_bot *out = nullptr;
+        detail::check(kassen_bot_new_random(seed, &out));
+        return Bot(out);
+    }
+    /// Flat Monte Carlo over `playouts` random games per candidate action.
+    static Bot monte_carlo(uint64_t seed, uint32_t playouts) {
+        kassen_bot *out = nullptr;
+        detail::check(kassen_bot_new_monte_carlo(seed, playouts, &out));
+        return Bot(out);
+    }
+    /// The bot's action for the player to act in `state` (unchanged).
+    uint32_t choose(const State &state) {
+        uint32_t a = 0;
+        detail::check(kassen_bot_choose(bot_, state.get(), &a));
+        return a;
+    }
+
+  private:
+    explicit Bot(kassen_bot *bot) noexcept : bot_(bot) {}
+    detail::Owner<kassen_bot, kassen_bot_free> bot_;
+};
+
+/// Caller-owned output buffers of a Batch (see kassen_batch_out for their sizes); exactly one
+/// of obs_f32 and obs_u8 is used, by the batch's observation type.
+struct BatchSpans {
+    span<float> obs_f32;
+    span<uint8_t> obs_u8;
+    span<uint8_t> mask;
+    span<int32_t> player;
+    span<float> rewards;
+    span<uint8_t> terminated;
+    span<uint8_t> truncated;
+    span<float> final_returns;
+    span<uint32_t> episode_len;
+
+    kassen_batch_out to_c() const noexcept {
+        bool u8 = obs_u8.size() > 0;
+        return kassen_batch_out{u8 ? nullptr : obs_f32.data(),
+                                u8 ? obs_u8.data() : nullptr,
+                                u8 ? obs_u8.size() : obs_f32.size(),
+                                mask.data(),
+                                mask.size(),
+                                player.data(),
+                                player.size(),
+                                rewards.data(),
+                                rewards.size(),
+                                terminated.data(),
+                                terminated.size(),
+                                truncated.data(),
+                                truncated.size(),
+                                final_returns.data(),
+                                final_returns.size(),
+                                episode_len.data(),
+                                episode_len.size()};
+    }
+};
+
+/// Buffers sized for one batch, owned by this object (allocated once).
+struct BatchBuffers {
+    explicit BatchBuffers(const kassen_batch_dims &d)
+        : obs_f32(d.obs_uint8 ? 0 : d.num_envs * d.obs_len), obs_u8(d.obs_uint8 ? d.num_envs * d.obs_len : 0),
+          mask(d.num_envs * d.num_actions), player(d.num_envs), rewards(d.num_envs * d.num_players),
+          terminated(d.num_envs), truncated(d.num_envs), final_returns(d.num_envs * d.num_players),
+          episode_len(d.num_envs) {}
+    std::vector<float> obs_f32;
+    std::vector<uint8_t> obs_u8;
+    std::vector<uint8_t> mask;
+    std::vector<int32_t> player;
+    std::vector<float> rewards;
+    std::vector<uint8_t> terminated;
+    std::vector<uint8_t> truncated;
+    std::vector<float> final_returns;
+    std::vector<uint32_t> episode_len;
+
+    BatchSpans spans() noexcept {
+        return BatchSpans{span<float>(obs_f32),       span<uint8_t>(obs_u8),     span<uint8_t>(mask),
+                          span<int32_t>(player),      span<float>(rewards),      span<uint8_t>(terminated),
+                          span<uint8_t>(truncated),   span<float>(final_returns), span<uint32_t>(episode_len)};
+    }
+};
+
+/// N states of one game stepped by one call into caller buffers (owning handle of
+/// kassen_batch); `options_json` as for kassen_batch_new, e.g. {"num_envs": 64, "seed": 1}.
+class Batch {
+  public:
+    Batch(const Game &game, const std::string &options_json) {
+        detail::no_nul(options_json, "options_json");
+        detail::check(kassen_batch_new(game.get(), options_json.c_str(), batch_.out()));
+    }
+
+    /// The sizes of the batch's buffers.
+    kassen_batch_dims dims() const {
+        kassen_batch_dims d{};
+        detail::check(kassen_batch_get_dims(batch_, &d));
+        return d;
+    }
+    /// Starts the next episode in every env (reseeded when `seed` is non-NULL) and writes the
+    /// first observations.
+    void reset(const BatchSpans &out, const uint64_t *seed = nullptr) {
+        kassen_batch_out c = out.to_c();
+        detail::check(kassen_batch_reset(batch_, seed, &c));
+    }
+    /// Applies `actions[i]` to env i (ended episodes restart in the same call); on failure
+    /// nothing changes.
+    void step(span<const uint32_t> actions, const BatchSpans &out) {
+        kassen_batch_out c = out.to_c();
+        detail::check(kassen_batch_step(batch_, actions.data(), actions.size(), &c));
+    }
+    /// The seed of env `slot`'s `episode`-th episode in a batch seeded `seed`.
+    static uint64_t episode_seed(uint64_t seed, std::size_t slot, uint64_t episode) noexcept {
+        return kassen_batch_episode_seed(seed, slot, episode);
+    }
+
+  private:
+    detail::Owner<kassen_batch, kassen_batch_free> batch_;
+};
 
 } // namespace kassen
 

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "kassen.hpp"
 
@@ -15,9 +16,10 @@ int main() {
         try {
             kassen::Game game(id);
             kassen::State state = game.new_initial_state(42);
-            while (!state.is_terminal()) {
-                auto legal = state.legal_actions();
-                state.apply_action(legal[rng() % legal.size()]);
+            std::vector<uint32_t> legal = state.legal_actions();
+            legal.reserve(game.num_distinct_actions());  // apply_step reuses it: no allocation
+            for (int32_t p = state.current_player(); p != kassen::TERMINAL;) {
+                p = state.apply_step(legal[rng() % legal.size()], legal);
             }
             std::printf("%s:", id.c_str());
             for (double r : state.returns()) std::printf(" %+g", r);

@@ -16,11 +16,9 @@ static class Play
             using (var state = game.NewInitialState(42))
             {
                 var legal = new uint[game.NumDistinctActions];  // reused: no allocation per step
-                while (!state.IsTerminal)
-                {
-                    int n = state.LegalActions(legal);
-                    state.ApplyAction(legal[random.Next(n)]);
-                }
+                int n = state.LegalActions(legal);
+                for (int p = state.CurrentPlayer; p != Kassen.Kassen.Terminal;)
+                    p = state.ApplyStep(legal[random.Next(n)], legal, out n);
                 Console.WriteLine(id + ": " + string.Join(" ", state.Returns()));
             }
         }

@@ -134,7 +134,7 @@ static void episodes(const char *id, const char *options1, const char *options2,
                 ended[i]++;
                 terminated += x1.out.terminated[i];
                 if (i == 0 && single != NULL) {
-                    bool done = false;
+                    uint8_t done = 0;
                     CHECK_OK(kassen_state_is_terminal(single, &done));
                     CHECK(single_agent || done == (x1.out.terminated[0] == 1));
                     kassen_state_free(single);
@@ -240,7 +240,7 @@ static void bots(const char *id) {
     CHECK_OK(kassen_state_random_rollouts(s, 5, 2, r2, 8, &len));
     CHECK(memcmp(r1, r2, len * sizeof(double)) == 0);
     CHECK_STATUS(kassen_state_random_rollouts(NULL, 5, 2, r2, 8, &len), KASSEN_STATUS_NULL_POINTER);
-    bool done = false;
+    uint8_t done = 0;
     int steps = 0;
     while (!done && steps < 100000) {
         uint32_t a = 0;

@@ -22,7 +22,7 @@ static void test_game(const char *id) {
     uint64_t rng = 0x9e3779b97f4a7c15ULL;
     uint32_t actions[8192];
     for (int step = 0; step < 60; step++) {
-        bool over = true;
+        uint8_t over = 1;
         CHECK_OK(kassen_state_is_terminal(state, &over));
         if (over) break;
         size_t n = 0;

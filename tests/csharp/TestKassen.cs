@@ -1,7 +1,9 @@
 // Tests of bindings/csharp under Mono over every registered game: complete games (with and
 // without explicit chance), every error the binding raises (state unchanged after each),
-// views and events parsed, save/load, no allocation per step, the golden playthroughs' final hashes, and the
-// package's version against the library's.
+// views and events parsed, save/load, no allocation per step (ApplyStep and Batch.Step too),
+// ApplyStep against ApplyAction + LegalActions, the view envelope (to_act.seat, terminal,
+// returns, winners), NUL characters in strings rejected, SVG, batch episodes replayed by
+// states, the golden playthroughs' final hashes, and the package's version against the library's.
 // Usage: mono TestKassen.exe GOLDEN_LIST PACKAGE_JSON   (GOLDEN_LIST: lines
 // "game<TAB>config<TAB>seed<TAB>hash<TAB>a,b,..."). Last line: "N passed, M failed".
 using System;
@@ -217,6 +219,156 @@ static class TestKassen
             if (allocated != 0) Console.Error.WriteLine("{0}: {1} bytes allocated over {2} steps", id, allocated, steps);
             Check(allocated == 0 && steps > 3, id + ": no allocation per step");
         }
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(6))
+        {
+            var legal = new uint[game.NumDistinctActions];
+            int n = state.LegalActions(legal), steps = 0, p = state.CurrentPlayer;
+            long allocated = 0;
+            while (p != Kassen.Kassen.Terminal)
+            {
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                p = state.ApplyStep(legal[steps % n], legal, out n);
+                if (steps >= 3) allocated += GC.GetAllocatedBytesForCurrentThread() - before;
+                steps++;
+            }
+            if (allocated != 0) Console.Error.WriteLine("{0}: ApplyStep allocated {1} bytes over {2} steps", id, allocated, steps);
+            Check(allocated == 0 && steps > 3 && n == 0, id + ": no allocation per ApplyStep");
+        }
+    }
+
+    // A random game stepped with ApplyStep, mirrored by ApplyAction + LegalActions on a clone;
+    // the view envelope of the player to act is parsed at every step (to_act.seat, terminal,
+    // winners), every seat's at the end (terminal, returns, winners); SVG from state and view.
+    static void StepsAndEnvelope(string id)
+    {
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(21))
+        using (var mirror = state.Clone())
+        {
+            var legal = new uint[game.NumDistinctActions];
+            int n = state.LegalActions(legal), p = state.CurrentPlayer, steps = 0;
+            bool agree = true, envelope = true;
+            rng = 77;
+            while (p != Kassen.Kassen.Terminal)
+            {
+                var view = (Dictionary<string, object>)Json.Parse(state.ViewJson(p));
+                var toAct = (Dictionary<string, object>)view["to_act"];
+                envelope &= toAct["seat"] is long && (long)toAct["seat"] == p && (bool)view["terminal"] == false
+                    && view["winners"] == null && (string)view["game"] == id;
+                uint a = legal[(int)(Next() % (ulong)n)];
+                p = state.ApplyStep(a, legal, out n);
+                mirror.ApplyAction(a);
+                agree &= p == mirror.CurrentPlayer && legal.Take(n).SequenceEqual(mirror.LegalActions()) && state.Equals(mirror);
+                steps++;
+            }
+            Check(agree && steps > 0, id + ": ApplyStep agrees with ApplyAction + LegalActions");
+            Check(envelope, id + ": envelope to_act.seat is the current player until the end");
+            double[] returns = state.Returns();
+            double best = returns.Max();
+            // The seats with the best return; none on a draw (every return equal).
+            var winners = returns.All(r => r == best) ? new List<long>()
+                : Enumerable.Range(0, returns.Length).Where(i => returns[i] == best).Select(i => (long)i).ToList();
+            for (int seat = Kassen.Kassen.Spectator; seat < game.NumPlayers; seat++)
+            {
+                var view = (Dictionary<string, object>)Json.Parse(state.ViewJson(seat));
+                var got = ((List<object>)view["returns"]).Select(Convert.ToDouble).ToArray();
+                Check((bool)view["terminal"] && ((Dictionary<string, object>)view["to_act"])["seat"] == null, id + ": terminal envelope");
+                Check(got.SequenceEqual(returns), id + ": envelope returns");
+                Check(((List<object>)view["winners"]).Cast<long>().SequenceEqual(winners), id + ": envelope winners");
+            }
+            Throws(203, () => state.ApplyStep(0, legal, out n), id + ": ApplyStep after the end");
+            string svg = state.RenderSvg(0);
+            Check(svg.Contains("<svg") && svg == game.RenderViewSvg(state.ViewJson(0)), id + ": SVG of the state and of its view");
+            Throws(205, () => state.RenderSvg(99), id + ": SVG of a seat that does not exist");
+        }
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(5))
+        {
+            ulong hash = state.StableHash();
+            var one = new uint[1];
+            int n;
+            uint a = state.LegalActions()[0];
+            using (var probe = state.Child(a))
+            {
+                if (probe.LegalActions().Length > 1)
+                {
+                    Throws(Kassen.Kassen.StatusBufferTooSmall, () => state.ApplyStep(a, one, out n), id + ": ApplyStep into a short buffer");
+                    Check(state.StableHash() == hash, id + ": ApplyStep into a short buffer leaves the state");
+                }
+            }
+        }
+    }
+
+    // Two envs stepped by their lowest legal action until env 0 ends an episode, which is
+    // replayed through a State from Batch.EpisodeSeed (same length and returns); Step
+    // allocates nothing; rejected steps change nothing.
+    static void BatchEpisodes(string id)
+    {
+        using (var game = new Game(id))
+        using (var batch = new Batch(game, "{\"num_envs\": 2, \"seed\": 17}"))
+        using (var replay = game.NewInitialState(Batch.EpisodeSeed(17, 0, 0)))
+        {
+            Check(batch.NumEnvs == 2 && batch.NumPlayers == game.NumPlayers && batch.NumActions == game.NumDistinctActions
+                  && batch.Observations.Length == 2 * game.ObservationLength, id + ": batch sizes");
+            batch.Reset();
+            var actions = new uint[2];
+            bool same = true;
+            int steps = 0;
+            long allocated = 0;
+            while (true)
+            {
+                for (int e = 0; e < 2; e++)
+                {
+                    uint a = 0;
+                    while (a + 1 < batch.NumActions && batch.Mask[e * batch.NumActions + (int)a] == 0) a++;
+                    actions[e] = a;
+                }
+                same &= batch.Player[0] == replay.CurrentPlayer && replay.LegalActions()[0] == actions[0];
+                replay.ApplyAction(actions[0]);
+                long before = GC.GetAllocatedBytesForCurrentThread();
+                batch.Step(actions);
+                if (steps >= 3) allocated += GC.GetAllocatedBytesForCurrentThread() - before;
+                steps++;
+                if (batch.Terminated[0] != 0 || steps > 100000) break;
+            }
+            Check(same && replay.IsTerminal && batch.EpisodeLength[0] == steps, id + ": batch episode replayed by a state");
+            double[] returns = replay.Returns();
+            Check(Enumerable.Range(0, returns.Length).All(p => batch.FinalReturns[p] == (float)returns[p]), id + ": batch final returns");
+            Check(allocated == 0, id + ": Batch.Step allocates nothing");
+            float[] obs = (float[])batch.Observations.Clone();
+            Throws(201, () => batch.Step(new uint[] { (uint)batch.NumActions, 0 }), id + ": batch action out of range");
+            Throws(5, () => batch.Step(new uint[1]), id + ": batch with too few actions");
+            Check(obs.SequenceEqual(batch.Observations), id + ": a rejected batch step writes nothing");
+        }
+        using (var game = new Game(id))
+        using (var floats = new Batch(game, "{\"num_envs\": 3, \"seed\": 4}"))
+        using (var bytes = new Batch(game, "{\"num_envs\": 3, \"seed\": 4, \"obs_dtype\": \"uint8\"}"))
+        {
+            floats.Reset();
+            bytes.Reset();
+            bool rounded = bytes.Observations.Length == 0 && bytes.ObservationsUint8.Length == floats.Observations.Length
+                && Enumerable.Range(0, floats.Observations.Length).All(
+                    i => bytes.ObservationsUint8[i] == (byte)Math.Round(Math.Min(Math.Max(floats.Observations[i], 0f), 1f) * 255f, MidpointRounding.ToEven));
+            Check(rounded, id + ": uint8 batch observations are the rounded float ones");
+        }
+    }
+
+    // A NUL character inside a string argument is rejected with INVALID_ARGUMENT (5), never cut.
+    static void NulRejected(string id)
+    {
+        const int invalidArgument = 5;
+        Check(Kassen.Kassen.StatusInvalidArgument == invalidArgument, "INVALID_ARGUMENT is 5");
+        Throws(invalidArgument, () => new Game(id + "\0x"), id + ": NUL in the game id");
+        Throws(invalidArgument, () => new Game(id, "{}\0{\"x\": 1}"), id + ": NUL in the config");
+        using (var game = new Game(id, "{}"))
+        using (var state = game.NewInitialState(3))
+        {
+            string saved = state.ToJson();
+            using (var loaded = State.FromJson(saved)) Check(loaded.Equals(state), id + ": FromJson round trip");
+            Throws(invalidArgument, () => State.FromJson(saved + "\0junk"), id + ": NUL after the saved state");
+            Throws(invalidArgument, () => game.RenderViewSvg(state.ViewJson(0) + "\0"), id + ": NUL after the view");
+        }
     }
 
     static void Golden(string path)
@@ -257,6 +409,9 @@ static class TestKassen
                 Play(id, true, 12);
                 Errors(id);
                 NoAllocationPerStep(id);
+                StepsAndEnvelope(id);
+                NulRejected(id);
+                BatchEpisodes(id);
             }
             catch (Exception e)
             {

@@ -13,11 +13,14 @@ namespace Kassen
         public Game(string id, string configJson = null)
         {
             if (id == null) throw new ArgumentNullException("id");
-            Kassen.Check(Native.kassen_game_new(Utf8.ToCString(id), Utf8.ToCString(configJson), out handle));
+            byte[] idBytes = Utf8.ToBytes(id), configBytes = Utf8.ToBytes(configJson);
+            Kassen.Check(Native.kassen_game_new_n(idBytes, Utf8.Len(idBytes), configBytes, Utf8.Len(configBytes), out handle));
             NumPlayers = ReadNumPlayers();
             NumDistinctActions = ReadNumDistinctActions();
             ObservationLength = ReadObservationLength();
         }
+
+        internal GameHandle Handle { get { return handle; } }
 
         internal Game(GameHandle handle)
         {
@@ -39,6 +42,14 @@ namespace Kassen
         {
             KassenBuf buf;
             return Utf8.TakeBuf(Native.kassen_game_info_json(handle, out buf), ref buf);
+        }
+
+        /// <summary>Draws a view of this game (JSON text, as State.ViewJson writes it) as an SVG document.</summary>
+        public string RenderViewSvg(string viewJson)
+        {
+            if (viewJson == null) throw new ArgumentNullException("viewJson");
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_game_render_view_svg(handle, Utf8.ToCString(viewJson), out buf), ref buf);
         }
 
         /// <summary>The initial state, its RNG seeded by `seed`.</summary>

@@ -45,6 +45,7 @@ namespace Kassen
 
         public const int StatusOk = 0;
         public const int StatusBufferTooSmall = 3;
+        public const int StatusInvalidArgument = 5;
 
         /// <summary>The version of the loaded library, e.g. "0.1.0".</summary>
         public static string Version() { return Utf8.FromCString(Native.kassen_version()); }
@@ -85,10 +86,27 @@ namespace Kassen
     /// <summary>UTF-8 marshalling by hand.</summary>
     internal static class Utf8
     {
-        /// <summary>NUL-terminated UTF-8 bytes of a string; null stays null.</summary>
+        /// <summary>The UTF-8 bytes of a string, without a terminator, for the library's
+        /// explicit-length (`_n`) inputs; null stays null.</summary>
+        internal static byte[] ToBytes(string s)
+        {
+            return s == null ? null : Encoding.UTF8.GetBytes(s);
+        }
+
+        /// <summary>The length of `ToBytes` output for a `_n` input.</summary>
+        internal static UIntPtr Len(byte[] bytes)
+        {
+            return new UIntPtr(bytes == null ? 0u : (uint)bytes.Length);
+        }
+
+        /// <summary>NUL-terminated UTF-8 bytes of a string; null stays null. A NUL inside the
+        /// string throws KassenException with KASSEN_STATUS_INVALID_ARGUMENT (5), so the
+        /// library never sees it cut short.</summary>
         internal static byte[] ToCString(string s)
         {
             if (s == null) return null;
+            if (s.IndexOf('\0') >= 0)
+                throw new KassenException(Kassen.StatusInvalidArgument, "the string contains a NUL character");
             int n = Encoding.UTF8.GetByteCount(s);
             byte[] bytes = new byte[n + 1];
             Encoding.UTF8.GetBytes(s, 0, s.Length, bytes, 0);

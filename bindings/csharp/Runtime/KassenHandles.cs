@@ -5,27 +5,28 @@ using System.Runtime.InteropServices;
 
 namespace Kassen
 {
-    /// <summary>Owns a kassen_game; released with kassen_game_free.</summary>
-    public sealed class GameHandle : SafeHandle
+    /// <summary>A C handle (NULL is invalid), freed by the subclass's ReleaseHandle.</summary>
+    public abstract class KassenHandle : SafeHandle
     {
-        public GameHandle() : base(IntPtr.Zero, true) { }
+        protected KassenHandle() : base(IntPtr.Zero, true) { }
         public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-        protected override bool ReleaseHandle()
-        {
-            Native.kassen_game_free(handle);
-            return true;
-        }
+    }
+
+    /// <summary>Owns a kassen_game; released with kassen_game_free.</summary>
+    public sealed class GameHandle : KassenHandle
+    {
+        protected override bool ReleaseHandle() { Native.kassen_game_free(handle); return true; }
+    }
+
+    /// <summary>Owns a kassen_batch; released with kassen_batch_free.</summary>
+    public sealed class BatchHandle : KassenHandle
+    {
+        protected override bool ReleaseHandle() { Native.kassen_batch_free(handle); return true; }
     }
 
     /// <summary>Owns a kassen_state; released with kassen_state_free.</summary>
-    public sealed class StateHandle : SafeHandle
+    public sealed class StateHandle : KassenHandle
     {
-        public StateHandle() : base(IntPtr.Zero, true) { }
-        public override bool IsInvalid { get { return handle == IntPtr.Zero; } }
-        protected override bool ReleaseHandle()
-        {
-            Native.kassen_state_free(handle);
-            return true;
-        }
+        protected override bool ReleaseHandle() { Native.kassen_state_free(handle); return true; }
     }
 }

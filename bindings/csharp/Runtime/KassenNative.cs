@@ -12,6 +12,36 @@ namespace Kassen
         public UIntPtr Len;
     }
 
+    /// <summary>kassen_batch_dims.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct KassenBatchDims
+    {
+        public UIntPtr NumEnvs, NumPlayers, NumActions, ObsLen;
+        public byte ObsUint8;
+    }
+
+    /// <summary>kassen_batch_out: caller-owned (pinned) arrays and their lengths.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct KassenBatchOut
+    {
+        public IntPtr ObsF32, ObsU8;
+        public UIntPtr ObsLen;
+        public IntPtr Mask;
+        public UIntPtr MaskLen;
+        public IntPtr Player;
+        public UIntPtr PlayerLen;
+        public IntPtr Rewards;
+        public UIntPtr RewardsLen;
+        public IntPtr Terminated;
+        public UIntPtr TerminatedLen;
+        public IntPtr Truncated;
+        public UIntPtr TruncatedLen;
+        public IntPtr FinalReturns;
+        public UIntPtr FinalReturnsLen;
+        public IntPtr EpisodeLen;
+        public UIntPtr EpisodeLenLen;
+    }
+
     internal static class Native
     {
 #if UNITY_IOS && !UNITY_EDITOR
@@ -29,12 +59,20 @@ namespace Kassen
         [DllImport(Lib)] internal static extern void kassen_buf_free(ref KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_games_json(out KassenBuf buf);
 
-        [DllImport(Lib)] internal static extern int kassen_game_new(byte[] id, byte[] configJson, out GameHandle game);
+        [DllImport(Lib)] internal static extern int kassen_game_new_n(byte[] id, UIntPtr idLen, byte[] configJson, UIntPtr configLen, out GameHandle game);
         [DllImport(Lib)] internal static extern void kassen_game_free(IntPtr game);
         [DllImport(Lib)] internal static extern int kassen_game_info_json(GameHandle game, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_game_num_players(GameHandle game, out uint n);
         [DllImport(Lib)] internal static extern int kassen_game_num_distinct_actions(GameHandle game, out uint n);
         [DllImport(Lib)] internal static extern int kassen_game_observation_len(GameHandle game, out UIntPtr n);
+
+        [DllImport(Lib)] internal static extern int kassen_batch_new(GameHandle game, byte[] optionsJson, out BatchHandle batch);
+        [DllImport(Lib)] internal static extern void kassen_batch_free(IntPtr batch);
+        [DllImport(Lib)] internal static extern int kassen_batch_get_dims(BatchHandle batch, out KassenBatchDims dims);
+        [DllImport(Lib)] internal static extern int kassen_batch_reset(BatchHandle batch, IntPtr seed, ref KassenBatchOut output);
+        [DllImport(Lib)] internal static extern int kassen_batch_reset(BatchHandle batch, ref ulong seed, ref KassenBatchOut output);
+        [DllImport(Lib)] internal static extern int kassen_batch_step(BatchHandle batch, uint[] actions, UIntPtr numActions, ref KassenBatchOut output);
+        [DllImport(Lib)] internal static extern ulong kassen_batch_episode_seed(ulong seed, UIntPtr slot, ulong episode);
 
         [DllImport(Lib)] internal static extern int kassen_state_new(GameHandle game, ulong seed, out StateHandle state);
         [DllImport(Lib)] internal static extern void kassen_state_free(IntPtr state);
@@ -46,6 +84,9 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_legal_actions_mask(StateHandle state, byte[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_apply(StateHandle state, uint action, out StateHandle child);
         [DllImport(Lib)] internal static extern int kassen_state_apply_in_place(StateHandle state, uint action);
+        [DllImport(Lib)] internal static extern int kassen_state_apply_step(StateHandle state, uint action, out int nextPlayer, uint[] legal, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_render_svg(StateHandle state, int player, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_game_render_view_svg(GameHandle game, byte[] viewJson, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_apply_as(StateHandle state, int player, uint action);
         [DllImport(Lib)] internal static extern int kassen_state_chance_outcomes(StateHandle state, uint[] ids, double[] probs, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_returns(StateHandle state, double[] buf, UIntPtr cap, out UIntPtr len);
@@ -57,7 +98,7 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_events_since_json(StateHandle state, int player, ulong fromIndex, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_observation_tensor(StateHandle state, int player, float[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_to_json(StateHandle state, out KassenBuf buf);
-        [DllImport(Lib)] internal static extern int kassen_state_from_json(byte[] json, out StateHandle state);
+        [DllImport(Lib)] internal static extern int kassen_state_from_json_n(byte[] json, UIntPtr len, out StateHandle state);
         [DllImport(Lib)] internal static extern int kassen_state_hash(StateHandle state, out ulong hash);
         [DllImport(Lib)] internal static extern int kassen_state_equal(StateHandle a, StateHandle b, out byte equal);
     }

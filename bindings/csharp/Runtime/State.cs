@@ -31,7 +31,8 @@ namespace Kassen
         {
             if (json == null) throw new ArgumentNullException("json");
             StateHandle s;
-            Kassen.Check(Native.kassen_state_from_json(Utf8.ToCString(json), out s));
+            byte[] bytes = Utf8.ToBytes(json);
+            Kassen.Check(Native.kassen_state_from_json_n(bytes, Utf8.Len(bytes), out s));
             GameHandle g;
             int status = Native.kassen_state_game(s, out g);
             if (status != Kassen.StatusOk) s.Dispose();
@@ -96,6 +97,28 @@ namespace Kassen
         public void ApplyAction(uint action)
         {
             Kassen.Check(Native.kassen_state_apply_in_place(handle, action));
+        }
+
+        /// <summary>One call per step, allocating nothing: applies `action` (as ApplyAction),
+        /// writes the legal actions of the new state into `legalBuffer` and their number to
+        /// `legalCount`, and returns the player to act next (a seat, Kassen.Chance or
+        /// Kassen.Terminal). Size the buffer by Game.NumDistinctActions. On failure (including
+        /// KASSEN_STATUS_BUFFER_TOO_SMALL) the state is unchanged.</summary>
+        public int ApplyStep(uint action, uint[] legalBuffer, out int legalCount)
+        {
+            if (legalBuffer == null) throw new ArgumentNullException("legalBuffer");
+            int next;
+            UIntPtr n;
+            Kassen.Check(Native.kassen_state_apply_step(handle, action, out next, legalBuffer, Cap(legalBuffer), out n));
+            legalCount = (int)n.ToUInt32();
+            return next;
+        }
+
+        /// <summary>The board as `player` (a seat or Kassen.Spectator) sees it, as an SVG document.</summary>
+        public string RenderSvg(int player)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_render_svg(handle, player, out buf), ref buf);
         }
 
         /// <summary>Applies `action` on behalf of `player` (Kassen.Chance for a chance outcome).</summary>
