@@ -533,6 +533,8 @@ mod tests {
                 config: json!({}),
                 provenance: json!({}),
                 hidden_information: false,
+                utility: kassen_core::Utility::general_sum(0.0, 0.0),
+                chance_outcome_block: kassen_core::ChanceBlock { offset: 0, count: 2 },
             }
         }
         fn num_players(&self) -> usize {

@@ -11,7 +11,7 @@
 //! tensor and whole event history, depend only on what the observer knows, and keep nothing
 //! of the hidden truth (this is also the leak test); events only grow; JSON round-trips. At the end: the game ended within `max_game_length`, returns are finite, the
 //! same seed and actions reproduce the same state, and every event a seat gets is addressed
-//! to it.
+//! to it, and the returns and chance outcome ids are as the game info declares (metadata.rs).
 
 use std::sync::Arc;
 
@@ -22,6 +22,7 @@ use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
 use crate::DynGame;
 
+mod metadata;
 mod soak;
 pub use soak::{soak, SoakReport};
 
@@ -77,6 +78,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
     let info = game.info().clone();
     let n = info.num_distinct_actions;
     let players = game.num_players() as i32;
+    metadata::check_declared(&info)?;
     let mut rng = Rng::from_seed(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 1);
     let mut s = game.new_initial_state(seed);
     let mut chosen = Vec::new();
@@ -112,6 +114,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
             ensure((total - 1.0).abs() < 1e-9, || format!("chance probabilities sum to {total}"))?;
             let ids: Vec<ActionId> = outcomes.iter().map(|o| o.0).collect();
             ensure(ids == legal, || "chance outcomes differ from the legal actions of a chance node".into())?;
+            metadata::check_chance_ids(&info, &ids)?;
         }
         check_illegal(&s, &legal, n, &mut rng, report)?;
         check_legal_apply(&s, &legal, &mut rng, report)?;
@@ -135,6 +138,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
     }
     let returns = s.returns();
     ensure(returns.len() == players as usize && returns.iter().all(|r| r.is_finite()), || "bad returns".into())?;
+    metadata::check_returns(&info, &returns)?;
     // Determinism: the same seed and actions reproduce the same state.
     let mut again = game.new_initial_state(seed);
     for &a in &chosen {

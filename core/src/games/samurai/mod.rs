@@ -46,7 +46,7 @@ pub use state::{EndReason, Pending, Phase, State, Turn, EMPTY};
 
 use crate::error::SetupError;
 use crate::events::Events;
-use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, TERMINAL};
+use crate::game::{ActionId, ChanceBlock, Game, GameInfo, Player, Utility, CHANCE, TERMINAL};
 use crate::rng::Rng;
 
 /// Hand size behind the screen (rulebook 4.2, 5.5).
@@ -199,6 +199,10 @@ impl Game for Samurai {
             config: json!({"players": self.n}),
             provenance: self.data.provenance.clone(),
             hidden_information: true,
+            // 7: the winners share 1 (scoring.rs), everyone else gets 0.
+            utility: Utility::constant_sum(0.0, 1.0, 1.0),
+            // 5.5: the draws are the last block, one id per token.
+            chance_outcome_block: ChanceBlock { offset: self.layout.encode(Action::Draw { token: 0 }), count: self.layout.tokens },
         }
     }
 
