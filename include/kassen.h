@@ -473,7 +473,10 @@ void kassen_game_free(struct kassen_game *game);
 /**
  * Describes the game as a JSON object: id, name, player counts, `num_distinct_actions`,
  * `max_chance_outcomes`, `observation_shape`, `max_game_length`, rules version, rulebook,
- * the normalized config and the provenance of the component data.
+ * the normalized config, the provenance of the component data, `hidden_information`,
+ * `utility` (`{"type": "zero_sum" | "constant_sum" | "general_sum", "min", "max"}` plus
+ * `"sum"` unless general-sum) and `chance_outcome_block` (`{"offset", "count"}`: every chance
+ * outcome id minus `offset` is below `count`).
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on

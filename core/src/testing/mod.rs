@@ -22,6 +22,7 @@ use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
 use crate::DynGame;
 
+mod info_state;
 mod metadata;
 mod soak;
 pub use soak::{soak, SoakReport};
@@ -84,6 +85,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
     let mut chosen = Vec::new();
     let mut legal = Vec::new();
     let mut step = 0u32;
+    let mut seen = Vec::new();
     loop {
         report.states += 1;
         let cp = s.current_player();
@@ -119,6 +121,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
         check_illegal(&s, &legal, n, &mut rng, report)?;
         check_legal_apply(&s, &legal, &mut rng, report)?;
         check_views(game, &s, players, step, &mut rng, report)?;
+        seen = info_state::check_step(&s, players, &seen)?;
         check_action_strings(&s, &legal)?;
         if step % 25 == 0 {
             check_events_append(&s, &legal, players)?;
@@ -126,6 +129,9 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
         if step % 10 == 0 {
             let back = StateHandle::from_value(&s.to_json()).map_err(|e| format!("to_json/from_json failed: {e}"))?;
             ensure(back == s && back.to_json() == s.to_json(), || "json round trip changed the state".into())?;
+            for p in SPECTATOR..players {
+                info_state::check_same_key(&s, &back, p, "the reloaded state")?;
+            }
         }
         if cp == TERMINAL {
             break;
@@ -240,7 +246,8 @@ fn check_views<G: Game>(
 /// - it carries nothing of the hidden truth: another seed;
 /// - `observer` cannot tell it apart: the same view, tensor and whole event history (perfect
 ///   recall: everything the observer has seen happened in the sampled world too), the same
-///   player to act and, where the observer acts, the same legal actions;
+///   player to act, the same information-state key and, where the observer acts, the same
+///   legal actions;
 /// - it depends only on what `observer` knows: determinizing it again gives the same result as
 ///   determinizing `s`, for the same seed.
 ///
@@ -266,6 +273,7 @@ pub fn check_determinization(s: &StateHandle, observer: Player, seed: u64) -> Re
     if p != SPECTATOR && s.current_player() == p {
         ensure(d.legal_actions() == s.legal_actions(), || format!("seat {p}'s own legal actions changed in its determinization"))?;
     }
+    info_state::check_same_key(s, &d, p, "a determinization for it")?;
     let back = StateHandle::from_value(&d.to_json()).map_err(|e| format!("a determinization does not load from its save: {e}"))?;
     ensure(back == d, || "a determinization changed through to_json/from_json".into())?;
     let again = seed.rotate_left(17) ^ 0x00de_7e12;
