@@ -28,7 +28,12 @@ pub fn check_step(s: &StateHandle, players: i32, prev: &[Seen]) -> Result<Vec<Se
         if let Some(b) = before {
             let same = new_events == 0 && b.to_act == seen.to_act;
             ensure(same == (b.key == key), || {
-                format!("seat {p}: key {} but {new_events} new events and player to act {} -> {}", if same { "changed" } else { "kept" }, b.to_act, seen.to_act)
+                format!(
+                    "seat {p}: key {} but {new_events} new events and player to act {} -> {}",
+                    if same { "changed" } else { "kept" },
+                    b.to_act,
+                    seen.to_act
+                )
             })?;
         }
         now.push(seen);
