@@ -512,10 +512,12 @@ void kassen_game_free(struct kassen_game *game);
 /**
  * Describes the game as a JSON object: id, name, player counts, `num_distinct_actions`,
  * `max_chance_outcomes`, `observation_shape`, `max_game_length`, rules version, rulebook,
- * the normalized config, the provenance of the component data, `hidden_information`, and
- * the buffer sizes seen in the soak run: `max_legal_actions` (a legal-actions buffer that
- * fitted every soak game), `max_view_bytes` and `max_events_bytes` (largest view and event
- * list JSON).
+ * the normalized config, the provenance of the component data, `hidden_information`, the
+ * buffer sizes seen in the soak run: `max_legal_actions` (a legal-actions buffer that fitted
+ * every soak game), `max_view_bytes` and `max_events_bytes` (largest view and event list
+ * JSON), `utility` (`{"type": "zero_sum" | "constant_sum" | "general_sum", "min", "max"}` plus
+ * `"sum"` unless general-sum) and `chance_outcome_block` (`{"offset", "count"}`: every chance
+ * outcome id minus `offset` is below `count`).
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
@@ -826,6 +828,32 @@ kassen_status kassen_state_action_to_json(const struct kassen_state *state,
 kassen_status kassen_state_view_json(const struct kassen_state *state,
                                      int32_t player,
                                      struct kassen_buf *out);
+
+/**
+ * Writes the perfect-recall information-state key of `player` to `*out`: a stable 64-bit
+ * hash of the seat, every event it has seen and the player to act (-1: public information
+ * only). Two states give the seat the same key exactly when they give it the same events
+ * and player to act, so a determinization for the seat has its key. A repeated call on the
+ * same state is a cached read; after a step it costs only the new events.
+ *
+ * Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL or
+ * `KASSEN_STATUS_INVALID_PLAYER`; on failure `*out` is not written.
+ */
+kassen_status kassen_state_info_state_hash(const struct kassen_state *state,
+                                           int32_t player,
+                                           uint64_t *out);
+
+/**
+ * The information state behind `kassen_state_info_state_hash` as a JSON object
+ * `{"player", "current_player", "events"}` (the events as `kassen_state_events_json`).
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+ * `KASSEN_STATUS_INVALID_PLAYER`.
+ */
+kassen_status kassen_state_info_state_json(const struct kassen_state *state,
+                                           int32_t player,
+                                           struct kassen_buf *out);
 
 /**
  * The events `player` has seen since the initial state (their perfect-recall history),

@@ -1,7 +1,8 @@
 //! Batched stepping (`kassen_core::batch`): env-steps/s of every registered game at 1 and 2
 //! threads, with observations and masks written and one random legal action per env drawn
 //! from the masks; learner steps/s of a single-agent Samurai 2p batch against the random bot;
-//! allocations per step (a counting global allocator, 1 thread).
+//! allocations per step (a counting global allocator, 1 thread); the information-state hash of
+//! the player to act, ns per call, on a cached state and right after one step.
 //! `cargo bench -p kassen-core --bench batch`; JSON to `KASSEN_BENCH_BATCH_OUT` (default
 //! `bench-results/batch.json` at the workspace root).
 
@@ -84,6 +85,38 @@ fn run(game: &GameHandle, opts: BatchOptions, budget: Duration) -> (f64, f64, u6
     (steps as f64 / secs, allocs as f64 / steps as f64, ended)
 }
 
+/// (cached ns, after-one-step ns) of `info_state_hash` for the player to act, over random
+/// games: the cached figure repeats the query on one state; the other steps first.
+fn info_state_ns(game: &GameHandle, budget: Duration) -> (f64, f64) {
+    let mut rng = Rng::from_seed(3);
+    let mut state = game.new_initial_state(1);
+    let (mut cached, mut cached_calls, mut stepped, mut stepped_calls) = (Duration::ZERO, 0u64, Duration::ZERO, 0u64);
+    let mut legal = Vec::new();
+    let start = Instant::now();
+    while start.elapsed() < budget {
+        if state.is_terminal() || state.history().len() > 2000 {
+            state = game.new_initial_state(rng.next_u64());
+        }
+        let p = state.current_player().max(0);
+        let _ = state.info_state_hash(p).unwrap();
+        let t = Instant::now();
+        for _ in 0..100 {
+            std::hint::black_box(state.info_state_hash(p).unwrap());
+        }
+        cached += t.elapsed();
+        cached_calls += 100;
+        legal.clear();
+        state.legal_actions_into(&mut legal);
+        state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+        let p = state.current_player().max(0);
+        let t = Instant::now();
+        std::hint::black_box(state.info_state_hash(p).unwrap());
+        stepped += t.elapsed();
+        stepped_calls += 1;
+    }
+    (cached.as_nanos() as f64 / cached_calls as f64, stepped.as_nanos() as f64 / stepped_calls as f64)
+}
+
 fn main() {
     let secs: f64 = std::env::var("KASSEN_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let budget = Duration::from_secs_f64(secs);
@@ -106,8 +139,14 @@ fn main() {
         println!("samurai 2p vs random, {threads} thread(s): {rate:.0} learner steps/s, {allocs:.4} allocs/step, {ended} episodes");
         single.push(json!({"threads": threads, "learner_steps_per_sec": rate, "allocs_per_step": allocs}));
     }
+    let mut info_state = Vec::new();
+    for (id, _) in games() {
+        let (cached, stepped) = info_state_ns(&load_game(id, None).unwrap(), budget);
+        println!("{id:<24} info_state_hash: {cached:.0} ns cached, {stepped:.0} ns after one step");
+        info_state.push(json!({"game": id, "info_state_hash_ns_cached": cached, "info_state_hash_ns_after_step": stepped}));
+    }
     let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": NUM_ENVS, "seconds_per_config": secs,
-        "multi_agent": rows, "single_agent_samurai_2p": single});
+        "multi_agent": rows, "single_agent_samurai_2p": single, "info_state_hash": info_state});
     let path = std::env::var("KASSEN_BENCH_BATCH_OUT")
         .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench-results/batch.json").to_string());
     if let Some(dir) = std::path::Path::new(&path).parent() {

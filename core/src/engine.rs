@@ -187,6 +187,24 @@ pub trait DynState: Send + Sync {
     /// history is built once and extended as the game goes on, so a frontend that asks after
     /// every step pays only for what is new.
     fn events_since(&self, player: Player, from: usize) -> Result<Vec<Event>, RuleError>;
+    /// A perfect-recall information-state key of `player` ([`SPECTATOR`]: public information
+    /// only): a stable 64-bit hash of the seat, its whole event history (`events(player)`,
+    /// which holds what it saw and did) and the player to act. Two states give a seat the
+    /// same key exactly when they give it the same events and player to act (up to hash
+    /// collisions), so a determinization for the seat has the same key. The hash is folded
+    /// over the shared event log as it grows: a repeated query on the same state is a cached
+    /// read, a query after a step costs only the new events.
+    fn info_state_hash(&self, player: Player) -> Result<u64, RuleError>;
+    /// The information state behind [`DynState::info_state_hash`] as a JSON string:
+    /// `{"player", "current_player", "events"}`.
+    fn info_state_string(&self, player: Player) -> Result<String, RuleError> {
+        let key = serde_json::json!({
+            "player": player,
+            "current_player": self.current_player(),
+            "events": self.events(player)?,
+        });
+        Ok(key.to_string())
+    }
     /// Every action and chance outcome applied since the initial state.
     fn history(&self) -> &[ActionId];
     fn seed(&self) -> u64;
@@ -414,6 +432,9 @@ pub struct Bound<G: Game> {
     state: G::State,
     /// The event history rebuilt so far, shared with clones and extended on demand.
     events: OnceLock<Arc<Mutex<Option<EventLog<G>>>>>,
+    /// The information-state keys of this very state, per observer (spectator first), once
+    /// asked for; cleared by every step.
+    info_keys: Mutex<Vec<Option<u64>>>,
     /// The last action applied through the engine, for the view envelope.
     last: Option<Applied<G>>,
     /// Set by the first view: from then on each step keeps the state before it, so that the
@@ -442,6 +463,8 @@ impl<G: Game> Clone for Applied<G> {
 struct EventLog<G: Game> {
     at: Bound<G>,
     list: Vec<Event>,
+    /// Per observer (spectator first): how much of `list` is folded into the event hash.
+    folds: Vec<(usize, u64)>,
 }
 
 impl<G: Game> Clone for Bound<G> {
@@ -455,6 +478,7 @@ impl<G: Game> Clone for Bound<G> {
             events: self.events.clone(),
             last: self.last.clone(),
             keep_before: AtomicBool::new(self.keep_before.load(Ordering::Relaxed)),
+            info_keys: Mutex::new(self.info_keys.lock().map(|k| k.clone()).unwrap_or_default()),
         }
     }
 }
@@ -472,6 +496,7 @@ impl<G: Game> Bound<G> {
             events: OnceLock::new(),
             last: None,
             keep_before: AtomicBool::new(false),
+            info_keys: Mutex::default(),
         };
         if recorded == 0 {
             b.settle(ev);
@@ -491,6 +516,7 @@ impl<G: Game> Bound<G> {
         let applied = self.applying(a);
         self.game.rules.step(&mut self.state, a, ev)?;
         self.last = Some(applied);
+        self.info_keys.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
         self.history.push(a);
         self.settle(ev);
         Ok(())
@@ -565,6 +591,7 @@ impl<G: Game> Bound<G> {
                 if applied.seat != CHANCE || self.game.explicit_chance {
                     self.last = Some(applied);
                 }
+                self.info_keys.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
                 self.history.push(a);
                 if i + 1 == self.recorded {
                     self.settle(ev);
@@ -578,6 +605,30 @@ impl<G: Game> Bound<G> {
 
     /// Runs `f` on every event of the game so far, extending the shared log first.
     fn with_events<R>(&self, f: impl FnOnce(&[Event]) -> R) -> R {
+        self.with_log(|log| f(&log.list))
+    }
+
+    /// The event hash of `player` over the whole log of this state (see `info_state_hash`).
+    fn fold_events(&self, player: Player) -> u64 {
+        self.with_log(|log| {
+            let slot = (player + 1) as usize;
+            if log.folds.len() <= slot {
+                log.folds.resize(slot + 1, (0, StableHasher::default().finish()));
+            }
+            let (mut at, mut hash) = log.folds[slot];
+            for e in log.list[at..].iter().filter(|e| e.audience.includes(player)) {
+                let mut h = StableHasher(hash);
+                h.write(serde_json::to_string(e).expect("events serialize").as_bytes());
+                hash = h.finish();
+            }
+            at = log.list.len();
+            log.folds[slot] = (at, hash);
+            hash
+        })
+    }
+
+    /// Runs `f` on the event log of the game so far, extending the shared log first.
+    fn with_log<R>(&self, f: impl FnOnce(&mut EventLog<G>) -> R) -> R {
         let cell = self.events.get_or_init(Default::default);
         let mut guard = cell.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         // Taken out while it is extended: a panic leaves no half-extended log behind.
@@ -586,13 +637,13 @@ impl<G: Game> Bound<G> {
             _ => {
                 let mut ev = Events::recording();
                 let at = Bound::start(self.game.clone(), self.seed, self.recorded, &mut ev);
-                EventLog { at, list: ev.into_vec() }
+                EventLog { at, list: ev.into_vec(), folds: Vec::new() }
             }
         };
         let mut ev = Events::recording();
         log.at.advance(&self.history, &mut ev).expect("a state's own action log always replays");
         log.list.extend(ev.into_vec());
-        let out = f(&log.list);
+        let out = f(&mut log);
         *guard = Some(log);
         out
     }
@@ -745,6 +796,25 @@ impl<G: Game> DynState for Bound<G> {
     fn events_since(&self, player: Player, from: usize) -> Result<Vec<Event>, RuleError> {
         self.check_player(player)?;
         Ok(self.with_events(|all| all.iter().filter(|e| e.audience.includes(player)).skip(from).cloned().collect()))
+    }
+
+    fn info_state_hash(&self, player: Player) -> Result<u64, RuleError> {
+        self.check_player(player)?;
+        let slot = (player + 1) as usize;
+        let cached = |keys: &Vec<Option<u64>>| keys.get(slot).copied().flatten();
+        if let Some(key) = self.info_keys.lock().ok().as_deref().and_then(cached) {
+            return Ok(key);
+        }
+        let mut h = StableHasher(self.fold_events(player));
+        h.write_i32(player);
+        h.write_i32(self.game.rules.current_player(&self.state));
+        let key = h.finish();
+        let mut keys = self.info_keys.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if keys.len() <= slot {
+            keys.resize(slot + 1, None);
+        }
+        keys[slot] = Some(key);
+        Ok(key)
     }
 
     fn history(&self) -> &[ActionId] {

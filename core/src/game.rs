@@ -66,6 +66,71 @@ pub struct GameInfo {
     pub max_view_bytes: u32,
     /// The largest event-list JSON (bytes, any observer) seen in the soak run, with a margin.
     pub max_events_bytes: u32,
+    /// What the returns of a finished game can be (OpenSpiel's utility type and range).
+    pub utility: Utility,
+    /// The ids of chance outcomes: every chance outcome id `a` has
+    /// `offset <= a < offset + count`, so `a - offset` is a dense outcome index.
+    pub chance_outcome_block: ChanceBlock,
+}
+
+/// How the returns of a finished game relate across seats (OpenSpiel's `Utility`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UtilityKind {
+    /// The returns of every finished game sum to 0.
+    ZeroSum,
+    /// The returns of every finished game sum to the same constant ([`Utility::sum`]).
+    ConstantSum,
+    /// No constraint on the sum.
+    GeneralSum,
+}
+
+/// The declared range of a seat's return at a finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Utility {
+    #[serde(rename = "type")]
+    pub kind: UtilityKind,
+    /// No seat's return is below this.
+    pub min: f64,
+    /// No seat's return is above this.
+    pub max: f64,
+    /// The sum of the returns of every finished game: `Some(0.0)` for zero-sum, the constant
+    /// for constant-sum, `None` for general-sum.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sum: Option<f64>,
+}
+
+impl Utility {
+    /// Zero-sum with returns in `[min, max]`.
+    pub fn zero_sum(min: f64, max: f64) -> Utility {
+        Utility { kind: UtilityKind::ZeroSum, min, max, sum: Some(0.0) }
+    }
+
+    /// Constant-sum (`sum`) with returns in `[min, max]`.
+    pub fn constant_sum(min: f64, max: f64, sum: f64) -> Utility {
+        Utility { kind: UtilityKind::ConstantSum, min, max, sum: Some(sum) }
+    }
+
+    /// General-sum with returns in `[min, max]`.
+    pub fn general_sum(min: f64, max: f64) -> Utility {
+        Utility { kind: UtilityKind::GeneralSum, min, max, sum: None }
+    }
+}
+
+/// One contiguous block of action ids that holds every chance outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChanceBlock {
+    /// The first chance outcome id.
+    pub offset: u32,
+    /// The number of ids in the block (not every id need occur at every chance node).
+    pub count: u32,
+}
+
+impl ChanceBlock {
+    /// Whether `id` lies in the block.
+    pub fn contains(&self, id: ActionId) -> bool {
+        id >= self.offset && id - self.offset < self.count
+    }
 }
 
 /// The buffer sizes of [`GameInfo`], observed in a soak run.

@@ -22,7 +22,7 @@ pub mod view;
 pub use engine::{covered_configs, games, load_game, DynGame, DynState, GameHandle, StateHandle};
 pub use error::{Error, ErrorCode, LoadError, RuleError, SetupError};
 pub use events::{Audience, Event, Events};
-pub use game::{ActionId, BufferSizes, Game, GameInfo, Player, CHANCE, SPECTATOR, TERMINAL};
+pub use game::{ActionId, BufferSizes, ChanceBlock, Game, GameInfo, Player, Utility, UtilityKind, CHANCE, SPECTATOR, TERMINAL};
 
 /// The README's Rust example runs as a doctest.
 #[cfg(doctest)]

@@ -117,10 +117,12 @@ pub unsafe extern "C" fn kassen_game_free(game: *mut kassen_game) {
 
 /// Describes the game as a JSON object: id, name, player counts, `num_distinct_actions`,
 /// `max_chance_outcomes`, `observation_shape`, `max_game_length`, rules version, rulebook,
-/// the normalized config, the provenance of the component data, `hidden_information`, and
-/// the buffer sizes seen in the soak run: `max_legal_actions` (a legal-actions buffer that
-/// fitted every soak game), `max_view_bytes` and `max_events_bytes` (largest view and event
-/// list JSON).
+/// the normalized config, the provenance of the component data, `hidden_information`, the
+/// buffer sizes seen in the soak run: `max_legal_actions` (a legal-actions buffer that fitted
+/// every soak game), `max_view_bytes` and `max_events_bytes` (largest view and event list
+/// JSON), `utility` (`{"type": "zero_sum" | "constant_sum" | "general_sum", "min", "max"}` plus
+/// `"sum"` unless general-sum) and `chance_outcome_block` (`{"offset", "count"}`: every chance
+/// outcome id minus `offset` is below `count`).
 ///
 /// On success, `*out` receives a buffer that the caller owns and must release with
 /// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on

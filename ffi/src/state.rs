@@ -426,6 +426,44 @@ pub unsafe extern "C" fn kassen_state_view_json(state: *const kassen_state, play
     }
 }
 
+/// Writes the perfect-recall information-state key of `player` to `*out`: a stable 64-bit
+/// hash of the seat, every event it has seen and the player to act (-1: public information
+/// only). Two states give the seat the same key exactly when they give it the same events
+/// and player to act, so a determinization for the seat has its key. A repeated call on the
+/// same state is a cached read; after a step it costs only the new events.
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL or
+/// `KASSEN_STATUS_INVALID_PLAYER`; on failure `*out` is not written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_info_state_hash(state: *const kassen_state, player: i32, out: *mut u64) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = Out::new(out, "out")?;
+        let key = state.inner.info_state_hash(player)?;
+        unsafe { out.write(key) };
+        Ok(())
+    }
+}
+
+/// The information state behind `kassen_state_info_state_hash` as a JSON object
+/// `{"player", "current_player", "events"}` (the events as `kassen_state_events_json`).
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+/// `KASSEN_STATUS_INVALID_PLAYER`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_info_state_json(state: *const kassen_state, player: i32, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let text = state.inner.info_state_string(player)?;
+        unsafe { give(out, text) };
+        Ok(())
+    }
+}
+
 /// The events `player` has seen since the initial state (their perfect-recall history),
 /// as a JSON array of objects `{"step": ..., "audience": ..., "kind": ..., ...}`; -1 gives
 /// the public events only.
@@ -637,6 +675,8 @@ mod tests {
                 max_legal_actions: 3,
                 max_view_bytes: 1024,
                 max_events_bytes: 1024,
+                utility: kassen_core::Utility::general_sum(0.0, 0.0),
+                chance_outcome_block: kassen_core::ChanceBlock { offset: 0, count: 2 },
             }
         }
         fn num_players(&self) -> usize {

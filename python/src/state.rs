@@ -330,6 +330,23 @@ impl State {
         self.stable_hash(py)
     }
 
+    /// The perfect-recall information-state key of `player` (`-1`: public information only):
+    /// a stable 64-bit hash of the seat, the events it has seen and the player to act. Equal
+    /// for two states exactly when they give the seat the same events and player to act (a
+    /// determinization for the seat keeps it). Cached per state; after a step it costs only
+    /// the new events.
+    fn information_state_hash(&self, py: Python<'_>, player: IntArg) -> Result<u64> {
+        let p = self.player(&player)?;
+        self.with(py, |s| guard(|| Ok(s.info_state_hash(p)?)))
+    }
+
+    /// The information state behind `information_state_hash` as a JSON string
+    /// `{"player", "current_player", "events"}` (OpenSpiel's `information_state_string`).
+    fn information_state_string(&self, py: Python<'_>, player: IntArg) -> Result<String> {
+        let p = self.player(&player)?;
+        self.with_detached(py, |s| guard(|| Ok(s.info_state_string(p)?)))
+    }
+
     /// The same number as `__hash__`, unsigned (the golden files print it in decimal).
     fn stable_hash(&self, py: Python<'_>) -> Result<u64> {
         self.with(py, |s| guard(|| Ok(s.stable_hash())))

@@ -11,7 +11,7 @@
 //! tensor and whole event history, depend only on what the observer knows, and keep nothing
 //! of the hidden truth (this is also the leak test); events only grow; JSON round-trips. At the end: the game ended within `max_game_length`, returns are finite, the
 //! same seed and actions reproduce the same state, and every event a seat gets is addressed
-//! to it.
+//! to it, and the returns and chance outcome ids are as the game info declares (metadata.rs).
 
 use std::sync::Arc;
 
@@ -23,6 +23,8 @@ use crate::rng::Rng;
 use crate::DynGame;
 
 pub mod schema;
+mod info_state;
+mod metadata;
 mod soak;
 pub use soak::{soak, SoakReport};
 
@@ -78,11 +80,13 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
     let info = game.info().clone();
     let n = info.num_distinct_actions;
     let players = game.num_players() as i32;
+    metadata::check_declared(&info)?;
     let mut rng = Rng::from_seed(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 1);
     let mut s = game.new_initial_state(seed);
     let mut chosen = Vec::new();
     let mut legal = Vec::new();
     let mut step = 0u32;
+    let mut seen = Vec::new();
     loop {
         report.states += 1;
         let cp = s.current_player();
@@ -113,10 +117,12 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
             ensure((total - 1.0).abs() < 1e-9, || format!("chance probabilities sum to {total}"))?;
             let ids: Vec<ActionId> = outcomes.iter().map(|o| o.0).collect();
             ensure(ids == legal, || "chance outcomes differ from the legal actions of a chance node".into())?;
+            metadata::check_chance_ids(&info, &ids)?;
         }
         check_illegal(&s, &legal, n, &mut rng, report)?;
         check_legal_apply(&s, &legal, &mut rng, report)?;
         check_views(game, &s, players, step, &mut rng, report)?;
+        seen = info_state::check_step(&s, players, &seen)?;
         check_action_strings(&s, &legal)?;
         if step % 25 == 0 {
             check_events_append(&s, &legal, players)?;
@@ -124,6 +130,9 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
         if step % 10 == 0 {
             let back = StateHandle::from_value(&s.to_json()).map_err(|e| format!("to_json/from_json failed: {e}"))?;
             ensure(back == s && back.to_json() == s.to_json(), || "json round trip changed the state".into())?;
+            for p in SPECTATOR..players {
+                info_state::check_same_key(&s, &back, p, "the reloaded state")?;
+            }
         }
         if cp == TERMINAL {
             break;
@@ -136,6 +145,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
     }
     let returns = s.returns();
     ensure(returns.len() == players as usize && returns.iter().all(|r| r.is_finite()), || "bad returns".into())?;
+    metadata::check_returns(&info, &returns)?;
     // Determinism: the same seed and actions reproduce the same state.
     let mut again = game.new_initial_state(seed);
     for &a in &chosen {
@@ -262,7 +272,8 @@ pub fn check_envelope(s: &StateHandle, observer: Player, view: &serde_json::Valu
 /// - it carries nothing of the hidden truth: another seed;
 /// - `observer` cannot tell it apart: the same view, tensor and whole event history (perfect
 ///   recall: everything the observer has seen happened in the sampled world too), the same
-///   player to act and, where the observer acts, the same legal actions;
+///   player to act, the same information-state key and, where the observer acts, the same
+///   legal actions;
 /// - it depends only on what `observer` knows: determinizing it again gives the same result as
 ///   determinizing `s`, for the same seed.
 ///
@@ -288,6 +299,7 @@ pub fn check_determinization(s: &StateHandle, observer: Player, seed: u64) -> Re
     if p != SPECTATOR && s.current_player() == p {
         ensure(d.legal_actions() == s.legal_actions(), || format!("seat {p}'s own legal actions changed in its determinization"))?;
     }
+    info_state::check_same_key(s, &d, p, "a determinization for it")?;
     let back = StateHandle::from_value(&d.to_json()).map_err(|e| format!("a determinization does not load from its save: {e}"))?;
     ensure(back == d, || "a determinization changed through to_json/from_json".into())?;
     let again = seed.rotate_left(17) ^ 0x00de_7e12;

@@ -48,7 +48,7 @@ pub use state::{EndReason, Pending, Phase, State, Turn, EMPTY};
 
 use crate::error::SetupError;
 use crate::events::Events;
-use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, TERMINAL};
+use crate::game::{ActionId, ChanceBlock, Game, GameInfo, Player, Utility, CHANCE, TERMINAL};
 use crate::rng::Rng;
 
 /// Hand size behind the screen (rulebook 4.2, 5.5).
@@ -204,6 +204,10 @@ impl Game for Samurai {
             max_legal_actions: sizes::buffer_sizes(self.n).max_legal_actions,
             max_view_bytes: sizes::buffer_sizes(self.n).max_view_bytes,
             max_events_bytes: sizes::buffer_sizes(self.n).max_events_bytes,
+            // 7: the winners share 1 (scoring.rs), everyone else gets 0.
+            utility: Utility::constant_sum(0.0, 1.0, 1.0),
+            // 5.5: the draws are the last block, one id per token.
+            chance_outcome_block: ChanceBlock { offset: self.layout.encode(Action::Draw { token: 0 }), count: self.layout.tokens },
         }
     }
 

@@ -69,7 +69,7 @@ pub use state::{Battle, Blk, Deploy, EndReason, Group, Mode, Pending, State, BAG
 
 use crate::error::SetupError;
 use crate::events::Events;
-use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, TERMINAL};
+use crate::game::{ActionId, ChanceBlock, Game, GameInfo, Player, Utility, CHANCE, TERMINAL};
 use crate::rng::Rng;
 
 /// The Sekigahara rules for one component data set.
@@ -202,6 +202,13 @@ impl Game for Sekigahara {
             max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
             max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
             max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
+            // The winner +1, the loser -1 (every game has a winner).
+            utility: Utility::zero_sum(-1.0, 1.0),
+            // The card and block draws are the last two blocks of the layout (action.rs).
+            chance_outcome_block: ChanceBlock {
+                offset: self.layout.first_chance(),
+                count: self.layout.num_actions() - self.layout.first_chance(),
+            },
         }
     }
 

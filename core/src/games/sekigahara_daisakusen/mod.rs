@@ -64,7 +64,7 @@ pub use state::{bit, Fight, Mode, Pending, State, Unit, DEAD, TRACK};
 
 use crate::error::SetupError;
 use crate::events::Events;
-use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, TERMINAL};
+use crate::game::{ActionId, ChanceBlock, Game, GameInfo, Player, Utility, CHANCE, TERMINAL};
 use crate::rng::Rng;
 
 pub const DEFAULT_MAX_TURNS: u16 = 20;
@@ -223,6 +223,10 @@ impl Game for Daisakusen {
             max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
             max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
             max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
+            // The winner +1, the loser -1; a game cut off at `max_turns` is a draw (0, 0).
+            utility: Utility::zero_sum(-1.0, 1.0),
+            // The card draws and die rolls are the first two blocks of the layout (action.rs).
+            chance_outcome_block: ChanceBlock { offset: 0, count: self.layout.encode(Action::Place(0)) },
         }
     }
 

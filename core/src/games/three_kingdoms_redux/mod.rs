@@ -71,7 +71,7 @@ pub use state::{GLoc, Pending, Placement, RegionState, Seat, Stage, State, NONE}
 
 use crate::error::SetupError;
 use crate::events::Events;
-use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, TERMINAL};
+use crate::game::{ActionId, ChanceBlock, Game, GameInfo, Player, Utility, CHANCE, TERMINAL};
 use crate::rng::Rng;
 
 /// The Three Kingdoms Redux rules for one configuration.
@@ -213,6 +213,11 @@ impl Game for Tkr {
             max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
             max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
             max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
+            // INTERPRETATION (RULES_NOTES.md T30): the winner +1, the others -1/2 (see `returns`).
+            utility: Utility::zero_sum(-0.5, 1.0),
+            // The general draws, development draws and criterion markers are the first three
+            // blocks of the layout (action.rs).
+            chance_outcome_block: ChanceBlock { offset: 0, count: self.layout.encode(Action::Keep(0)) },
         }
     }
 
