@@ -22,9 +22,9 @@ use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
 use crate::DynGame;
 
-pub mod schema;
 mod info_state;
 mod metadata;
+pub mod schema;
 mod soak;
 pub use soak::{soak, SoakReport};
 

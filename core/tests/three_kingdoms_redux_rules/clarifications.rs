@@ -109,7 +109,10 @@ fn c33_an_empty_deck_cannot_be_drawn_from() {
 
 /// Wei builds the 주둔지 (Garrison: 2 gold + 1 army) with `trained` and `untrained` armies in
 /// its supply: the position right after choosing the card.
-fn build_garrison(trained: i32, untrained: i32) -> (kassen_core::games::three_kingdoms_redux::Tkr, kassen_core::games::three_kingdoms_redux::State, u8) {
+fn build_garrison(
+    trained: i32,
+    untrained: i32,
+) -> (kassen_core::games::three_kingdoms_redux::Tkr, kassen_core::games::three_kingdoms_redux::State, u8) {
     let g = plain();
     let mut s = bidding(&g, 2, &["jia_xu"], NONE);
     let garrison = dev(&g, "garrison");

@@ -298,7 +298,7 @@ fn compendium_example_lu_meng_then_garrison_trains_the_new_army() {
     act(&g, &mut s, Action::Choice(0)); // 여몽 first
     assert!(matches!(s.pending, Pending::BonusChoice { .. }));
     act(&g, &mut s, Action::Choice(0)); // the untrained army
-    // the one bonus left resolves by itself
+                                        // the one bonus left resolves by itself
     assert_eq!((s.seats[WU].untrained, s.seats[WU].trained), (0, 1));
     assert_eq!(s.seats[WU].support, 1 + 1);
 }

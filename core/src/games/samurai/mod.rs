@@ -21,7 +21,6 @@
 //! pick up a token for the token exchange (then place it again) → end the turn → chance:
 //! draw tokens from the own stack until 5 are behind the screen.
 
-mod sizes;
 mod action;
 mod capture;
 pub mod data;
@@ -29,6 +28,7 @@ mod hidden;
 mod render;
 mod scoring;
 mod setup;
+mod sizes;
 mod state;
 mod tensor;
 mod turn;

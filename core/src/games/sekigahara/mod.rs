@@ -43,7 +43,6 @@
 //!
 //! Chance (card and block draws, `DrawCard`/`DrawBlock`) comes before any decision.
 
-mod sizes;
 mod action;
 mod aftermath;
 mod battle;
@@ -54,6 +53,7 @@ mod describe;
 mod hidden;
 mod movement;
 mod render;
+mod sizes;
 mod state;
 mod tensor;
 mod view;

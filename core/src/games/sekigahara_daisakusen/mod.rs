@@ -43,7 +43,6 @@
 //! There is no hidden information beyond the order of the deck (R 4.1): the deck, the
 //! discards and every die are public, so `resample_history` keeps the default.
 
-mod sizes;
 mod action;
 mod board;
 mod combat;
@@ -51,6 +50,7 @@ pub mod data;
 mod movement;
 mod render;
 mod sequence;
+mod sizes;
 mod state;
 mod view;
 

@@ -47,7 +47,6 @@
 //! - round end: tribal-12 support purchase, deficit protection, which round-end benefit to
 //!   activate next (two or more open), round-end exchanges.
 
-mod sizes;
 mod action;
 mod bonus;
 pub mod data;
@@ -57,6 +56,7 @@ mod play;
 mod render;
 mod rules;
 mod scoring;
+mod sizes;
 mod state;
 mod view;
 
