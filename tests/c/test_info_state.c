@@ -76,7 +76,7 @@ int main(void) {
                 first = keys[0];
             }
             last = keys[0];
-            bool over = false;
+            uint8_t over = 0;
             size_t len = 0;
             CHECK_OK(kassen_state_is_terminal(s, &over));
             if (over) {
