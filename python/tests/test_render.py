@@ -52,7 +52,7 @@ def test_render_view_svg_rejects_bad_views():
     assert e.value.code == 300
 
 
-@pytest.mark.parametrize("game_id", ["samurai", "sekigahara"])
+@pytest.mark.parametrize("game_id", sorted(kassen.games()))
 def test_replay_html_has_a_frame_per_visible_step(game_id, tmp_path):
     state = _midgame(game_id, 25)
     page = kassen.replay_html(state, 1)
