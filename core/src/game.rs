@@ -58,14 +58,10 @@ pub struct GameInfo {
     /// piece). Without it, determinizations keep the true history and only the future (the
     /// state's seed) is drawn anew.
     pub hidden_information: bool,
-    /// The most legal actions seen at one decision in the game's soak run, with a margin: a
-    /// legal-actions buffer of this size fitted every soak game (a figure, not a proof; see
-    /// the game's `sizes.rs`).
-    pub max_legal_actions: u32,
-    /// The largest view JSON (bytes, any observer, any step) seen in the soak run, with a margin.
-    pub max_view_bytes: u32,
-    /// The largest event-list JSON (bytes, any observer) seen in the soak run, with a margin.
-    pub max_events_bytes: u32,
+    /// Buffer sizes for frontends, seen in the game's soak run (flattened into the JSON as
+    /// `max_legal_actions`, `max_view_bytes`, `max_events_bytes`).
+    #[serde(flatten)]
+    pub buffer_sizes: BufferSizes,
     /// What the returns of a finished game can be (OpenSpiel's utility type and range).
     pub utility: Utility,
     /// The ids of chance outcomes: every chance outcome id `a` has
@@ -133,11 +129,16 @@ impl ChanceBlock {
     }
 }
 
-/// The buffer sizes of [`GameInfo`], observed in a soak run.
-#[derive(Clone, Copy, Debug)]
+/// The buffer sizes of [`GameInfo`], observed in a soak run with a margin (figures, not
+/// proofs; see each game's `sizes.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BufferSizes {
+    /// The most legal actions at one decision: a legal-actions buffer of this size fitted
+    /// every soak game.
     pub max_legal_actions: u32,
+    /// The largest view JSON (bytes, any observer, any step).
     pub max_view_bytes: u32,
+    /// The largest event-list JSON (bytes, any observer).
     pub max_events_bytes: u32,
 }
 

@@ -39,13 +39,13 @@ fn soak_every_game_and_config() {
             // The buffer sizes a frontend reads from the game info hold for every soak game.
             let info = game.info();
             assert!(
-                r.max_legal_actions <= info.max_legal_actions
-                    && r.max_view_bytes <= info.max_view_bytes as u64
-                    && r.max_events_bytes <= info.max_events_bytes as u64,
+                r.max_legal_actions <= info.buffer_sizes.max_legal_actions
+                    && r.max_view_bytes <= info.buffer_sizes.max_view_bytes as u64
+                    && r.max_events_bytes <= info.buffer_sizes.max_events_bytes as u64,
                 "{id} {cfg}: the soak run exceeds the sizes in the game info ({} legal actions, {} B view, {} B events)",
-                info.max_legal_actions,
-                info.max_view_bytes,
-                info.max_events_bytes
+                info.buffer_sizes.max_legal_actions,
+                info.buffer_sizes.max_view_bytes,
+                info.buffer_sizes.max_events_bytes
             );
             played += r.games;
             rows.push(serde_json::json!({"game": id, "config": cfg, "report": r}));

@@ -672,9 +672,7 @@ mod tests {
                 config: json!({}),
                 provenance: json!({}),
                 hidden_information: false,
-                max_legal_actions: 3,
-                max_view_bytes: 1024,
-                max_events_bytes: 1024,
+                buffer_sizes: kassen_core::BufferSizes { max_legal_actions: 3, max_view_bytes: 1024, max_events_bytes: 1024 },
                 utility: kassen_core::Utility::general_sum(0.0, 0.0),
                 chance_outcome_block: kassen_core::ChanceBlock { offset: 0, count: 2 },
             }

@@ -201,9 +201,7 @@ impl Game for Samurai {
             config: json!({"players": self.n}),
             provenance: self.data.provenance.clone(),
             hidden_information: true,
-            max_legal_actions: sizes::buffer_sizes(self.n).max_legal_actions,
-            max_view_bytes: sizes::buffer_sizes(self.n).max_view_bytes,
-            max_events_bytes: sizes::buffer_sizes(self.n).max_events_bytes,
+            buffer_sizes: sizes::buffer_sizes(self.n),
             // 7: the winners share 1 (scoring.rs), everyone else gets 0.
             utility: Utility::constant_sum(0.0, 1.0, 1.0),
             // 5.5: the draws are the last block, one id per token.

@@ -199,9 +199,7 @@ impl Game for Sekigahara {
             config: json!({}),
             provenance: d.provenance.clone(),
             hidden_information: true,
-            max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
-            max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
-            max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
+            buffer_sizes: sizes::BUFFER_SIZES,
             // The winner +1, the loser -1 (every game has a winner).
             utility: Utility::zero_sum(-1.0, 1.0),
             // The card and block draws are the last two blocks of the layout (action.rs).

@@ -220,9 +220,7 @@ impl Game for Daisakusen {
             config: json!({"max_turns": self.max_turns}),
             provenance: d.provenance.clone(),
             hidden_information: false,
-            max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
-            max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
-            max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
+            buffer_sizes: sizes::BUFFER_SIZES,
             // The winner +1, the loser -1; a game cut off at `max_turns` is a draw (0, 0).
             utility: Utility::zero_sum(-1.0, 1.0),
             // The card draws and die rolls are the first two blocks of the layout (action.rs).

@@ -210,9 +210,7 @@ impl Game for Tkr {
             }),
             provenance: d.provenance.clone(),
             hidden_information: true,
-            max_legal_actions: sizes::BUFFER_SIZES.max_legal_actions,
-            max_view_bytes: sizes::BUFFER_SIZES.max_view_bytes,
-            max_events_bytes: sizes::BUFFER_SIZES.max_events_bytes,
+            buffer_sizes: sizes::BUFFER_SIZES,
             // INTERPRETATION (RULES_NOTES.md T30): the winner +1, the others -1/2 (see `returns`).
             utility: Utility::zero_sum(-0.5, 1.0),
             // The general draws, development draws and criterion markers are the first three
