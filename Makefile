@@ -49,7 +49,7 @@ test-python: ## build the abi3 wheel (debug), run pytest against it in .venv and
 test-browser: test-python ## play every game by clicking in headless Chromium (installs chromium with apt-get if missing)
 	bash tests/browser/run.sh
 
-wheel: ## release abi3 wheel (manylinux2014, checked by auditwheel) and sdist into dist/
+wheel: ## release abi3 wheel (manylinux2014, checked by auditwheel, tested in fresh CPython 3.9 and 3.12 venvs) and sdist into dist/
 	bash tests/install/wheel.sh dist
 
 install: ## install the C library (release) into PREFIX: headers, libkassen.a/.so, pkg-config, CMake package

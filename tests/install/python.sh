@@ -17,25 +17,13 @@ trap 'rm -rf "$work"' EXIT
 export MATURIN_PEP517_ARGS="--profile dev"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
-find_python() { # version
-    local candidate
-    for candidate in "python$1" "$HOME"/.pyenv/versions/"$1".*/bin/"python$1" python3; do
-        if "$candidate" --version >/dev/null 2>&1; then echo "$candidate"; return; fi
-    done
-}
+source "$root/tests/install/pythons.sh"
 read -r -a pythons <<<"${KASSEN_INSTALL_PYTHONS:-$(find_python 3.12) $(find_python 3.13)}"
-
-suite=(test_api.py test_errors.py test_readme.py test_golden.py)
-run_suite() { # venv
-    "$1/bin/python" -m pip install -q pytest
-    (cd "$root/python/tests" && "$1/bin/python" -m pytest -q -p no:cacheprovider "${suite[@]}")
-}
 
 echo "== pip install ./python with $("${pythons[0]}" --version)"
 "${pythons[0]}" -m venv "$work/checkout"
-(cd "$root" && "$work/checkout/bin/python" -m pip install -q ./python)
-"$work/checkout/bin/python" -c 'import kassen, sys; assert "site-packages" in kassen.__file__, kassen.__file__'
-run_suite "$work/checkout"
+(cd "$root" && "$work/checkout/bin/python" -m pip install -q "./python[gymnasium]")
+run_installed_suite "$root" "$work/checkout"
 
 echo "== sdist, pip wheel from it, install with $("${pythons[1]}" --version)"
 "${pythons[1]}" -m venv "$work/sdist"
@@ -56,6 +44,6 @@ case "$(basename "${wheel[0]}")" in
     *-cp39-abi3-*) ;;
     *) echo "python.sh: $(basename "${wheel[0]}") from the sdist is not abi3" >&2; exit 1 ;;
 esac
-"$work/sdist/bin/python" -m pip install -q "${wheel[0]}"
-run_suite "$work/sdist"
+"$work/sdist/bin/python" -m pip install -q "${wheel[0]}[gymnasium]"
+run_installed_suite "$root" "$work/sdist"
 echo "python.sh: pip install ./python and the sdist build work"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds what `make wheel` ships into OUT (default dist/): the release abi3 wheel (one wheel
 # for every CPython >= 3.9) for manylinux2014 (glibc 2.17) with maturin --zig, and the sdist.
-# Checks the wheel's tags with `auditwheel show`. maturin, ziglang and auditwheel come from
-# PyPI into the virtualenv KASSEN_VENV (default .venv).
+# Checks the wheel's tags with `auditwheel show`, then installs it into fresh virtualenvs
+# outside the repository with two CPythons (default: 3.9, the oldest the wheel claims, and
+# 3.12; KASSEN_INSTALL_PYTHONS overrides them) and runs the version-independent part of the
+# pytest suite against each. maturin, ziglang and auditwheel come from PyPI into the
+# virtualenv KASSEN_VENV (default .venv).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -36,4 +39,15 @@ if ! grep -q 'manylinux_2_17_x86_64' <<<"$report"; then
     echo "wheel.sh: auditwheel does not find the wheel consistent with manylinux_2_17" >&2
     exit 1
 fi
+source "$root/tests/install/pythons.sh"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+read -r -a pythons <<<"${KASSEN_INSTALL_PYTHONS:-$(find_python 3.9) $(find_python 3.12)}"
+for python in "${pythons[@]}"; do
+    echo "== the wheel in a fresh virtualenv with $("$python" --version)"
+    rm -rf "$work/venv"
+    "$python" -m venv "$work/venv"
+    "$work/venv/bin/python" -m pip install -q --disable-pip-version-check "${wheels[0]}[gymnasium,pettingzoo]"
+    run_installed_suite "$root" "$work/venv"
+done
 echo "wheel.sh: wrote $(basename "${wheels[0]}") and $(basename "${sdists[0]}") to $out"

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use kassen_core::engine::{load_game, StateHandle};
+use kassen_core::game::GameInfo;
 use kassen_core::rng::Rng;
 use serde_json::{json, Map, Value};
 
@@ -131,18 +132,17 @@ pub struct Spacing {
     pub view: usize,
 }
 
-/// The spacing of a game's golden files. Samurai records a view at every checkpoint. A
-/// Sekigahara game has ~450 player actions and a view of ~17 kB (51 locations, every block),
-/// so its checkpoints hold a view every 150 actions only (the final views of every seat are
-/// always stored): about 130 kB a file instead of 400 kB. 関ヶ原大作戦 (~25 kB views: 84
-/// counters, 19 castles, the tracks) is spaced the same way.
-pub fn spacing(game: &str) -> Spacing {
-    match game {
-        "sekigahara" | "sekigahara_daisakusen" => Spacing { checkpoint: CHECKPOINT_EVERY, view: 6 * CHECKPOINT_EVERY },
-        // ~500 player actions and a ~6 kB view (15 regions, every placement, three seats)
-        "three_kingdoms_redux" => Spacing { checkpoint: CHECKPOINT_EVERY, view: 6 * CHECKPOINT_EVERY },
-        _ => Spacing { checkpoint: CHECKPOINT_EVERY, view: CHECKPOINT_EVERY },
-    }
+/// Views larger than this (the game's `max_view_bytes`) are recorded every sixth checkpoint.
+pub const LARGE_VIEW_BYTES: u32 = 12 * 1024;
+
+/// The spacing of a game's golden files, from its game info. A view is recorded at every
+/// checkpoint, unless the game's views are large: a Sekigahara game has ~450 player actions and
+/// views up to ~20 kB (51 locations, every block), so a view at every checkpoint would make
+/// files of ~400 kB; every sixth (150 actions) keeps them near 130 kB. The final views of every
+/// seat are always stored.
+pub fn spacing(info: &GameInfo) -> Spacing {
+    let views_every = if info.buffer_sizes.max_view_bytes > LARGE_VIEW_BYTES { 6 } else { 1 };
+    Spacing { checkpoint: CHECKPOINT_EVERY, view: views_every * CHECKPOINT_EVERY }
 }
 
 /// Plays a game through the core API, choosing uniformly among the legal actions with
@@ -155,7 +155,7 @@ pub fn generate(game: &str, config: &Value, seed: u64) -> Value {
     let mut player_actions: Vec<u32> = Vec::new();
     let mut checkpoints = Vec::new();
     let mut legal = Vec::new();
-    let every = spacing(game);
+    let every = spacing(&info);
     while !state.is_terminal() {
         let p = state.current_player();
         assert!(p >= 0, "{game}: current player {p} with automatic chance");
@@ -343,7 +343,8 @@ pub fn replay<S: Surface>(g: &Value) -> Result<(), String> {
     let actions: Vec<u32> = serde_json::from_value(g["player_actions"].clone()).map_err(|e| e.to_string())?;
     let checkpoints = g["checkpoints"].as_array().ok_or("missing checkpoints")?;
     let mut next_cp = checkpoints.iter().peekable();
-    let every = spacing(game);
+    let info = load_game(game, Some(config)).map_err(|e| e.to_string())?.info().clone();
+    let every = spacing(&info);
     let mut s = S::start(game, config, seed);
     for (i, &a) in actions.iter().enumerate() {
         let p = s.current_player();

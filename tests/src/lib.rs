@@ -13,8 +13,8 @@
 //!  "checkpoints": [{"step": i, "current_player": p, "legal_actions": [...],
 //!                   "view": view of p} every 25 player actions (step = index into
 //!                   player_actions of the action about to be chosen); "view" only every
-//!                   `golden::spacing(game).view` actions (Samurai: every checkpoint,
-//!                   Sekigahara: every 150 actions, its views being large)]}
+//!                   `golden::spacing(info).view` actions (every checkpoint, or every
+//!                   150 actions for games whose views exceed 12 kB)]}
 //! ```
 //!
 //! One file per registered game, golden config (`golden::configs`) and seed 1, 2, 3; the
