@@ -122,7 +122,9 @@ fn main() {
     let budget = Duration::from_secs_f64(secs);
     let mut rows = Vec::new();
     println!("{:<24} {:>14} {:>14} {:>8} {:>12}", "game", "1 thread st/s", "2 threads st/s", "ratio", "allocs/step");
-    for (id, _) in games() {
+    let only = std::env::var("KASSEN_BENCH_GAMES").ok();
+    let wanted = |id: &str| only.as_deref().is_none_or(|list| list.split(',').any(|g| g == id));
+    for (id, _) in games().into_iter().filter(|(id, _)| wanted(id)) {
         let game = load_game(id, None).unwrap();
         let opts = |threads| BatchOptions { threads, max_episode_steps: Some(5000), ..BatchOptions::new(NUM_ENVS, 7) };
         let (one, allocs, _) = run(&game, opts(1), budget);
