@@ -1,16 +1,19 @@
 //! Batched stepping (`kassen_core::batch`): env-steps/s of every registered game at 1 and 2
-//! threads, with observations and masks written and one random legal action per env drawn
-//! from the masks; learner steps/s of a single-agent Samurai 2p batch against the random bot;
+//! threads, with observations, masks and legal ids written and one random legal action per
+//! env drawn from the legal ids (O(legal), as a sampler should); learner steps/s of a single-agent Samurai 2p batch against the random bot;
 //! allocations per step (a counting global allocator, 1 thread); the information-state hash of
 //! the player to act, ns per call, on a cached state and right after one step.
 //! `cargo bench -p kassen-core --bench batch`; JSON to `KASSEN_BENCH_BATCH_OUT` (default
-//! `bench-results/batch.json` at the workspace root).
+//! `bench-results/batch.json` at the workspace root). `KASSEN_BENCH_SECONDS` sets the time per
+//! row (default 1), `KASSEN_BENCH_GAMES` a comma-separated list of game ids to run (default
+//! all). The load average before and after the run is recorded: the figures are only as
+//! quiet as the machine.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use kassen_core::batch::{BatchBuffers, BatchOptions, Opponent};
+use kassen_core::batch::{BatchBuffers, BatchDims, BatchOptions, Opponent};
 use kassen_core::rng::Rng;
 use kassen_core::{games, load_game, ActionId, GameHandle};
 use serde_json::{json, Value};
@@ -41,20 +44,25 @@ static GLOBAL: Counting = Counting;
 
 const NUM_ENVS: usize = 256;
 
-fn pick(mask: &[u8], num_actions: usize, rng: &mut Rng, out: &mut [ActionId]) {
-    for (m, a) in mask.chunks(num_actions).zip(out.iter_mut()) {
-        let legal = m.iter().filter(|&&x| x == 1).count() as u32;
-        let mut k = rng.below(legal);
-        for (i, &x) in m.iter().enumerate() {
-            if x == 1 {
-                if k == 0 {
-                    *a = i as ActionId;
-                    break;
-                }
-                k -= 1;
-            }
-        }
+/// One uniformly random legal action per env, from the legal ids (from the mask in the
+/// unexpected case of a row cut short).
+fn pick(b: &BatchBuffers, d: BatchDims, rng: &mut Rng, out: &mut [ActionId]) {
+    for (i, a) in out.iter_mut().enumerate() {
+        let count = b.legal_count[i];
+        let k = rng.below(count) as usize;
+        *a = if (count as usize) <= d.max_legal {
+            b.legal_ids[i * d.max_legal + k]
+        } else {
+            let row = &b.mask[i * d.num_actions..(i + 1) * d.num_actions];
+            row.iter().enumerate().filter(|&(_, &m)| m == 1).nth(k).map(|(a, _)| a as ActionId).unwrap()
+        };
     }
+}
+
+/// The 1-, 5- and 15-minute load averages (Linux), to judge how quiet the machine was.
+fn load_average() -> Option<Vec<f64>> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().take(3).map(|x| x.parse().ok()).collect()
 }
 
 /// (steps/s, allocations per step, episodes ended) over `budget`.
@@ -68,14 +76,14 @@ fn run(game: &GameHandle, opts: BatchOptions, budget: Duration) -> (f64, f64, u6
     let mut actions = vec![0; d.num_envs];
     // Warm up (scratch space grows to its size).
     for _ in 0..20 {
-        pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
+        pick(&bufs, d, &mut rng, &mut actions);
         b.step(&actions, &mut bufs.out()).unwrap();
     }
     let (mut steps, mut ended) = (0u64, 0u64);
     let allocs0 = ALLOCS.load(Ordering::Relaxed);
     let start = Instant::now();
     while start.elapsed() < budget {
-        pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
+        pick(&bufs, d, &mut rng, &mut actions);
         b.step(&actions, &mut bufs.out()).unwrap();
         steps += d.num_envs as u64;
         ended += bufs.terminated.iter().chain(&bufs.truncated).map(|&x| x as u64).sum::<u64>();
@@ -120,6 +128,7 @@ fn info_state_ns(game: &GameHandle, budget: Duration) -> (f64, f64) {
 fn main() {
     let secs: f64 = std::env::var("KASSEN_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let budget = Duration::from_secs_f64(secs);
+    let load_before = load_average();
     let mut rows = Vec::new();
     println!("{:<24} {:>14} {:>14} {:>8} {:>12}", "game", "1 thread st/s", "2 threads st/s", "ratio", "allocs/step");
     let only = std::env::var("KASSEN_BENCH_GAMES").ok();
@@ -142,12 +151,14 @@ fn main() {
         single.push(json!({"threads": threads, "learner_steps_per_sec": rate, "allocs_per_step": allocs}));
     }
     let mut info_state = Vec::new();
-    for (id, _) in games() {
+    for (id, _) in games().into_iter().filter(|(id, _)| wanted(id)) {
         let (cached, stepped) = info_state_ns(&load_game(id, None).unwrap(), budget);
         println!("{id:<24} info_state_hash: {cached:.0} ns cached, {stepped:.0} ns after one step");
         info_state.push(json!({"game": id, "info_state_hash_ns_cached": cached, "info_state_hash_ns_after_step": stepped}));
     }
-    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": NUM_ENVS, "seconds_per_config": secs,
+    let load = json!({"before": load_before, "after": load_average()});
+    println!("load average (1, 5, 15 min): {load}");
+    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": NUM_ENVS, "seconds_per_config": secs, "load_average": load,
         "multi_agent": rows, "single_agent_samurai_2p": single, "info_state_hash": info_state});
     let path = std::env::var("KASSEN_BENCH_BATCH_OUT")
         .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench-results/batch.json").to_string());
