@@ -15,8 +15,12 @@ prints one table comparing the surfaces, then the goals:
   - batched stepping (DIR/batch.json, core/benches/batch.rs): >= 1.7x env-steps/s from 1 to 2
     threads per game, >= 1,000,000 learner steps/s for Samurai 2p against the random bot.
   - from DIR/python_rl.json (python/bench/bench_rl.py): the batch from Python >= 20x the
-    single-state Python loop on every game, >= 2,000,000 env-steps/s for Samurai 2p, and the
-    Gymnasium vector env within 1.5x of the raw batch.
+    single-state Python loop on every game, >= 2,000,000 env-steps/s for Samurai 2p, >= 1.7x
+    from 1 to 2 threads for Samurai 2p, >= 1,000,000 learner steps/s for Samurai 2p against
+    the random bot, and the Gymnasium vector env (as shipped, copy=True) within 1.5x of the
+    raw batch on every game.
+The load averages recorded by the batch benchmarks are printed with the goals: on a busy
+machine the thread-scaling figures mean little.
 
 Only the standard library: runs with any python3.
 """
@@ -44,8 +48,12 @@ def rl_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
     """The goals of the Python RL benchmark (python/bench/bench_rl.py)."""
     rows = (data or {}).get("rows", [])
     worst_ratio = min((r["batch_over_single"] for r in rows), default=None)
-    samurai = next((r["batch_env_steps_per_sec"] for r in rows if r["game"] == "samurai" and r["players"] == 2), None)
+    samurai_row = next((r for r in rows if r["game"] == "samurai" and r["players"] == 2), {})
+    samurai = samurai_row.get("batch_env_steps_per_sec")
+    threads = samurai_row.get("batch_thread_ratio")
+    vs_bot = samurai_row.get("batch_vs_bot_steps_per_sec")
     worst_vec = max((r["batch_over_vector_env"] for r in rows), default=None)
+    worst_vec_views = max((r.get("batch_over_vector_env_no_copy", float("nan")) for r in rows), default=None)
     return {
         "python_batch_over_single_loop": {
             "goal": f">= {GOAL_BATCH_OVER_SINGLE:.0f}x (every game)", "measured_min": worst_ratio,
@@ -53,8 +61,15 @@ def rl_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
         "python_batch_samurai_2p_env_steps_per_sec": {
             "goal": f">= {GOAL_SAMURAI_2P_BATCH:,} (both cores)", "measured": samurai,
             "pass": None if samurai is None else samurai >= GOAL_SAMURAI_2P_BATCH},
+        "python_batch_samurai_2p_1_to_2_threads": {
+            "goal": f">= {GOAL_BATCH_THREAD_RATIO}x env-steps/s", "measured": threads,
+            "pass": None if threads is None else threads >= GOAL_BATCH_THREAD_RATIO},
+        "python_batch_samurai_2p_vs_random_learner_steps_per_sec": {
+            "goal": f">= {GOAL_BATCH_SINGLE_AGENT:,} learner steps/s", "measured": vs_bot,
+            "pass": None if vs_bot is None else vs_bot >= GOAL_BATCH_SINGLE_AGENT},
         "python_vector_env_slowdown": {
-            "goal": f"<= {GOAL_VECTOR_ENV_SLOWDOWN}x the raw batch", "measured": worst_vec,
+            "goal": f"<= {GOAL_VECTOR_ENV_SLOWDOWN}x the raw batch (copy=True)", "measured": worst_vec,
+            "copy_false_measured": worst_vec_views,
             "pass": None if worst_vec is None else worst_vec <= GOAL_VECTOR_ENV_SLOWDOWN},
     }
 
@@ -248,6 +263,12 @@ def main() -> int:
         value = g.get("measured_min", g.get("measured"))
         verdict = {True: "PASS", False: "FAIL", None: "not measured"}[g["pass"]]
         print(f"  {name:<32} {g['goal']:<45} measured {fmt(value, 1):>12}  {verdict}")
+    loads = {"rust batch": (batch or {}).get("load_average")}
+    for r in (py_rl or {}).get("rows", []):
+        loads[f"python rl {r['game']}"] = r.get("load_average")
+    for name, load in loads.items():
+        if load:
+            print(f"  load average during {name}: before {load.get('before')}, after {load.get('after')}")
     print(f"\nwrote {path}")
     return 0
 
