@@ -44,29 +44,28 @@ GOAL_SAMURAI_2P_BATCH = 2_000_000
 GOAL_VECTOR_ENV_SLOWDOWN = 1.5
 
 
+def at_least(goal: str, measured: Optional[float], limit: float, key: str = "measured") -> Dict[str, Any]:
+    """A goal entry that passes when ``measured >= limit`` (not measured: ``None``)."""
+    return {"goal": goal, key: measured, "pass": None if measured is None else measured >= limit}
+
+
 def rl_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
     """The goals of the Python RL benchmark (python/bench/bench_rl.py)."""
     rows = (data or {}).get("rows", [])
     worst_ratio = min((r["batch_over_single"] for r in rows), default=None)
-    samurai_row = next((r for r in rows if r["game"] == "samurai" and r["players"] == 2), {})
-    samurai = samurai_row.get("batch_env_steps_per_sec")
-    threads = samurai_row.get("batch_thread_ratio")
-    vs_bot = samurai_row.get("batch_vs_bot_steps_per_sec")
+    samurai = next((r for r in rows if r["game"] == "samurai" and r["players"] == 2), {})
     worst_vec = max((r["batch_over_vector_env"] for r in rows), default=None)
     worst_vec_views = max((r.get("batch_over_vector_env_no_copy", float("nan")) for r in rows), default=None)
     return {
-        "python_batch_over_single_loop": {
-            "goal": f">= {GOAL_BATCH_OVER_SINGLE:.0f}x (every game)", "measured_min": worst_ratio,
-            "pass": None if worst_ratio is None else worst_ratio >= GOAL_BATCH_OVER_SINGLE},
-        "python_batch_samurai_2p_env_steps_per_sec": {
-            "goal": f">= {GOAL_SAMURAI_2P_BATCH:,} (both cores)", "measured": samurai,
-            "pass": None if samurai is None else samurai >= GOAL_SAMURAI_2P_BATCH},
-        "python_batch_samurai_2p_1_to_2_threads": {
-            "goal": f">= {GOAL_BATCH_THREAD_RATIO}x env-steps/s", "measured": threads,
-            "pass": None if threads is None else threads >= GOAL_BATCH_THREAD_RATIO},
-        "python_batch_samurai_2p_vs_random_learner_steps_per_sec": {
-            "goal": f">= {GOAL_BATCH_SINGLE_AGENT:,} learner steps/s", "measured": vs_bot,
-            "pass": None if vs_bot is None else vs_bot >= GOAL_BATCH_SINGLE_AGENT},
+        "python_batch_over_single_loop": at_least(
+            f">= {GOAL_BATCH_OVER_SINGLE:.0f}x (every game)", worst_ratio, GOAL_BATCH_OVER_SINGLE, "measured_min"),
+        "python_batch_samurai_2p_env_steps_per_sec": at_least(
+            f">= {GOAL_SAMURAI_2P_BATCH:,} (both cores)", samurai.get("batch_env_steps_per_sec"), GOAL_SAMURAI_2P_BATCH),
+        "python_batch_samurai_2p_1_to_2_threads": at_least(
+            f">= {GOAL_BATCH_THREAD_RATIO}x env-steps/s", samurai.get("batch_thread_ratio"), GOAL_BATCH_THREAD_RATIO),
+        "python_batch_samurai_2p_vs_random_learner_steps_per_sec": at_least(
+            f">= {GOAL_BATCH_SINGLE_AGENT:,} learner steps/s", samurai.get("batch_vs_bot_steps_per_sec"),
+            GOAL_BATCH_SINGLE_AGENT),
         "python_vector_env_slowdown": {
             "goal": f"<= {GOAL_VECTOR_ENV_SLOWDOWN}x the raw batch (copy=True)", "measured": worst_vec,
             "copy_false_measured": worst_vec_views,

@@ -42,6 +42,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Envs per batch unless `KASSEN_BENCH_ENVS` says otherwise.
 const NUM_ENVS: usize = 256;
 
 /// One uniformly random legal action per env, from the legal ids (from the mask in the
@@ -93,6 +94,43 @@ fn run(game: &GameHandle, opts: BatchOptions, budget: Duration) -> (f64, f64, u6
     (steps as f64 / secs, allocs as f64 / steps as f64, ended)
 }
 
+/// Where a batch step's time goes, per env-step, on one thread (ns): the rules (legal actions
+/// and apply, as in a raw random playout), zeroing the observation buffer, and the game's
+/// observation encoder (`observation_tensor_into` less the zeroing). Measured over random
+/// games, observing the player to act.
+fn step_costs_ns(game: &GameHandle, budget: Duration) -> (f64, f64, f64) {
+    let mut rng = Rng::from_seed(5);
+    let mut state = game.new_initial_state(1);
+    let mut obs = vec![0.0f32; game.info().observation_len()];
+    let mut legal = Vec::new();
+    let (mut rules, mut zero, mut encode, mut n) = (Duration::ZERO, Duration::ZERO, Duration::ZERO, 0u64);
+    let start = Instant::now();
+    while start.elapsed() < budget {
+        for _ in 0..64 {
+            if state.is_terminal() || state.history().len() > 2000 {
+                state = game.new_initial_state(rng.next_u64());
+            }
+            let t = Instant::now();
+            legal.clear();
+            state.legal_actions_into(&mut legal);
+            state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+            rules += t.elapsed();
+            let p = state.current_player().max(kassen_core::SPECTATOR);
+            let t = Instant::now();
+            obs.fill(0.0);
+            std::hint::black_box(&mut obs);
+            zero += t.elapsed();
+            let t = Instant::now();
+            state.observation_tensor_into(p, &mut obs).unwrap();
+            std::hint::black_box(&obs);
+            encode += t.elapsed();
+            n += 1;
+        }
+    }
+    let ns = |d: Duration| d.as_nanos() as f64 / n as f64;
+    (ns(rules), ns(zero), (ns(encode) - ns(zero)).max(0.0))
+}
+
 /// (cached ns, after-one-step ns) of `info_state_hash` for the player to act, over random
 /// games: the cached figure repeats the query on one state; the other steps first.
 fn info_state_ns(game: &GameHandle, budget: Duration) -> (f64, f64) {
@@ -129,23 +167,30 @@ fn main() {
     let secs: f64 = std::env::var("KASSEN_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let budget = Duration::from_secs_f64(secs);
     let load_before = load_average();
+    let num_envs: usize = std::env::var("KASSEN_BENCH_ENVS").ok().and_then(|s| s.parse().ok()).unwrap_or(NUM_ENVS);
     let mut rows = Vec::new();
     println!("{:<24} {:>14} {:>14} {:>8} {:>12}", "game", "1 thread st/s", "2 threads st/s", "ratio", "allocs/step");
     let only = std::env::var("KASSEN_BENCH_GAMES").ok();
     let wanted = |id: &str| only.as_deref().is_none_or(|list| list.split(',').any(|g| g == id));
     for (id, _) in games().into_iter().filter(|(id, _)| wanted(id)) {
         let game = load_game(id, None).unwrap();
-        let opts = |threads| BatchOptions { threads, max_episode_steps: Some(5000), ..BatchOptions::new(NUM_ENVS, 7) };
+        let opts = |threads| BatchOptions { threads, max_episode_steps: Some(5000), ..BatchOptions::new(num_envs, 7) };
         let (one, allocs, _) = run(&game, opts(1), budget);
         let (two, _, _) = run(&game, opts(2), budget);
-        println!("{id:<24} {one:>14.0} {two:>14.0} {:>7.2}x {allocs:>12.4}", two / one);
-        rows.push(json!({"game": id, "config": game.info().config, "num_envs": NUM_ENVS, "steps_per_sec_1_thread": one,
-            "steps_per_sec_2_threads": two, "thread_ratio": two / one, "allocs_per_step_1_thread": allocs}));
+        let (rules, zero, encode) = step_costs_ns(&game, budget);
+        println!(
+            "{id:<24} {one:>14.0} {two:>14.0} {:>7.2}x {allocs:>12.4}   per step: rules {rules:.0} ns, zeroing obs {zero:.0} ns, encoder {encode:.0} ns, batch {:.0} ns",
+            two / one,
+            1e9 / one
+        );
+        rows.push(json!({"game": id, "config": game.info().config, "num_envs": num_envs, "steps_per_sec_1_thread": one,
+            "steps_per_sec_2_threads": two, "thread_ratio": two / one, "allocs_per_step_1_thread": allocs,
+            "ns_per_step_1_thread": {"batch": 1e9 / one, "rules": rules, "zero_obs": zero, "encoder": encode}}));
     }
     let samurai = load_game("samurai", Some(&json!({"players": 2}))).unwrap();
     let mut single = Vec::new();
     for threads in [1, 2] {
-        let opts = BatchOptions { threads, opponent: Some(Opponent::Random), ..BatchOptions::new(NUM_ENVS, 7) };
+        let opts = BatchOptions { threads, opponent: Some(Opponent::Random), ..BatchOptions::new(num_envs, 7) };
         let (rate, allocs, ended) = run(&samurai, opts, budget);
         println!("samurai 2p vs random, {threads} thread(s): {rate:.0} learner steps/s, {allocs:.4} allocs/step, {ended} episodes");
         single.push(json!({"threads": threads, "learner_steps_per_sec": rate, "allocs_per_step": allocs}));
@@ -158,7 +203,7 @@ fn main() {
     }
     let load = json!({"before": load_before, "after": load_average()});
     println!("load average (1, 5, 15 min): {load}");
-    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": NUM_ENVS, "seconds_per_config": secs, "load_average": load,
+    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": num_envs, "seconds_per_config": secs, "load_average": load,
         "multi_agent": rows, "single_agent_samurai_2p": single, "info_state_hash": info_state});
     let path = std::env::var("KASSEN_BENCH_BATCH_OUT")
         .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench-results/batch.json").to_string());

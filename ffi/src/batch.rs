@@ -141,10 +141,7 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchO
                 ids: unsafe { buf(o.legal_ids, o.legal_ids_len, "out.legal_ids") }?,
             }),
             _ => {
-                return Err(Failure::new(
-                    kassen_status::InvalidArgument,
-                    "out.legal_count and out.legal_ids must be both set or both NULL",
-                ))
+                return Err(Failure::new(kassen_status::InvalidArgument, "out.legal_count and out.legal_ids must be both set or both NULL"))
             }
         },
     })

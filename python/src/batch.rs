@@ -9,9 +9,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use kassen_core::batch::{
-    BatchBuffers, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent,
-};
+use kassen_core::batch::{BatchBuffers, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent};
 use kassen_core::engine::GameHandle;
 use kassen_core::{ActionId, ErrorCode};
 use numpy::ndarray::IxDyn;

@@ -3,9 +3,7 @@
 use std::sync::Arc;
 
 use super::pool::Pool;
-use super::{
-    episode_seed, opponent_seed, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent,
-};
+use super::{episode_seed, opponent_seed, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent};
 use crate::engine::Instance;
 use crate::error::{RuleError, SetupError};
 use crate::events::Events;
