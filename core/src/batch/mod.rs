@@ -97,7 +97,9 @@ impl Opponent {
 pub struct BatchOptions {
     pub num_envs: usize,
     pub seed: u64,
-    /// Worker threads for `step` and `reset` (1 = the calling thread only).
+    /// Threads for `step` and `reset` (1 = the calling thread only). The batch starts
+    /// `threads - 1` worker threads once, parks them between calls and joins them when it is
+    /// dropped; each call splits the envs into `threads` contiguous parts.
     pub threads: usize,
     /// Observe this seat instead of the player to act (multi-agent mode only).
     pub obs_seat: Option<Player>,
