@@ -265,9 +265,9 @@ def main() -> int:
     loads = {"rust batch": (batch or {}).get("load_average")}
     for r in (py_rl or {}).get("rows", []):
         loads[f"python rl {r['game']}"] = r.get("load_average")
-    for name, load in loads.items():
-        if load:
-            print(f"  load average during {name}: before {load.get('before')}, after {load.get('after')}")
+    for name, avg in loads.items():
+        if avg:
+            print(f"  load average during {name}: before {avg.get('before')}, after {avg.get('after')}")
     print(f"\nwrote {path}")
     return 0
 
