@@ -15,8 +15,12 @@ prints one table comparing the surfaces, then the goals:
   - batched stepping (DIR/batch.json, core/benches/batch.rs): >= 1.7x env-steps/s from 1 to 2
     threads per game, >= 1,000,000 learner steps/s for Samurai 2p against the random bot.
   - from DIR/python_rl.json (python/bench/bench_rl.py): the batch from Python >= 20x the
-    single-state Python loop on every game, >= 2,000,000 env-steps/s for Samurai 2p, and the
-    Gymnasium vector env within 1.5x of the raw batch.
+    single-state Python loop on every game, >= 2,000,000 env-steps/s for Samurai 2p, >= 1.7x
+    from 1 to 2 threads for Samurai 2p, >= 1,000,000 learner steps/s for Samurai 2p against
+    the random bot, and the Gymnasium vector env (as shipped, copy=True) within 1.5x of the
+    raw batch on every game.
+The load averages recorded by the batch benchmarks are printed with the goals: on a busy
+machine the thread-scaling figures mean little.
 
 Only the standard library: runs with any python3.
 """
@@ -40,21 +44,31 @@ GOAL_SAMURAI_2P_BATCH = 2_000_000
 GOAL_VECTOR_ENV_SLOWDOWN = 1.5
 
 
+def at_least(goal: str, measured: Optional[float], limit: float, key: str = "measured") -> Dict[str, Any]:
+    """A goal entry that passes when ``measured >= limit`` (not measured: ``None``)."""
+    return {"goal": goal, key: measured, "pass": None if measured is None else measured >= limit}
+
+
 def rl_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
     """The goals of the Python RL benchmark (python/bench/bench_rl.py)."""
     rows = (data or {}).get("rows", [])
     worst_ratio = min((r["batch_over_single"] for r in rows), default=None)
-    samurai = next((r["batch_env_steps_per_sec"] for r in rows if r["game"] == "samurai" and r["players"] == 2), None)
+    samurai = next((r for r in rows if r["game"] == "samurai" and r["players"] == 2), {})
     worst_vec = max((r["batch_over_vector_env"] for r in rows), default=None)
+    worst_vec_views = max((r.get("batch_over_vector_env_no_copy", float("nan")) for r in rows), default=None)
     return {
-        "python_batch_over_single_loop": {
-            "goal": f">= {GOAL_BATCH_OVER_SINGLE:.0f}x (every game)", "measured_min": worst_ratio,
-            "pass": None if worst_ratio is None else worst_ratio >= GOAL_BATCH_OVER_SINGLE},
-        "python_batch_samurai_2p_env_steps_per_sec": {
-            "goal": f">= {GOAL_SAMURAI_2P_BATCH:,} (both cores)", "measured": samurai,
-            "pass": None if samurai is None else samurai >= GOAL_SAMURAI_2P_BATCH},
+        "python_batch_over_single_loop": at_least(
+            f">= {GOAL_BATCH_OVER_SINGLE:.0f}x (every game)", worst_ratio, GOAL_BATCH_OVER_SINGLE, "measured_min"),
+        "python_batch_samurai_2p_env_steps_per_sec": at_least(
+            f">= {GOAL_SAMURAI_2P_BATCH:,} (both cores)", samurai.get("batch_env_steps_per_sec"), GOAL_SAMURAI_2P_BATCH),
+        "python_batch_samurai_2p_1_to_2_threads": at_least(
+            f">= {GOAL_BATCH_THREAD_RATIO}x env-steps/s", samurai.get("batch_thread_ratio"), GOAL_BATCH_THREAD_RATIO),
+        "python_batch_samurai_2p_vs_random_learner_steps_per_sec": at_least(
+            f">= {GOAL_BATCH_SINGLE_AGENT:,} learner steps/s", samurai.get("batch_vs_bot_steps_per_sec"),
+            GOAL_BATCH_SINGLE_AGENT),
         "python_vector_env_slowdown": {
-            "goal": f"<= {GOAL_VECTOR_ENV_SLOWDOWN}x the raw batch", "measured": worst_vec,
+            "goal": f"<= {GOAL_VECTOR_ENV_SLOWDOWN}x the raw batch (copy=True)", "measured": worst_vec,
+            "copy_false_measured": worst_vec_views,
             "pass": None if worst_vec is None else worst_vec <= GOAL_VECTOR_ENV_SLOWDOWN},
     }
 
@@ -248,6 +262,12 @@ def main() -> int:
         value = g.get("measured_min", g.get("measured"))
         verdict = {True: "PASS", False: "FAIL", None: "not measured"}[g["pass"]]
         print(f"  {name:<32} {g['goal']:<45} measured {fmt(value, 1):>12}  {verdict}")
+    loads = {"rust batch": (batch or {}).get("load_average")}
+    for r in (py_rl or {}).get("rows", []):
+        loads[f"python rl {r['game']}"] = r.get("load_average")
+    for name, avg in loads.items():
+        if avg:
+            print(f"  load average during {name}: before {avg.get('before')}, after {avg.get('after')}")
     print(f"\nwrote {path}")
     return 0
 

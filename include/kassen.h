@@ -236,6 +236,10 @@ typedef struct kassen_batch_dims {
      * 1 if observations are uint8 (`obs_u8`), 0 if float (`obs_f32`).
      */
     uint8_t obs_uint8;
+    /**
+     * Width of one `legal_ids` row: the game's `max_legal_actions` (at most `num_actions`).
+     */
+    size_t max_legal_actions;
 } kassen_batch_dims;
 
 /**
@@ -253,7 +257,19 @@ typedef struct kassen_batch_dims {
  * - `terminated`, `truncated`: `num_envs`, 1 if the episode ended this step by the rules or
  *   at `max_episode_steps`;
  * - `final_returns`: `num_envs * num_players`, returns of an episode that just ended, else 0;
- * - `episode_len`: `num_envs`, steps of an episode that just ended, else 0.
+ * - `episode_len`: `num_envs`, steps of an episode that just ended, else 0;
+ * - `legal_count` and `legal_ids` (optional: both NULL, or both set): `num_envs` and
+ *   `num_envs * max_legal_actions`; env `i` has `legal_count[i]` legal actions, and row `i`
+ *   of `legal_ids` starts with the first `min(legal_count[i], max_legal_actions)` of them in
+ *   ascending order (entries after those are not written). The game's `max_legal_actions` is
+ *   the most seen in its soak run, so a longer list is not expected; if it comes, the row is
+ *   cut short and `mask` is the full answer. Sampling from these lists costs O(legal actions)
+ *   instead of O(num_actions).
+ *
+ * Between calls the batch owns the contents of `mask`: given the same mask buffer as in the
+ * previous call, `kassen_batch_step` clears only the entries it set then, so do not write
+ * into it between calls (reading is fine). A different buffer, and every
+ * `kassen_batch_reset`, is written in full.
  *
  * Same-step autoreset: an env whose episode ended has already been reset, and its `obs`,
  * `mask` and `player` belong to the first decision of its next episode.
@@ -276,6 +292,10 @@ typedef struct kassen_batch_out {
     size_t final_returns_len;
     uint32_t *episode_len;
     size_t episode_len_len;
+    uint32_t *legal_count;
+    size_t legal_count_len;
+    uint32_t *legal_ids;
+    size_t legal_ids_len;
 } kassen_batch_out;
 
 /**
@@ -323,7 +343,8 @@ const char *kassen_last_error_message(void);
  * do not depend on `threads`. With `"opponent": "random"` the batch is single-agent: the
  * learner plays `learner_seat` and `kassen_batch_step` plays the other seats and chance
  * nodes itself. The first episodes are started here; `kassen_batch_reset` writes their
- * observations.
+ * observations. With `threads` T > 1 the batch starts T - 1 worker threads here, which wait
+ * between calls and are stopped and joined by `kassen_batch_free`.
  *
  * On success, `*out` receives a new batch that the caller owns and must release with
  * `kassen_batch_free`. On failure `*out` is not written and the status says why:
@@ -337,8 +358,8 @@ kassen_status kassen_batch_new(const struct kassen_game *game,
                                struct kassen_batch **out);
 
 /**
- * Releases a batch. `batch == NULL` is a no-op. The batch must not be used after this
- * call. This function cannot fail.
+ * Releases a batch and joins its worker threads. `batch == NULL` is a no-op. The batch
+ * must not be used after this call. This function cannot fail.
  */
 void kassen_batch_free(struct kassen_batch *batch);
 
@@ -360,7 +381,8 @@ kassen_status kassen_batch_get_dims(const struct kassen_batch *batch,
  * On failure nothing changes (the buffers may be partly written only if the status is
  * `KASSEN_STATUS_PANIC`): `KASSEN_STATUS_NULL_POINTER` (`batch`, `out` or one of its
  * buffers is NULL), `KASSEN_STATUS_INVALID_ARGUMENT` (a buffer length is not the one
- * `kassen_batch_out` gives, or the observation buffer has the other type).
+ * `kassen_batch_out` gives, the observation buffer has the other type, or only one of
+ * `legal_count` and `legal_ids` is set).
  */
 kassen_status kassen_batch_reset(struct kassen_batch *batch,
                                  const uint64_t *seed,

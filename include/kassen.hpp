@@ -493,7 +493,8 @@ class Bot {
 };
 
 /// Caller-owned output buffers of a Batch (see kassen_batch_out for their sizes); exactly one
-/// of obs_f32 and obs_u8 is used, by the batch's observation type.
+/// of obs_f32 and obs_u8 is used, by the batch's observation type; legal_count and legal_ids
+/// are optional (both empty: not written). Do not write into `mask` between calls.
 struct BatchSpans {
     span<float> obs_f32;
     span<uint8_t> obs_u8;
@@ -504,6 +505,8 @@ struct BatchSpans {
     span<uint8_t> truncated;
     span<float> final_returns;
     span<uint32_t> episode_len;
+    span<uint32_t> legal_count;
+    span<uint32_t> legal_ids;
 
     kassen_batch_out to_c() const noexcept {
         bool u8 = obs_u8.size() > 0;
@@ -523,7 +526,11 @@ struct BatchSpans {
                                 final_returns.data(),
                                 final_returns.size(),
                                 episode_len.data(),
-                                episode_len.size()};
+                                episode_len.size(),
+                                legal_count.size() ? legal_count.data() : nullptr,
+                                legal_count.size(),
+                                legal_ids.size() ? legal_ids.data() : nullptr,
+                                legal_ids.size()};
     }
 };
 
@@ -533,7 +540,7 @@ struct BatchBuffers {
         : obs_f32(d.obs_uint8 ? 0 : d.num_envs * d.obs_len), obs_u8(d.obs_uint8 ? d.num_envs * d.obs_len : 0),
           mask(d.num_envs * d.num_actions), player(d.num_envs), rewards(d.num_envs * d.num_players),
           terminated(d.num_envs), truncated(d.num_envs), final_returns(d.num_envs * d.num_players),
-          episode_len(d.num_envs) {}
+          episode_len(d.num_envs), legal_count(d.num_envs), legal_ids(d.num_envs * d.max_legal_actions) {}
     std::vector<float> obs_f32;
     std::vector<uint8_t> obs_u8;
     std::vector<uint8_t> mask;
@@ -543,11 +550,15 @@ struct BatchBuffers {
     std::vector<uint8_t> truncated;
     std::vector<float> final_returns;
     std::vector<uint32_t> episode_len;
+    /// Number of legal actions per env, and the first max_legal_actions of them per env.
+    std::vector<uint32_t> legal_count;
+    std::vector<uint32_t> legal_ids;
 
     BatchSpans spans() noexcept {
-        return BatchSpans{span<float>(obs_f32),       span<uint8_t>(obs_u8),     span<uint8_t>(mask),
-                          span<int32_t>(player),      span<float>(rewards),      span<uint8_t>(terminated),
-                          span<uint8_t>(truncated),   span<float>(final_returns), span<uint32_t>(episode_len)};
+        return BatchSpans{span<float>(obs_f32),         span<uint8_t>(obs_u8),      span<uint8_t>(mask),
+                          span<int32_t>(player),        span<float>(rewards),       span<uint8_t>(terminated),
+                          span<uint8_t>(truncated),     span<float>(final_returns), span<uint32_t>(episode_len),
+                          span<uint32_t>(legal_count),  span<uint32_t>(legal_ids)};
     }
 };
 

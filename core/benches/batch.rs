@@ -1,16 +1,19 @@
 //! Batched stepping (`kassen_core::batch`): env-steps/s of every registered game at 1 and 2
-//! threads, with observations and masks written and one random legal action per env drawn
-//! from the masks; learner steps/s of a single-agent Samurai 2p batch against the random bot;
+//! threads, with observations, masks and legal ids written and one random legal action per
+//! env drawn from the legal ids (O(legal), as a sampler should); learner steps/s of a single-agent Samurai 2p batch against the random bot;
 //! allocations per step (a counting global allocator, 1 thread); the information-state hash of
 //! the player to act, ns per call, on a cached state and right after one step.
 //! `cargo bench -p kassen-core --bench batch`; JSON to `KASSEN_BENCH_BATCH_OUT` (default
-//! `bench-results/batch.json` at the workspace root).
+//! `bench-results/batch.json` at the workspace root). `KASSEN_BENCH_SECONDS` sets the time per
+//! row (default 1), `KASSEN_BENCH_GAMES` a comma-separated list of game ids to run (default
+//! all). The load average before and after the run is recorded: the figures are only as
+//! quiet as the machine.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use kassen_core::batch::{BatchBuffers, BatchOptions, Opponent};
+use kassen_core::batch::{BatchBuffers, BatchDims, BatchOptions, Opponent};
 use kassen_core::rng::Rng;
 use kassen_core::{games, load_game, ActionId, GameHandle};
 use serde_json::{json, Value};
@@ -39,22 +42,28 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Envs per batch unless `KASSEN_BENCH_ENVS` says otherwise.
 const NUM_ENVS: usize = 256;
 
-fn pick(mask: &[u8], num_actions: usize, rng: &mut Rng, out: &mut [ActionId]) {
-    for (m, a) in mask.chunks(num_actions).zip(out.iter_mut()) {
-        let legal = m.iter().filter(|&&x| x == 1).count() as u32;
-        let mut k = rng.below(legal);
-        for (i, &x) in m.iter().enumerate() {
-            if x == 1 {
-                if k == 0 {
-                    *a = i as ActionId;
-                    break;
-                }
-                k -= 1;
-            }
-        }
+/// One uniformly random legal action per env, from the legal ids (from the mask in the
+/// unexpected case of a row cut short).
+fn pick(b: &BatchBuffers, d: BatchDims, rng: &mut Rng, out: &mut [ActionId]) {
+    for (i, a) in out.iter_mut().enumerate() {
+        let count = b.legal_count[i];
+        let k = rng.below(count) as usize;
+        *a = if (count as usize) <= d.max_legal {
+            b.legal_ids[i * d.max_legal + k]
+        } else {
+            let row = &b.mask[i * d.num_actions..(i + 1) * d.num_actions];
+            row.iter().enumerate().filter(|&(_, &m)| m == 1).nth(k).map(|(a, _)| a as ActionId).unwrap()
+        };
     }
+}
+
+/// The 1-, 5- and 15-minute load averages (Linux), to judge how quiet the machine was.
+fn load_average() -> Option<Vec<f64>> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().take(3).map(|x| x.parse().ok()).collect()
 }
 
 /// (steps/s, allocations per step, episodes ended) over `budget`.
@@ -68,14 +77,14 @@ fn run(game: &GameHandle, opts: BatchOptions, budget: Duration) -> (f64, f64, u6
     let mut actions = vec![0; d.num_envs];
     // Warm up (scratch space grows to its size).
     for _ in 0..20 {
-        pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
+        pick(&bufs, d, &mut rng, &mut actions);
         b.step(&actions, &mut bufs.out()).unwrap();
     }
     let (mut steps, mut ended) = (0u64, 0u64);
     let allocs0 = ALLOCS.load(Ordering::Relaxed);
     let start = Instant::now();
     while start.elapsed() < budget {
-        pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
+        pick(&bufs, d, &mut rng, &mut actions);
         b.step(&actions, &mut bufs.out()).unwrap();
         steps += d.num_envs as u64;
         ended += bufs.terminated.iter().chain(&bufs.truncated).map(|&x| x as u64).sum::<u64>();
@@ -83,6 +92,43 @@ fn run(game: &GameHandle, opts: BatchOptions, budget: Duration) -> (f64, f64, u6
     let secs = start.elapsed().as_secs_f64();
     let allocs = ALLOCS.load(Ordering::Relaxed) - allocs0;
     (steps as f64 / secs, allocs as f64 / steps as f64, ended)
+}
+
+/// Where a batch step's time goes, per env-step, on one thread (ns): the rules (legal actions
+/// and apply, as in a raw random playout), zeroing the observation buffer, and the game's
+/// observation encoder (`observation_tensor_into` less the zeroing). Measured over random
+/// games, observing the player to act.
+fn step_costs_ns(game: &GameHandle, budget: Duration) -> (f64, f64, f64) {
+    let mut rng = Rng::from_seed(5);
+    let mut state = game.new_initial_state(1);
+    let mut obs = vec![0.0f32; game.info().observation_len()];
+    let mut legal = Vec::new();
+    let (mut rules, mut zero, mut encode, mut n) = (Duration::ZERO, Duration::ZERO, Duration::ZERO, 0u64);
+    let start = Instant::now();
+    while start.elapsed() < budget {
+        for _ in 0..64 {
+            if state.is_terminal() || state.history().len() > 2000 {
+                state = game.new_initial_state(rng.next_u64());
+            }
+            let t = Instant::now();
+            legal.clear();
+            state.legal_actions_into(&mut legal);
+            state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+            rules += t.elapsed();
+            let p = state.current_player().max(kassen_core::SPECTATOR);
+            let t = Instant::now();
+            obs.fill(0.0);
+            std::hint::black_box(&mut obs);
+            zero += t.elapsed();
+            let t = Instant::now();
+            state.observation_tensor_into(p, &mut obs).unwrap();
+            std::hint::black_box(&obs);
+            encode += t.elapsed();
+            n += 1;
+        }
+    }
+    let ns = |d: Duration| d.as_nanos() as f64 / n as f64;
+    (ns(rules), ns(zero), (ns(encode) - ns(zero)).max(0.0))
 }
 
 /// (cached ns, after-one-step ns) of `info_state_hash` for the player to act, over random
@@ -120,32 +166,44 @@ fn info_state_ns(game: &GameHandle, budget: Duration) -> (f64, f64) {
 fn main() {
     let secs: f64 = std::env::var("KASSEN_BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let budget = Duration::from_secs_f64(secs);
+    let load_before = load_average();
+    let num_envs: usize = std::env::var("KASSEN_BENCH_ENVS").ok().and_then(|s| s.parse().ok()).unwrap_or(NUM_ENVS);
     let mut rows = Vec::new();
     println!("{:<24} {:>14} {:>14} {:>8} {:>12}", "game", "1 thread st/s", "2 threads st/s", "ratio", "allocs/step");
-    for (id, _) in games() {
+    let only = std::env::var("KASSEN_BENCH_GAMES").ok();
+    let wanted = |id: &str| only.as_deref().is_none_or(|list| list.split(',').any(|g| g == id));
+    for (id, _) in games().into_iter().filter(|(id, _)| wanted(id)) {
         let game = load_game(id, None).unwrap();
-        let opts = |threads| BatchOptions { threads, max_episode_steps: Some(5000), ..BatchOptions::new(NUM_ENVS, 7) };
+        let opts = |threads| BatchOptions { threads, max_episode_steps: Some(5000), ..BatchOptions::new(num_envs, 7) };
         let (one, allocs, _) = run(&game, opts(1), budget);
         let (two, _, _) = run(&game, opts(2), budget);
-        println!("{id:<24} {one:>14.0} {two:>14.0} {:>7.2}x {allocs:>12.4}", two / one);
-        rows.push(json!({"game": id, "config": game.info().config, "num_envs": NUM_ENVS, "steps_per_sec_1_thread": one,
-            "steps_per_sec_2_threads": two, "thread_ratio": two / one, "allocs_per_step_1_thread": allocs}));
+        let (rules, zero, encode) = step_costs_ns(&game, budget);
+        println!(
+            "{id:<24} {one:>14.0} {two:>14.0} {:>7.2}x {allocs:>12.4}   per step: rules {rules:.0} ns, zeroing obs {zero:.0} ns, encoder {encode:.0} ns, batch {:.0} ns",
+            two / one,
+            1e9 / one
+        );
+        rows.push(json!({"game": id, "config": game.info().config, "num_envs": num_envs, "steps_per_sec_1_thread": one,
+            "steps_per_sec_2_threads": two, "thread_ratio": two / one, "allocs_per_step_1_thread": allocs,
+            "ns_per_step_1_thread": {"batch": 1e9 / one, "rules": rules, "zero_obs": zero, "encoder": encode}}));
     }
     let samurai = load_game("samurai", Some(&json!({"players": 2}))).unwrap();
     let mut single = Vec::new();
     for threads in [1, 2] {
-        let opts = BatchOptions { threads, opponent: Some(Opponent::Random), ..BatchOptions::new(NUM_ENVS, 7) };
+        let opts = BatchOptions { threads, opponent: Some(Opponent::Random), ..BatchOptions::new(num_envs, 7) };
         let (rate, allocs, ended) = run(&samurai, opts, budget);
         println!("samurai 2p vs random, {threads} thread(s): {rate:.0} learner steps/s, {allocs:.4} allocs/step, {ended} episodes");
         single.push(json!({"threads": threads, "learner_steps_per_sec": rate, "allocs_per_step": allocs}));
     }
     let mut info_state = Vec::new();
-    for (id, _) in games() {
+    for (id, _) in games().into_iter().filter(|(id, _)| wanted(id)) {
         let (cached, stepped) = info_state_ns(&load_game(id, None).unwrap(), budget);
         println!("{id:<24} info_state_hash: {cached:.0} ns cached, {stepped:.0} ns after one step");
         info_state.push(json!({"game": id, "info_state_hash_ns_cached": cached, "info_state_hash_ns_after_step": stepped}));
     }
-    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": NUM_ENVS, "seconds_per_config": secs,
+    let load = json!({"before": load_before, "after": load_average()});
+    println!("load average (1, 5, 15 min): {load}");
+    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": num_envs, "seconds_per_config": secs, "load_average": load,
         "multi_agent": rows, "single_agent_samurai_2p": single, "info_state_hash": info_state});
     let path = std::env::var("KASSEN_BENCH_BATCH_OUT")
         .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench-results/batch.json").to_string());

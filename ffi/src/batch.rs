@@ -2,7 +2,7 @@
 
 use std::ffi::c_char;
 
-use kassen_core::batch::{BatchError, BatchOptions, BatchOut, DynBatch, ObsBuf, ObsDtype};
+use kassen_core::batch::{BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype};
 
 use crate::boundary::{arg_mut, arg_ref, arg_str, ffi_boundary, Failure, Out};
 use crate::game::kassen_game;
@@ -30,6 +30,8 @@ pub struct kassen_batch_dims {
     pub obs_len: usize,
     /// 1 if observations are uint8 (`obs_u8`), 0 if float (`obs_f32`).
     pub obs_uint8: u8,
+    /// Width of one `legal_ids` row: the game's `max_legal_actions` (at most `num_actions`).
+    pub max_legal_actions: usize,
 }
 
 /// Caller-owned output buffers of `kassen_batch_reset` and `kassen_batch_step`, each with
@@ -46,7 +48,19 @@ pub struct kassen_batch_dims {
 /// - `terminated`, `truncated`: `num_envs`, 1 if the episode ended this step by the rules or
 ///   at `max_episode_steps`;
 /// - `final_returns`: `num_envs * num_players`, returns of an episode that just ended, else 0;
-/// - `episode_len`: `num_envs`, steps of an episode that just ended, else 0.
+/// - `episode_len`: `num_envs`, steps of an episode that just ended, else 0;
+/// - `legal_count` and `legal_ids` (optional: both NULL, or both set): `num_envs` and
+///   `num_envs * max_legal_actions`; env `i` has `legal_count[i]` legal actions, and row `i`
+///   of `legal_ids` starts with the first `min(legal_count[i], max_legal_actions)` of them in
+///   ascending order (entries after those are not written). The game's `max_legal_actions` is
+///   the most seen in its soak run, so a longer list is not expected; if it comes, the row is
+///   cut short and `mask` is the full answer. Sampling from these lists costs O(legal actions)
+///   instead of O(num_actions).
+///
+/// Between calls the batch owns the contents of `mask`: given the same mask buffer as in the
+/// previous call, `kassen_batch_step` clears only the entries it set then, so do not write
+/// into it between calls (reading is fine). A different buffer, and every
+/// `kassen_batch_reset`, is written in full.
 ///
 /// Same-step autoreset: an env whose episode ended has already been reset, and its `obs`,
 /// `mask` and `player` belong to the first decision of its next episode.
@@ -71,6 +85,10 @@ pub struct kassen_batch_out {
     pub final_returns_len: usize,
     pub episode_len: *mut u32,
     pub episode_len_len: usize,
+    pub legal_count: *mut u32,
+    pub legal_count_len: usize,
+    pub legal_ids: *mut u32,
+    pub legal_ids_len: usize,
 }
 
 impl From<BatchError> for Failure {
@@ -116,6 +134,16 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchO
         truncated: unsafe { buf(o.truncated, o.truncated_len, "out.truncated") }?,
         final_returns: unsafe { buf(o.final_returns, o.final_returns_len, "out.final_returns") }?,
         episode_len: unsafe { buf(o.episode_len, o.episode_len_len, "out.episode_len") }?,
+        legal: match (o.legal_count.is_null(), o.legal_ids.is_null()) {
+            (true, true) => None,
+            (false, false) => Some(LegalOut {
+                count: unsafe { buf(o.legal_count, o.legal_count_len, "out.legal_count") }?,
+                ids: unsafe { buf(o.legal_ids, o.legal_ids_len, "out.legal_ids") }?,
+            }),
+            _ => {
+                return Err(Failure::new(kassen_status::InvalidArgument, "out.legal_count and out.legal_ids must be both set or both NULL"))
+            }
+        },
     })
 }
 
@@ -129,7 +157,8 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchO
 /// do not depend on `threads`. With `"opponent": "random"` the batch is single-agent: the
 /// learner plays `learner_seat` and `kassen_batch_step` plays the other seats and chance
 /// nodes itself. The first episodes are started here; `kassen_batch_reset` writes their
-/// observations.
+/// observations. With `threads` T > 1 the batch starts T - 1 worker threads here, which wait
+/// between calls and are stopped and joined by `kassen_batch_free`.
 ///
 /// On success, `*out` receives a new batch that the caller owns and must release with
 /// `kassen_batch_free`. On failure `*out` is not written and the status says why:
@@ -156,8 +185,8 @@ pub unsafe extern "C" fn kassen_batch_new(
     }
 }
 
-/// Releases a batch. `batch == NULL` is a no-op. The batch must not be used after this
-/// call. This function cannot fail.
+/// Releases a batch and joins its worker threads. `batch == NULL` is a no-op. The batch
+/// must not be used after this call. This function cannot fail.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_batch_free(batch: *mut kassen_batch) {
     ffi_boundary! { or ();
@@ -181,7 +210,15 @@ pub unsafe extern "C" fn kassen_batch_get_dims(batch: *const kassen_batch, out: 
         let out = Out::new(out, "out")?;
         let d = batch.inner.dims();
         let obs_uint8 = (batch.inner.options().obs_dtype == ObsDtype::U8) as u8;
-        unsafe { out.write(kassen_batch_dims { num_envs: d.num_envs, num_players: d.num_players, num_actions: d.num_actions, obs_len: d.obs_len, obs_uint8 }) };
+        let dims = kassen_batch_dims {
+            num_envs: d.num_envs,
+            num_players: d.num_players,
+            num_actions: d.num_actions,
+            obs_len: d.obs_len,
+            obs_uint8,
+            max_legal_actions: d.max_legal,
+        };
+        unsafe { out.write(dims) };
         Ok(())
     }
 }
@@ -194,7 +231,8 @@ pub unsafe extern "C" fn kassen_batch_get_dims(batch: *const kassen_batch, out: 
 /// On failure nothing changes (the buffers may be partly written only if the status is
 /// `KASSEN_STATUS_PANIC`): `KASSEN_STATUS_NULL_POINTER` (`batch`, `out` or one of its
 /// buffers is NULL), `KASSEN_STATUS_INVALID_ARGUMENT` (a buffer length is not the one
-/// `kassen_batch_out` gives, or the observation buffer has the other type).
+/// `kassen_batch_out` gives, the observation buffer has the other type, or only one of
+/// `legal_count` and `legal_ids` is set).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_batch_reset(batch: *mut kassen_batch, seed: *const u64, out: *const kassen_batch_out) -> kassen_status {
     ffi_boundary! {

@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
 """Benchmark of experience generation from Python: the native batch, the Gymnasium vector env
-and the single-state loop, side by side in one run.
+and the single-state loop, side by side in one run, one row per goal of issue 10.
 
     python python/bench/bench_rl.py [OUT.json] [--seconds S] [--envs N] [--threads T]
 
 Every row writes the observation (float32) and the legal mask of every step and samples a
-uniformly random legal action per env in numpy from the masks, as an RL data loader would:
+uniformly random legal action per env in numpy, as an RL data loader would; the batch rows
+sample from the batch's legal-id lists (``sample_legal_ids``: O(num_envs)), the single-state
+row from ``legal_actions_mask`` (the only legal output of a state that numpy can use):
 
 - ``batch``: ``kassen._kassen.Batch`` in multi-agent mode (every decision of every seat is an
-  env step), ``--envs`` games, ``--threads`` worker threads (default: every core);
+  env step), ``--envs`` games, ``--threads`` worker threads (default: every core), and the
+  same at 1 thread (``batch_1_thread``) for the thread-scaling ratio;
 - ``single``: one ``State`` stepped in a Python loop (``observation_tensor(out=...)``,
   ``legal_actions_mask``, the same numpy sampling), a new game when one ends;
 - ``batch_vs_bot`` and ``vector_env``: the learner's seat against the random bot played inside
-  Rust, through the raw batch and through ``kassen.envs.KassenVectorEnv`` (learner steps/s).
+  Rust, through the raw batch and through ``kassen.envs.KassenVectorEnv`` (learner steps/s;
+  the vector env as shipped, ``copy=True``, and with ``copy=False``).
 
-One configuration per registered game (its first covered config). Meant for a RELEASE wheel.
+One configuration per registered game (its first covered config, Samurai with 2 players).
+The load average before and after each row is recorded. Meant for a RELEASE wheel.
 """
 
 from __future__ import annotations
@@ -25,14 +30,21 @@ import os
 import platform
 import sys
 import time
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
 import kassen
 from kassen import _kassen
 from kassen.envs import KassenVectorEnv
-from kassen.envs.common import sample_legal_actions as sample_legal
+from kassen.envs.common import sample_legal_ids
+
+
+def load_average() -> Optional[List[float]]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
 
 
 def rate(step: Callable[[], int], seconds: float) -> float:
@@ -50,23 +62,24 @@ def batch_rate(game: Any, envs: int, threads: int, seconds: float, **options: An
     batch = _kassen.Batch(game, envs, 1, threads=threads, **options)
     batch.reset()
     rng = np.random.default_rng(0)
-    mask = batch.mask
+    mask, counts, ids = batch.mask, batch.legal_count, batch.legal_ids
 
     def step() -> int:
-        batch.step(sample_legal(mask, rng))
+        batch.step(sample_legal_ids(counts, ids, rng, mask))
         return envs
 
     return rate(step, seconds)
 
 
-def vector_env_rate(game: Any, envs: int, threads: int, seconds: float) -> float:
-    env = KassenVectorEnv(game, num_envs=envs, threads=threads, opponent="random", seed=1)
+def vector_env_rate(game: Any, envs: int, threads: int, seconds: float, copy: bool) -> float:
+    env = KassenVectorEnv(game, num_envs=envs, threads=threads, opponent="random", seed=1, copy=copy)
     _, info = env.reset(seed=1)
     rng = np.random.default_rng(0)
     state = {"mask": info["action_mask"]}
 
     def step() -> int:
-        _, _, _, _, info = env.step(sample_legal(state["mask"], rng))
+        counts, ids = env.legal_actions()
+        _, _, _, _, info = env.step(sample_legal_ids(counts, ids, rng, state["mask"]))
         state["mask"] = info["action_mask"]
         return envs
 
@@ -98,34 +111,42 @@ def main(argv: List[str]) -> int:
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--envs", type=int, default=256)
     p.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--games", help="comma-separated game ids (default: every registered game)")
     args = p.parse_args(argv)
 
     rows: List[Dict[str, Any]] = []
     print(f"kassen {kassen.__version__} ({'DEBUG' if _kassen._debug_build else 'release'} build), "
-          f"{args.envs} envs, {args.threads} threads, {args.seconds:.1f} s per row")
-    print(f"{'game':<24}{'players':>8}{'batch':>14}{'single':>12}{'ratio':>8}"
-          f"{'vs bot':>14}{'vector env':>14}{'ratio':>8}")
-    for gid in sorted(kassen.games()):
+          f"{args.envs} envs, {args.threads} threads, {args.seconds:.1f} s per row, load {load_average()}")
+    print(f"{'game':<24}{'batch':>12}{'1 thread':>12}{'x thr':>7}{'single':>10}{'x single':>9}"
+          f"{'vs bot':>12}{'vector env':>12}{'no copy':>12}{'x vec':>7}  load")
+    games = args.games.split(",") if args.games else sorted(kassen.games())
+    for gid in games:
         config = {k: v for k, v in kassen.covered_configs(gid)[0].items() if k != "explicit_chance"}
         game = kassen.load_game(gid, config)
+        load_before = load_average()
         batch = batch_rate(game, args.envs, args.threads, args.seconds)
+        batch_1 = batch_rate(game, args.envs, 1, args.seconds)
         single = single_rate(game, args.seconds)
         vs_bot = batch_rate(game, args.envs, args.threads, args.seconds, opponent="random")
-        vector = vector_env_rate(game, args.envs, args.threads, args.seconds)
+        vector = vector_env_rate(game, args.envs, args.threads, args.seconds, copy=True)
+        vector_views = vector_env_rate(game, args.envs, args.threads, args.seconds, copy=False)
         row = {
             "game": gid, "config": config, "players": game.num_players(),
-            "batch_env_steps_per_sec": batch, "single_env_steps_per_sec": single,
-            "batch_over_single": batch / single,
+            "batch_env_steps_per_sec": batch, "batch_1_thread_env_steps_per_sec": batch_1,
+            "batch_thread_ratio": batch / batch_1,
+            "single_env_steps_per_sec": single, "batch_over_single": batch / single,
             "batch_vs_bot_steps_per_sec": vs_bot, "vector_env_steps_per_sec": vector,
-            "batch_over_vector_env": vs_bot / vector,
+            "vector_env_no_copy_steps_per_sec": vector_views,
+            "batch_over_vector_env": vs_bot / vector, "batch_over_vector_env_no_copy": vs_bot / vector_views,
+            "load_average": {"before": load_before, "after": load_average()},
         }
         rows.append(row)
-        print(f"{gid:<24}{game.num_players():>8}{batch:>14,.0f}{single:>12,.0f}{batch / single:>8.1f}"
-              f"{vs_bot:>14,.0f}{vector:>14,.0f}{vs_bot / vector:>8.2f}")
+        print(f"{gid:<24}{batch:>12,.0f}{batch_1:>12,.0f}{batch / batch_1:>7.2f}{single:>10,.0f}{batch / single:>9.1f}"
+              f"{vs_bot:>12,.0f}{vector:>12,.0f}{vector_views:>12,.0f}{vs_bot / vector:>7.2f}  {load_average()}")
     result = {
         "kassen_version": kassen.__version__, "debug_build": bool(_kassen._debug_build),
         "python": platform.python_version(), "cpus": os.cpu_count(), "envs": args.envs,
-        "threads": args.threads, "seconds_per_row": args.seconds, "rows": rows,
+        "threads": args.threads, "seconds_per_row": args.seconds, "sampler": "legal_ids", "rows": rows,
     }
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:

@@ -3,12 +3,13 @@
 //!
 //! The arrays (`obs`, `mask`, ...) are allocated by numpy at construction and live as long
 //! as anyone holds them; every `reset` and `step` overwrites them in place, so copy what must
-//! outlive the next call. Calls on one batch are serialized by a lock taken with the GIL
+//! outlive the next call. `mask`, `legal_count` and `legal_ids` are handed out as read-only
+//! views: `step` clears only the mask entries it set in the previous call. Calls on one batch are serialized by a lock taken with the GIL
 //! released.
 
 use std::sync::{Mutex, PoisonError};
 
-use kassen_core::batch::{BatchBuffers, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, ObsBuf, ObsDtype, Opponent};
+use kassen_core::batch::{BatchBuffers, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent};
 use kassen_core::engine::GameHandle;
 use kassen_core::{ActionId, ErrorCode};
 use numpy::ndarray::IxDyn;
@@ -49,6 +50,8 @@ pub struct Batch {
     truncated: Py<PyArray1<u8>>,
     final_returns: Py<PyArray2<f32>>,
     episode_len: Py<PyArray1<u32>>,
+    legal_count: Py<PyArray1<u32>>,
+    legal_ids: Py<PyArray2<u32>>,
 }
 
 /// Action ids borrowed from a numpy array, converted under the lock.
@@ -102,6 +105,7 @@ impl Batch {
             (rw(py, &self.mask, "mask")?, rw(py, &self.player, "player")?, rw(py, &self.rewards, "rewards")?);
         let (mut term, mut trunc) = (rw(py, &self.terminated, "terminated")?, rw(py, &self.truncated, "truncated")?);
         let (mut fin, mut len) = (rw(py, &self.final_returns, "final_returns")?, rw(py, &self.episode_len, "episode_lengths")?);
+        let (mut count, mut ids) = (rw(py, &self.legal_count, "legal_count")?, rw(py, &self.legal_ids, "legal_ids")?);
         let obs = match (&mut obs_f, &mut obs_u) {
             (Some(g), _) => ObsBuf::F32(slice(g)?),
             (_, Some(g)) => ObsBuf::U8(slice(g)?),
@@ -116,6 +120,7 @@ impl Batch {
             truncated: slice(&mut trunc)?,
             final_returns: slice(&mut fin)?,
             episode_len: slice(&mut len)?,
+            legal: Some(LegalOut { count: slice(&mut count)?, ids: slice(&mut ids)? }),
         };
         let num_actions = self.game.info().num_distinct_actions;
         py.detach(|| {
@@ -193,6 +198,8 @@ impl Batch {
             truncated: PyArray1::zeros(py, n, false).unbind(),
             final_returns: PyArray2::zeros(py, [n, d.num_players], false).unbind(),
             episode_len: PyArray1::zeros(py, n, false).unbind(),
+            legal_count: PyArray1::zeros(py, n, false).unbind(),
+            legal_ids: PyArray2::zeros(py, [n, d.max_legal], false).unbind(),
         })
     }
 
@@ -240,10 +247,29 @@ impl Batch {
         }
     }
 
-    /// Legal-action masks, `(num_envs, num_distinct_actions)` uint8.
+    /// Legal-action masks, `(num_envs, num_distinct_actions)` uint8, read-only.
     #[getter]
-    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<u8>> {
-        self.mask.bind(py).clone()
+    fn mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        read_only(self.mask.bind(py).as_any())
+    }
+
+    /// The number of legal actions per env, uint32, read-only.
+    #[getter]
+    fn legal_count<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        read_only(self.legal_count.bind(py).as_any())
+    }
+
+    /// The legal action ids per env, `(num_envs, max_legal_actions)` uint32, read-only: row
+    /// `i` starts with the first `min(legal_count[i], max_legal_actions)` ids, ascending.
+    #[getter]
+    fn legal_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        read_only(self.legal_ids.bind(py).as_any())
+    }
+
+    /// Width of a `legal_ids` row (the game's `max_legal_actions`).
+    #[getter]
+    fn max_legal_actions(&self) -> usize {
+        self.dims().max_legal
     }
 
     /// The player to act per env, int32.
@@ -354,6 +380,13 @@ impl Batch {
         }
         self.run(py, Some(wrap(s)), None)
     }
+}
+
+/// A read-only view of a batch array (the batch keeps writing into the array itself).
+fn read_only<'py>(a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let view = a.call_method0("view")?;
+    view.getattr("flags")?.setattr("writeable", false)?;
+    Ok(view)
 }
 
 /// The seed of the initial state of env `slot`'s `episode`-th episode in a batch seeded

@@ -8,6 +8,7 @@ import pytest
 
 import kassen
 from kassen._kassen import Batch, episode_seed
+from kassen.envs.common import sample_legal_ids
 from kassen.exceptions import (
     ActionOutOfRangeError,
     IllegalActionError,
@@ -44,6 +45,9 @@ def test_batch_matches_single_states(gid, cfg):
             assert np.array_equal(b.mask[i].astype(bool), s.legal_actions_mask())
             seat = p if p >= 0 else kassen.SPECTATOR
             assert np.array_equal(b.obs[i], s.observation_tensor(seat))
+            legal = s.legal_actions()
+            assert b.legal_count[i] == len(legal)
+            assert list(b.legal_ids[i, : len(legal)]) == legal[: b.max_legal_actions]
         actions = random_actions(b.mask, rng)
         b.step(actions)
         for i in range(n):
@@ -197,3 +201,39 @@ def test_bad_options_raise(kw):
     with pytest.raises(KassenError) as e:
         Batch(kassen.load_game("samurai"), **args)
     assert isinstance(e.value, ValueError)
+
+
+def test_legal_id_lists_and_read_only_masks():
+    game = kassen.load_game("samurai", {"players": 2})
+    b = Batch(game, 8, seed=4, threads=2)
+    b.reset()
+    assert b.legal_ids.shape == (8, b.max_legal_actions) and b.legal_ids.dtype == np.uint32
+    assert b.max_legal_actions == game.info()["max_legal_actions"]
+    for arr in (b.mask, b.legal_count, b.legal_ids):
+        assert not arr.flags.writeable
+        with pytest.raises(ValueError):
+            arr[0] = 0
+    rng = np.random.default_rng(1)
+    seen = set()
+    for _ in range(50):
+        actions = sample_legal_ids(b.legal_count, b.legal_ids, rng, b.mask)
+        assert all(b.mask[i, a] == 1 for i, a in enumerate(actions))
+        seen.add(int(actions[0]))
+        b.step(actions)
+        ids = b.legal_ids
+        for i in range(8):
+            assert np.array_equal(np.flatnonzero(b.mask[i]), ids[i, : b.legal_count[i]])
+    assert len(seen) > 10
+
+
+def test_sample_legal_ids_falls_back_to_the_mask_for_a_cut_list():
+    masks = np.zeros((2, 6), dtype=np.uint8)
+    masks[0, [1, 4]] = 1
+    masks[1, [0, 2, 5]] = 1
+    ids = np.array([[1, 4], [0, 2]], dtype=np.uint32)  # row 1 lists only 2 of its 3
+    counts = np.array([2, 3], dtype=np.uint32)
+    rng = np.random.default_rng(0)
+    picks = np.array([sample_legal_ids(counts, ids, rng, masks) for _ in range(300)])
+    assert set(picks[:, 0]) == {1, 4} and set(picks[:, 1]) == {0, 2, 5}
+    with pytest.raises(ValueError):
+        sample_legal_ids(counts, ids, rng)

@@ -102,6 +102,9 @@ def test_matches_the_raw_batch():
     for _ in range(40):
         np.testing.assert_array_equal(obs, batch.obs)
         np.testing.assert_array_equal(info["action_mask"], batch.mask)
+        counts, ids = env.legal_actions()
+        for i in range(ENVS):
+            np.testing.assert_array_equal(ids[i, : counts[i]], np.flatnonzero(info["action_mask"][i]))
         actions = random_actions(info["action_mask"], rng)
         obs, reward, terminated, _, info = env.step(actions)
         batch.step(actions)

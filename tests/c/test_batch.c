@@ -1,5 +1,6 @@
 /* kassen_batch: episodes of every registered game stepped in batches, the same results for
- * any thread count, the same games as single states, and the error paths. */
+ * any thread count, the same games as single states, the legal-id lists agreeing with the
+ * masks, and the error paths. */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -37,6 +38,10 @@ static void alloc_buffers(const kassen_batch *b, buffers *x) {
     x->out.final_returns_len = n * x->d.num_players;
     x->out.episode_len = calloc(n, sizeof(uint32_t));
     x->out.episode_len_len = n;
+    x->out.legal_count = calloc(n, sizeof(uint32_t));
+    x->out.legal_count_len = n;
+    x->out.legal_ids = calloc(n * x->d.max_legal_actions, sizeof(uint32_t));
+    x->out.legal_ids_len = n * x->d.max_legal_actions;
 }
 
 static void free_buffers(buffers *x) {
@@ -49,6 +54,8 @@ static void free_buffers(buffers *x) {
     free(x->out.truncated);
     free(x->out.final_returns);
     free(x->out.episode_len);
+    free(x->out.legal_count);
+    free(x->out.legal_ids);
 }
 
 static bool same_outputs(const buffers *a, const buffers *b) {
@@ -60,23 +67,23 @@ static bool same_outputs(const buffers *a, const buffers *b) {
            memcmp(a->out.rewards, b->out.rewards, n * p * sizeof(float)) == 0 &&
            memcmp(a->out.terminated, b->out.terminated, n) == 0 && memcmp(a->out.truncated, b->out.truncated, n) == 0 &&
            memcmp(a->out.final_returns, b->out.final_returns, n * p * sizeof(float)) == 0 &&
-           memcmp(a->out.episode_len, b->out.episode_len, n * sizeof(uint32_t)) == 0;
+           memcmp(a->out.episode_len, b->out.episode_len, n * sizeof(uint32_t)) == 0 &&
+           memcmp(a->out.legal_count, b->out.legal_count, n * sizeof(uint32_t)) == 0;
 }
 
-/* A random legal action of every env, from the masks. */
+/* A random legal action of every env, from the legal-id lists, which must list exactly the
+ * ids set in the mask, ascending. */
 static void pick(const buffers *x, uint32_t *actions, uint64_t *rng) {
     for (size_t i = 0; i < x->d.num_envs; i++) {
         const uint8_t *m = x->out.mask + i * x->d.num_actions;
+        const uint32_t *ids = x->out.legal_ids + i * x->d.max_legal_actions;
         size_t legal = 0;
         for (size_t a = 0; a < x->d.num_actions; a++) legal += m[a];
-        CHECK(legal > 0);
-        size_t k = legal ? rng_next(rng) % legal : 0;
-        for (size_t a = 0; a < x->d.num_actions; a++) {
-            if (m[a] && k-- == 0) {
-                actions[i] = (uint32_t)a;
-                break;
-            }
+        CHECK(legal > 0 && legal == x->out.legal_count[i] && legal <= x->d.max_legal_actions);
+        for (size_t j = 0; j < legal && j < x->d.max_legal_actions; j++) {
+            CHECK(ids[j] < x->d.num_actions && m[ids[j]] == 1 && (j == 0 || ids[j - 1] < ids[j]));
         }
+        actions[i] = legal ? ids[rng_next(rng) % legal] : 0;
     }
 }
 
@@ -194,6 +201,14 @@ static void errors(void) {
     x.out.obs_u8 = mask;
     CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
     x.out.obs_u8 = NULL;
+    uint32_t *ids = x.out.legal_ids;
+    x.out.legal_ids = NULL;
+    CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(kassen_last_error_message(), "legal") != NULL);
+    x.out.legal_ids = ids;
+    x.out.legal_ids_len--;
+    CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
+    x.out.legal_ids_len++;
     uint32_t bad[3] = {actions[0], actions[1], actions[2]};
     for (uint32_t a = 0; a < x.d.num_actions; a++) {
         if (!x.out.mask[x.d.num_actions + a]) {
@@ -206,7 +221,13 @@ static void errors(void) {
     bad[1] = (uint32_t)x.d.num_actions;
     CHECK_STATUS(kassen_batch_step(b, bad, 3, &x.out), KASSEN_STATUS_ACTION_OUT_OF_RANGE);
     CHECK(memcmp(before, x.out.mask, x.out.mask_len) == 0);
+    /* The legal-id lists are optional. */
+    uint32_t *count = x.out.legal_count;
+    x.out.legal_count = NULL;
+    x.out.legal_ids = NULL;
     CHECK_OK(kassen_batch_step(b, actions, 3, &x.out));
+    x.out.legal_count = count;
+    x.out.legal_ids = ids;
     uint64_t seed = 5;
     CHECK_OK(kassen_batch_reset(b, &seed, &x.out));
     CHECK(memcmp(before, x.out.mask, x.out.mask_len) == 0);

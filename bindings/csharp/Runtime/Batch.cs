@@ -67,7 +67,8 @@ namespace Kassen
         public float[] Observations { get; private set; }
         /// <summary>NumEnvs rows of ObservationLength bytes (empty for a float batch).</summary>
         public byte[] ObservationsUint8 { get; private set; }
-        /// <summary>NumEnvs rows of NumActions flags, 1 where the action is legal.</summary>
+        /// <summary>NumEnvs rows of NumActions flags, 1 where the action is legal. Step clears
+        /// only the flags it set in the previous call: do not write into this array.</summary>
         public byte[] Mask { get; private set; }
         /// <summary>The seat to act in each env.</summary>
         public int[] Player { get; private set; }

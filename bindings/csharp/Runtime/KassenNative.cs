@@ -18,6 +18,7 @@ namespace Kassen
     {
         public UIntPtr NumEnvs, NumPlayers, NumActions, ObsLen;
         public byte ObsUint8;
+        public UIntPtr MaxLegalActions;
     }
 
     /// <summary>kassen_batch_out: caller-owned (pinned) arrays and their lengths.</summary>
@@ -40,6 +41,11 @@ namespace Kassen
         public UIntPtr FinalReturnsLen;
         public IntPtr EpisodeLen;
         public UIntPtr EpisodeLenLen;
+        // The optional legal-id lists (left NULL: not written).
+        public IntPtr LegalCount;
+        public UIntPtr LegalCountLen;
+        public IntPtr LegalIds;
+        public UIntPtr LegalIdsLen;
     }
 
     internal static class Native

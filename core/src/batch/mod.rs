@@ -13,6 +13,21 @@
 //! | `truncated`     | `num_envs`                | 1 if it hit `max_episode_steps` this step         |
 //! | `final_returns` | `num_envs × num_players`  | returns of the episode that just ended, else 0    |
 //! | `episode_len`   | `num_envs`                | steps of the episode that just ended, else 0      |
+//! | `legal_count`   | `num_envs`                | number of legal actions (optional output)          |
+//! | `legal_ids`     | `num_envs × max_legal`    | the legal action ids, ascending (optional output)  |
+//!
+//! **Legal ids** (optional, [`LegalOut`]): the same legal actions as the mask, as a list, so
+//! that a caller samples in O(legal) instead of O(num_actions). Row `i` holds the first
+//! `min(legal_count[i], max_legal)` ids in ascending order; entries past them are not
+//! written. `max_legal` is the game's `max_legal_actions` (the most seen in its soak run), so
+//! `legal_count[i] > max_legal` is not expected, but if it happens the row is cut short and
+//! the mask is the full answer.
+//!
+//! **Sparse writes.** Between calls a batch remembers which mask entries it set: when a call
+//! gets the same mask buffer as the previous call, it clears only those entries instead of
+//! the whole row. The caller must therefore not write into the mask between calls (reading
+//! is fine); `reset` always rewrites every buffer in full. A different buffer (another
+//! address or length) is rewritten in full too.
 //!
 //! **Same-step autoreset** (Gymnasium 1.x `AutoresetMode.SAME_STEP`, EnvPool's behaviour):
 //! when a slot's episode ends during `step`, its `rewards`, `terminated`/`truncated`,
@@ -39,6 +54,7 @@
 //! game's values lie in `[0, 1]`).
 
 mod options;
+mod pool;
 mod seeds;
 mod typed;
 
@@ -81,7 +97,9 @@ impl Opponent {
 pub struct BatchOptions {
     pub num_envs: usize,
     pub seed: u64,
-    /// Worker threads for `step` and `reset` (1 = the calling thread only).
+    /// Threads for `step` and `reset` (1 = the calling thread only). The batch starts
+    /// `threads - 1` worker threads once, parks them between calls and joins them when it is
+    /// dropped; each call splits the envs into `threads` contiguous parts.
     pub threads: usize,
     /// Observe this seat instead of the player to act (multi-agent mode only).
     pub obs_seat: Option<Player>,
@@ -116,6 +134,8 @@ pub struct BatchDims {
     pub num_players: usize,
     pub num_actions: usize,
     pub obs_len: usize,
+    /// Width of a `legal_ids` row: the game's `max_legal_actions` (at most `num_actions`).
+    pub max_legal: usize,
 }
 
 /// The observation buffer, in the batch's dtype.
@@ -123,6 +143,15 @@ pub struct BatchDims {
 pub enum ObsBuf<'a> {
     F32(&'a mut [f32]),
     U8(&'a mut [u8]),
+}
+
+/// The optional legal-id outputs (see the module docs).
+#[derive(Debug)]
+pub struct LegalOut<'a> {
+    /// `num_envs`: the number of legal actions of each env.
+    pub count: &'a mut [u32],
+    /// `num_envs × max_legal`: the legal ids of each env, ascending, from the row's start.
+    pub ids: &'a mut [u32],
 }
 
 /// Caller-owned output buffers of one `reset` or `step` (shapes in the module docs).
@@ -136,6 +165,8 @@ pub struct BatchOut<'a> {
     pub truncated: &'a mut [u8],
     pub final_returns: &'a mut [f32],
     pub episode_len: &'a mut [u32],
+    /// The legal ids, if the caller wants them.
+    pub legal: Option<LegalOut<'a>>,
 }
 
 /// Owned buffers of the right sizes, for Rust callers and tests.
@@ -150,6 +181,8 @@ pub struct BatchBuffers {
     pub truncated: Vec<u8>,
     pub final_returns: Vec<f32>,
     pub episode_len: Vec<u32>,
+    pub legal_count: Vec<u32>,
+    pub legal_ids: Vec<u32>,
 }
 
 impl BatchBuffers {
@@ -166,6 +199,8 @@ impl BatchBuffers {
             truncated: vec![0; n],
             final_returns: vec![0.0; n * d.num_players],
             episode_len: vec![0; n],
+            legal_count: vec![0; n],
+            legal_ids: vec![0; n * d.max_legal],
         }
     }
 
@@ -183,6 +218,7 @@ impl BatchBuffers {
             truncated: &mut self.truncated,
             final_returns: &mut self.final_returns,
             episode_len: &mut self.episode_len,
+            legal: Some(LegalOut { count: &mut self.legal_count, ids: &mut self.legal_ids }),
         }
     }
 }

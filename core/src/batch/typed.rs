@@ -1,11 +1,11 @@
 //! The batch over the typed states of one game.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Barrier};
+use std::sync::Arc;
 
-use super::{episode_seed, opponent_seed, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, ObsBuf, ObsDtype, Opponent};
+use super::pool::Pool;
+use super::{episode_seed, opponent_seed, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent};
 use crate::engine::Instance;
-use crate::error::SetupError;
+use crate::error::{RuleError, SetupError};
 use crate::events::Events;
 use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
@@ -17,6 +17,7 @@ struct Slot<G: Game> {
     rng: Rng,
     episode: u64,
     steps: u32,
+    /// The legal actions of `state` (also the entries set in the slot's mask row).
     legal: Vec<ActionId>,
     /// The float observation before quantization (uint8 batches only).
     scratch: Vec<f32>,
@@ -32,6 +33,16 @@ struct SlotOut<'a> {
     truncated: &'a mut u8,
     final_returns: &'a mut [f32],
     episode_len: &'a mut u32,
+    legal: Option<(&'a mut u32, &'a mut [u32])>,
+}
+
+/// What every slot's work reads: the rules and the options of the batch.
+struct Ctx<'b, G: Game> {
+    rules: &'b G,
+    explicit_chance: bool,
+    opts: &'b BatchOptions,
+    /// The mask buffer holds what the previous call wrote: clear only the entries set then.
+    sparse_mask: bool,
 }
 
 pub(crate) struct TypedBatch<G: Game> {
@@ -40,6 +51,10 @@ pub(crate) struct TypedBatch<G: Game> {
     opts: BatchOptions,
     dims: BatchDims,
     slots: Vec<Slot<G>>,
+    /// Worker threads besides the caller's (`threads - 1` of them), if any.
+    pool: Option<Pool>,
+    /// Address and length of the mask buffer the last call wrote completely.
+    last_mask: Option<(usize, usize)>,
     /// Nothing happened since construction: a `reset(None)` keeps the episodes (episode 0).
     fresh: bool,
 }
@@ -71,57 +86,147 @@ impl<G: Game> TypedBatch<G> {
         if opts.opponent.is_some() && opts.learner_seat >= n {
             return range(format!("learner_seat {} is not a seat of this game ({n} seats)", opts.learner_seat));
         }
+        let num_actions = info.num_distinct_actions as usize;
         let dims = BatchDims {
             num_envs: opts.num_envs,
             num_players: n,
-            num_actions: info.num_distinct_actions as usize,
+            num_actions,
             obs_len: info.observation_len(),
+            max_legal: (info.buffer_sizes.max_legal_actions as usize).clamp(1, num_actions.max(1)),
         };
-        let mut b = TypedBatch { game, explicit_chance, opts, dims, slots: Vec::with_capacity(dims.num_envs), fresh: true };
+        let mut slots = Vec::with_capacity(dims.num_envs);
+        let ctx = Ctx { rules: game.rules(), explicit_chance, opts: &opts, sparse_mask: false };
         for i in 0..dims.num_envs {
             let mut slot = Slot {
-                state: b.game.rules().new_initial_state(0),
+                state: game.rules().new_initial_state(0),
                 rng: Rng::from_seed(0),
                 episode: 0,
                 steps: 0,
-                legal: Vec::with_capacity(dims.num_actions),
-                scratch: vec![0.0; if b.opts.obs_dtype == ObsDtype::U8 { dims.obs_len } else { 0 }],
+                legal: Vec::with_capacity(dims.max_legal),
+                scratch: vec![0.0; if opts.obs_dtype == ObsDtype::U8 { dims.obs_len } else { 0 }],
             };
-            b.start_episode(i, &mut slot);
-            b.slots.push(slot);
+            ctx.start_episode(i, &mut slot);
+            slots.push(slot);
         }
+        let mut b = TypedBatch { game, explicit_chance, opts, dims, slots, pool: None, last_mask: None, fresh: true };
+        b.start_pool();
         Ok(b)
     }
 
-    fn rules(&self) -> &G {
-        self.game.rules()
+    fn start_pool(&mut self) {
+        let parts = self.opts.threads.min(self.dims.num_envs);
+        self.pool = if parts > 1 { Pool::new(parts - 1) } else { None };
     }
 
+    fn check_out(&self, out: &BatchOut<'_>) -> Result<(), BatchError> {
+        let d = self.dims;
+        let (dtype, got_dtype, obs_len) = match &out.obs {
+            ObsBuf::F32(b) => (ObsDtype::F32, "float32", b.len()),
+            ObsBuf::U8(b) => (ObsDtype::U8, "uint8", b.len()),
+        };
+        if dtype != self.opts.obs_dtype {
+            let expected = if self.opts.obs_dtype == ObsDtype::F32 { "float32" } else { "uint8" };
+            return Err(BatchError::WrongDtype { expected, got: got_dtype });
+        }
+        let n = d.num_envs;
+        let (count_len, ids_len) = match &out.legal {
+            Some(l) => (l.count.len(), l.ids.len()),
+            None => (n, n * d.max_legal),
+        };
+        let lens = [
+            ("obs", n * d.obs_len, obs_len),
+            ("mask", n * d.num_actions, out.mask.len()),
+            ("player", n, out.player.len()),
+            ("rewards", n * d.num_players, out.rewards.len()),
+            ("terminated", n, out.terminated.len()),
+            ("truncated", n, out.truncated.len()),
+            ("final_returns", n * d.num_players, out.final_returns.len()),
+            ("episode_len", n, out.episode_len.len()),
+            ("legal_count", n, count_len),
+            ("legal_ids", n * d.max_legal, ids_len),
+        ];
+        for (what, expected, got) in lens {
+            if expected != got {
+                return Err(BatchError::WrongLength { what, expected, got });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f(ctx, slot index, slot, outputs)` on every slot, over the configured threads.
+    /// `sparse_mask`: the mask buffer may be cleared entry by entry if it is the one the
+    /// previous call wrote.
+    fn run<F>(&mut self, out: &mut BatchOut<'_>, sparse_mask: bool, f: F)
+    where
+        F: Fn(&Ctx<'_, G>, usize, &mut Slot<G>, &mut SlotOut<'_>) + Sync,
+    {
+        let d = self.dims;
+        let mask_id = (out.mask.as_ptr() as usize, out.mask.len());
+        let ctx = Ctx {
+            rules: self.game.rules(),
+            explicit_chance: self.explicit_chance,
+            opts: &self.opts,
+            sparse_mask: sparse_mask && self.last_mask == Some(mask_id),
+        };
+        // A panic below leaves the mask in an unknown state: the next call writes it in full.
+        self.last_mask = None;
+        let parts = self.opts.threads.min(d.num_envs).max(1);
+        let size = d.num_envs.div_ceil(parts);
+        let mut chunks = Vec::with_capacity(parts);
+        let mut rest: &mut [Slot<G>] = &mut self.slots;
+        let mut rest_out = reborrow(out);
+        let mut base = 0;
+        while rest.len() > size {
+            let (head, tail) = rest.split_at_mut(size);
+            let (head_out, tail_out) = split_out(rest_out, size, d);
+            chunks.push((base, head, head_out));
+            rest = tail;
+            rest_out = tail_out;
+            base += size;
+        }
+        chunks.push((base, rest, rest_out));
+        let work = |(base, chunk, mut o): (usize, &mut [Slot<G>], BatchOut<'_>)| {
+            for (j, slot) in chunk.iter_mut().enumerate() {
+                let mut so = slot_out(&mut o, j, d);
+                f(&ctx, base + j, slot, &mut so);
+            }
+        };
+        match &self.pool {
+            Some(pool) => pool.run(chunks, work),
+            None => chunks.into_iter().for_each(work),
+        }
+        self.last_mask = Some(mask_id);
+    }
+}
+
+impl<G: Game> Ctx<'_, G> {
     fn start_episode(&self, i: usize, slot: &mut Slot<G>) {
-        slot.state = self.rules().new_initial_state(episode_seed(self.opts.seed, i, slot.episode));
+        slot.state = self.rules.new_initial_state(episode_seed(self.opts.seed, i, slot.episode));
         slot.rng = Rng::from_seed(opponent_seed(self.opts.seed, i, slot.episode));
         slot.steps = 0;
         self.advance(slot);
     }
 
     /// Plays what is not the caller's to play: chance nodes (unless chance is explicit in a
-    /// multi-agent batch) and, in single-agent mode, the opponent's seats.
+    /// multi-agent batch) and, in single-agent mode, the opponent's seats. Leaves the legal
+    /// actions of the state it stops at in `slot.legal`.
     fn advance(&self, slot: &mut Slot<G>) {
-        let rules = self.rules();
+        let rules = self.rules;
         loop {
+            slot.legal.clear();
             let p = rules.current_player(&slot.state);
             let a = if p == TERMINAL {
                 return;
             } else if p == CHANCE {
                 if self.explicit_chance && self.opts.opponent.is_none() {
+                    rules.legal_actions(&slot.state, &mut slot.legal);
                     return;
                 }
                 rules.sample_chance(&mut slot.state)
             } else {
+                rules.legal_actions(&slot.state, &mut slot.legal);
                 match self.opts.opponent {
                     Some(Opponent::Random) if p as usize != self.opts.learner_seat => {
-                        slot.legal.clear();
-                        rules.legal_actions(&slot.state, &mut slot.legal);
                         slot.legal[slot.rng.below(slot.legal.len() as u32) as usize]
                     }
                     _ => return,
@@ -131,16 +236,37 @@ impl<G: Game> TypedBatch<G> {
         }
     }
 
-    /// Writes the observation, mask and player of a slot.
-    fn observe(&self, slot: &mut Slot<G>, o: &mut SlotOut<'_>) {
-        let rules = self.rules();
+    /// Why slot `i` cannot take action `a` (the checks of [`Game::check`], against the legal
+    /// actions the slot keeps).
+    fn check(&self, i: usize, slot: &Slot<G>, a: ActionId) -> Result<(), BatchError> {
+        let error = if self.rules.is_terminal(&slot.state) {
+            RuleError::GameOver
+        } else if a >= self.rules.num_distinct_actions() {
+            RuleError::ActionOutOfRange { action: a, num_actions: self.rules.num_distinct_actions() }
+        } else if slot.legal.binary_search(&a).is_err() {
+            RuleError::IllegalAction { action: a }
+        } else {
+            return Ok(());
+        };
+        Err(BatchError::Rule { slot: i, error })
+    }
+
+    /// Writes the observation, mask, player and legal ids of a slot. The mask row must hold
+    /// zeros except where it is cleared here (`clear_mask`: the whole row).
+    fn observe(&self, slot: &mut Slot<G>, o: &mut SlotOut<'_>, clear_mask: bool) {
+        let rules = self.rules;
         let p = rules.current_player(&slot.state);
         *o.player = p;
-        o.mask.fill(0);
-        slot.legal.clear();
-        rules.legal_actions(&slot.state, &mut slot.legal);
+        if clear_mask {
+            o.mask.fill(0);
+        }
         for &a in &slot.legal {
             o.mask[a as usize] = 1;
+        }
+        if let Some((count, ids)) = &mut o.legal {
+            **count = slot.legal.len() as u32;
+            let k = slot.legal.len().min(ids.len());
+            ids[..k].copy_from_slice(&slot.legal[..k]);
         }
         let seat = match (self.opts.obs_seat, self.opts.opponent) {
             (Some(seat), _) => seat,
@@ -156,15 +282,18 @@ impl<G: Game> TypedBatch<G> {
             ObsBuf::U8(buf) => {
                 slot.scratch.fill(0.0);
                 rules.observation_tensor(&slot.state, seat, &mut slot.scratch);
-                for (q, &v) in buf.iter_mut().zip(&slot.scratch) {
-                    *q = (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
-                }
+                quantize(&slot.scratch, buf);
             }
         }
     }
 
     fn step_slot(&self, i: usize, slot: &mut Slot<G>, a: ActionId, o: &mut SlotOut<'_>) {
-        let rules = self.rules();
+        if self.sparse_mask {
+            for &b in &slot.legal {
+                o.mask[b as usize] = 0;
+            }
+        }
+        let rules = self.rules;
         rules.apply(&mut slot.state, a, &mut Events::off());
         slot.steps += 1;
         self.advance(slot);
@@ -186,97 +315,14 @@ impl<G: Game> TypedBatch<G> {
             o.final_returns.fill(0.0);
             *o.episode_len = 0;
         }
-        self.observe(slot, o);
+        self.observe(slot, o, !self.sparse_mask);
     }
+}
 
-    fn check_out(&self, out: &BatchOut<'_>) -> Result<(), BatchError> {
-        let d = self.dims;
-        let (dtype, got_dtype, obs_len) = match &out.obs {
-            ObsBuf::F32(b) => (ObsDtype::F32, "float32", b.len()),
-            ObsBuf::U8(b) => (ObsDtype::U8, "uint8", b.len()),
-        };
-        if dtype != self.opts.obs_dtype {
-            let expected = if self.opts.obs_dtype == ObsDtype::F32 { "float32" } else { "uint8" };
-            return Err(BatchError::WrongDtype { expected, got: got_dtype });
-        }
-        let n = d.num_envs;
-        let lens = [
-            ("obs", n * d.obs_len, obs_len),
-            ("mask", n * d.num_actions, out.mask.len()),
-            ("player", n, out.player.len()),
-            ("rewards", n * d.num_players, out.rewards.len()),
-            ("terminated", n, out.terminated.len()),
-            ("truncated", n, out.truncated.len()),
-            ("final_returns", n * d.num_players, out.final_returns.len()),
-            ("episode_len", n, out.episode_len.len()),
-        ];
-        for (what, expected, got) in lens {
-            if expected != got {
-                return Err(BatchError::WrongLength { what, expected, got });
-            }
-        }
-        Ok(())
-    }
-
-    /// Runs `f(slot index, slot, outputs)` on every slot, over the configured threads.
-    /// `check` runs first on every slot (in parallel too); if it fails anywhere, `f` runs
-    /// nowhere and the error of the lowest failing slot is returned.
-    fn run<C, F>(&mut self, out: &mut BatchOut<'_>, check: C, f: F) -> Result<(), BatchError>
-    where
-        C: Fn(&Self, usize, &Slot<G>) -> Result<(), BatchError> + Sync,
-        F: Fn(&Self, usize, &mut Slot<G>, &mut SlotOut<'_>) + Sync,
-    {
-        self.check_out(out)?;
-        let d = self.dims;
-        let mut slots = std::mem::take(&mut self.slots);
-        let threads = self.opts.threads.min(d.num_envs).max(1);
-        let first_bad = AtomicUsize::new(usize::MAX);
-        let this = &*self;
-        let chunk_work = |base: usize, chunk: &mut [Slot<G>], mut o: BatchOut<'_>, barrier: Option<&Barrier>| {
-            for (j, slot) in chunk.iter().enumerate() {
-                if check(this, base + j, slot).is_err() {
-                    first_bad.fetch_min(base + j, Ordering::Relaxed);
-                    break;
-                }
-            }
-            if let Some(b) = barrier {
-                b.wait();
-            }
-            if first_bad.load(Ordering::Relaxed) != usize::MAX {
-                return;
-            }
-            for (j, slot) in chunk.iter_mut().enumerate() {
-                let mut so = slot_out(&mut o, j, d);
-                f(this, base + j, slot, &mut so);
-            }
-        };
-        if threads == 1 {
-            chunk_work(0, &mut slots, reborrow(out), None);
-        } else {
-            let size = d.num_envs.div_ceil(threads);
-            let parts = d.num_envs.div_ceil(size);
-            let barrier = Barrier::new(parts);
-            std::thread::scope(|scope| {
-                let mut rest: &mut [Slot<G>] = &mut slots;
-                let mut rest_out = reborrow(out);
-                let mut base = 0;
-                while rest.len() > size {
-                    let (head, tail) = rest.split_at_mut(size);
-                    let (head_out, tail_out) = split_out(rest_out, size, d);
-                    let (work, barrier) = (&chunk_work, &barrier);
-                    scope.spawn(move || work(base, head, head_out, Some(barrier)));
-                    rest = tail;
-                    rest_out = tail_out;
-                    base += size;
-                }
-                chunk_work(base, rest, rest_out, Some(&barrier));
-            });
-        }
-        self.slots = slots;
-        match first_bad.into_inner() {
-            usize::MAX => Ok(()),
-            i => Err(check(self, i, &self.slots[i]).expect_err("the check failed on this slot")),
-        }
+/// The uint8 observation: `round(clamp(v, 0, 1) × 255)`, ties to even.
+fn quantize(src: &[f32], dst: &mut [u8]) {
+    for (q, &v) in dst.iter_mut().zip(src) {
+        *q = (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8;
     }
 }
 
@@ -293,6 +339,7 @@ fn reborrow<'b>(o: &'b mut BatchOut<'_>) -> BatchOut<'b> {
         truncated: o.truncated,
         final_returns: o.final_returns,
         episode_len: o.episode_len,
+        legal: o.legal.as_mut().map(|l| LegalOut { count: l.count, ids: l.ids }),
     }
 }
 
@@ -315,6 +362,14 @@ fn split_out(o: BatchOut<'_>, k: usize, d: BatchDims) -> (BatchOut<'_>, BatchOut
     let (trunc_a, trunc_b) = o.truncated.split_at_mut(k);
     let (fin_a, fin_b) = o.final_returns.split_at_mut(k * d.num_players);
     let (len_a, len_b) = o.episode_len.split_at_mut(k);
+    let (legal_a, legal_b) = match o.legal {
+        Some(l) => {
+            let (count_a, count_b) = l.count.split_at_mut(k);
+            let (ids_a, ids_b) = l.ids.split_at_mut(k * d.max_legal);
+            (Some(LegalOut { count: count_a, ids: ids_a }), Some(LegalOut { count: count_b, ids: ids_b }))
+        }
+        None => (None, None),
+    };
     (
         BatchOut {
             obs: obs_a,
@@ -325,6 +380,7 @@ fn split_out(o: BatchOut<'_>, k: usize, d: BatchDims) -> (BatchOut<'_>, BatchOut
             truncated: trunc_a,
             final_returns: fin_a,
             episode_len: len_a,
+            legal: legal_a,
         },
         BatchOut {
             obs: obs_b,
@@ -335,6 +391,7 @@ fn split_out(o: BatchOut<'_>, k: usize, d: BatchDims) -> (BatchOut<'_>, BatchOut
             truncated: trunc_b,
             final_returns: fin_b,
             episode_len: len_b,
+            legal: legal_b,
         },
     )
 }
@@ -355,6 +412,7 @@ fn slot_out<'b>(o: &'b mut BatchOut<'_>, j: usize, d: BatchDims) -> SlotOut<'b> 
         truncated: &mut o.truncated[j],
         final_returns: &mut o.final_returns[j * p..(j + 1) * p],
         episode_len: &mut o.episode_len[j],
+        legal: o.legal.as_mut().map(|l| (&mut l.count[j], &mut l.ids[j * d.max_legal..(j + 1) * d.max_legal])),
     }
 }
 
@@ -374,38 +432,41 @@ impl<G: Game> DynBatch for TypedBatch<G> {
             self.opts.seed = s;
         }
         self.fresh = false;
-        self.run(
-            out,
-            |_, _, _| Ok(()),
-            |b, i, slot, o| {
-                if !keep {
-                    slot.episode = if seed.is_some() { 0 } else { slot.episode + 1 };
-                    b.start_episode(i, slot);
-                }
-                o.rewards.fill(0.0);
-                o.final_returns.fill(0.0);
-                *o.terminated = 0;
-                *o.truncated = 0;
-                *o.episode_len = 0;
-                b.observe(slot, o);
-            },
-        )
+        self.run(out, false, |ctx, i, slot, o| {
+            if !keep {
+                slot.episode = if seed.is_some() { 0 } else { slot.episode + 1 };
+                ctx.start_episode(i, slot);
+            }
+            o.rewards.fill(0.0);
+            o.final_returns.fill(0.0);
+            *o.terminated = 0;
+            *o.truncated = 0;
+            *o.episode_len = 0;
+            ctx.observe(slot, o, true);
+        });
+        Ok(())
     }
 
     fn step(&mut self, actions: &[ActionId], out: &mut BatchOut<'_>) -> Result<(), BatchError> {
         if actions.len() != self.dims.num_envs {
             return Err(BatchError::WrongLength { what: "actions", expected: self.dims.num_envs, got: actions.len() });
         }
-        self.run(
-            out,
-            |b, i, slot| b.rules().check(&slot.state, actions[i]).map_err(|error| BatchError::Rule { slot: i, error }),
-            |b, i, slot, o| b.step_slot(i, slot, actions[i], o),
-        )?;
+        self.check_out(out)?;
+        let ctx = Ctx { rules: self.game.rules(), explicit_chance: self.explicit_chance, opts: &self.opts, sparse_mask: false };
+        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
+            ctx.check(i, slot, a)?;
+        }
+        self.run(out, true, |ctx, i, slot, o| ctx.step_slot(i, slot, actions[i], o));
         self.fresh = false;
         Ok(())
     }
 
     fn set_threads(&mut self, threads: usize) {
-        self.opts.threads = threads.max(1);
+        let threads = threads.max(1);
+        if threads != self.opts.threads {
+            self.opts.threads = threads;
+            self.pool = None;
+            self.start_pool();
+        }
     }
 }

@@ -120,6 +120,13 @@ class Batch:
     k))``; results do not depend on ``threads``. ``opponent="random"`` makes a single-agent
     batch: the learner plays ``learner_seat``, the other seats (and chance nodes) are played
     inside ``step``. uint8 observations are ``np.round(np.clip(v, 0, 1) * 255)`` (ties to even).
+
+    ``legal_count`` and ``legal_ids`` list the legal actions of each env (row ``i`` starts
+    with its first ``min(legal_count[i], max_legal_actions)`` ids, ascending), for sampling
+    in O(num_envs) (``kassen.envs.common.sample_legal_ids``). ``mask``, ``legal_count`` and
+    ``legal_ids`` are read-only views: ``step`` clears only the mask entries it set in the
+    previous call. ``threads - 1`` worker threads are started with the batch and stopped when
+    it is garbage-collected.
     """
 
     def __new__(
@@ -141,6 +148,12 @@ class Batch:
     def obs(self) -> npt.NDArray[Any]: ...
     @property
     def mask(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def legal_count(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def legal_ids(self) -> npt.NDArray[np.uint32]: ...
+    @property
+    def max_legal_actions(self) -> int: ...
     @property
     def current_player(self) -> npt.NDArray[np.int32]: ...
     @property

@@ -35,6 +35,7 @@ __all__ = [
     "observation_bounds",
     "sample_chance",
     "sample_legal_actions",
+    "sample_legal_ids",
 ]
 
 
@@ -100,6 +101,24 @@ def sample_legal_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndar
     counts = np.bincount(rows, minlength=n)
     starts = np.cumsum(counts) - counts
     return cols[starts + (rng.random(n) * counts).astype(np.int64)]
+
+
+def sample_legal_ids(counts: np.ndarray, ids: np.ndarray, rng: np.random.Generator,
+                     masks: Optional[np.ndarray] = None) -> np.ndarray:
+    """One uniformly random legal action per env from the batch's legal-id lists
+    (``Batch.legal_count``, ``Batch.legal_ids``): O(num_envs), whatever the number of distinct
+    actions. A row whose list was cut short (``counts[i] > ids.shape[1]``, not expected: the
+    width is the game's ``max_legal_actions``) is sampled from ``masks`` instead."""
+    n, width = ids.shape
+    counts = np.asarray(counts)
+    picks = (rng.random(n) * counts).astype(np.int64)
+    over = counts > width
+    out = ids.reshape(-1)[np.arange(n) * width + np.minimum(picks, width - 1)].astype(np.int64)
+    if over.any():
+        if masks is None:
+            raise ValueError("a legal-id list was cut short: pass the masks")
+        out[over] = sample_legal_actions(np.asarray(masks)[over], rng)
+    return out
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:

@@ -28,7 +28,9 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
       (``round(v × 255)``) with ``obs_dtype="uint8"``;
     - actions: one action id per env (``MultiDiscrete``); the legal ids are
       ``info["action_mask"]`` and ``action_masks()`` (int8 0/1, shape ``(num_envs,
-      num_actions)``). An illegal id raises ``IllegalActionError`` and no env moves;
+      num_actions)``), and as lists ``legal_actions()`` (``(legal_count, legal_ids)``, for
+      sampling in O(num_envs), see ``kassen.envs.common.sample_legal_ids``). An illegal id
+      raises ``IllegalActionError`` and no env moves;
     - rewards: float32, the change of the learner's return (the final return when a game
       ends);
     - **same-step autoreset** (``metadata["autoreset_mode"]``): when a game ends, the step
@@ -112,6 +114,12 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env, int8 ``(num_envs, num_actions)`` (for MaskablePPO)."""
         return self._out(self._mask)
+
+    def legal_actions(self) -> Tuple[np.ndarray, np.ndarray]:
+        """The legal actions of every env as lists: ``(legal_count, legal_ids)``, uint32 of
+        shapes ``(num_envs,)`` and ``(num_envs, max_legal_actions)``; row ``i`` starts with
+        env ``i``'s first ``min(legal_count[i], max_legal_actions)`` legal ids, ascending."""
+        return self._out(self.batch.legal_count), self._out(self.batch.legal_ids)
 
     @property
     def threads(self) -> int:
