@@ -193,6 +193,7 @@ impl Game for Sekigahara {
             num_distinct_actions: self.layout.num_actions(),
             max_chance_outcomes: (d.side_cards.iter().map(|v| v.len()).max().unwrap_or(0) as u32).max(blocks),
             observation_shape: vec![tensor::len(self)],
+            observation_layout: tensor::layout(self),
             max_game_length: phases * (movement + combat) + d.weeks as u32 * week + 2 * blocks + 2 * cards,
             rules_version: "sekigahara/2".into(),
             rulebook: "shared/rules/sekigahara_gmt.ja.md and sekigahara_gmt.ko.txt (translations of the GMT 2011 rules)".into(),
