@@ -64,8 +64,8 @@ pub fn clamp_unit(out: &mut [f32]) {
 }
 
 /// The layout tiles a tensor of `len` values: non-empty features in order, each starting
-/// where the previous one ended, the last ending at `len`; unique non-empty names; finite
-/// bounds with `low <= high`.
+/// where the previous one ended, the last ending at `len`; unique non-empty names; bounds
+/// `[0, 1]` (the normalization every game keeps; the uint8 batch observation relies on it).
 pub fn check_tiles(layout: &[Feature], len: usize) -> Result<(), String> {
     let mut next = 0;
     let mut names = std::collections::HashSet::new();
@@ -76,8 +76,8 @@ pub fn check_tiles(layout: &[Feature], len: usize) -> Result<(), String> {
         if f.offset != next || f.length == 0 {
             return Err(format!("observation feature {} at {}+{} does not start at {next} or is empty", f.name, f.offset, f.length));
         }
-        if !(f.low.is_finite() && f.high.is_finite() && f.low <= f.high) {
-            return Err(format!("observation feature {} has bounds [{}, {}]", f.name, f.low, f.high));
+        if f.low != 0.0 || f.high != 1.0 {
+            return Err(format!("observation feature {} has bounds [{}, {}], not [0, 1]", f.name, f.low, f.high));
         }
         next += f.length;
     }
@@ -133,6 +133,9 @@ mod tests {
         let mut same = two();
         same[1].name = "a".into();
         assert!(check_tiles(&same, 5).unwrap_err().contains("repeated"));
+        let mut wide = two();
+        wide[0].low = -1.0;
+        assert!(check_tiles(&wide, 5).unwrap_err().contains("not [0, 1]"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The observation tensor: a flat f32 vector built from what the observer may see (the same
 //! facts as its view), from the observer's side ("own" and "other"; the spectator sees
 //! Tokugawa as "own"). Every value is in `[0, 1]`: counts are divided by the largest value
-//! the component data allows ([`Maxima`]), battle impact by a cap (RULES_NOTES.md O1).
+//! the component data allows ([`Maxima`]), battle impact by a cap (RULES_NOTES.md S29).
 //!
 //! Layout ([`layout`] names the ranges): per location 25 planes (own/other blocks, in castle,
 //! moved, disks, resource and castle control, resource/capital flags, mons, leaders, arquebus
@@ -22,7 +22,7 @@ const PER_LOCATION: usize = 25;
 const PENDING_KINDS: usize = 21;
 const WEEKS: usize = 7;
 /// Battle impact has no printed maximum: it is divided by this cap and clamped
-/// (RULES_NOTES.md O1: 49 impact inflicts 7 hits, 8.7).
+/// (RULES_NOTES.md S29: 49 impact inflicts 7 hits, 8.7).
 const IMPACT_CAP: f32 = 49.0;
 /// A group takes at most 4 steps: 1, +1 with a leader's command, +1 with a forced march, +1
 /// along main roads only (7.3.1-7.3.3, `movement::can_step`).

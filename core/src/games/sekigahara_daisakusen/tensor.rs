@@ -1,6 +1,6 @@
 //! The observation tensor's layout. The encoder is `view::tensor` (beside the view, whose
 //! module doc describes it); every value is already in `[0, 1]`: indicators, counters per hex
-//! / 6 and movement points / 12 clamped (RULES_NOTES.md D-O1), turn / `max_turns`.
+//! / 6 and movement points / 12 clamped (RULES_NOTES.md D26), turn / `max_turns`.
 
 use super::view::{HEX_PLANES, PENDING_KINDS};
 use super::Daisakusen;
