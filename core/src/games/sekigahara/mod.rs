@@ -79,6 +79,8 @@ pub struct Sekigahara {
     layout: Layout,
     /// Recruitment locations of each side (a mon of one of its clans is printed there, 7.2).
     recruit_sites: [Vec<u8>; 2],
+    /// The divisors that scale the observation tensor's counts into [0, 1].
+    tensor_max: tensor::Maxima,
 }
 
 impl Sekigahara {
@@ -92,7 +94,8 @@ impl Sekigahara {
                 .collect()
         };
         let recruit_sites = [sites(0), sites(1)];
-        Sekigahara { data, layout, recruit_sites }
+        let tensor_max = tensor::Maxima::of(d);
+        Sekigahara { data, layout, recruit_sites, tensor_max }
     }
 
     pub fn data(&self) -> &Data {

@@ -37,6 +37,7 @@ pub fn len(g: &Sekigahara) -> usize {
 /// eliminated) is at most all that side's blocks; the sums of mons, leaders, arquebus and
 /// cavalry at a location at most the side's totals; the disks at a location the disks printed
 /// there; a card pile or hand at most all the side's cards.
+#[derive(Clone, Debug)]
 pub struct Maxima {
     blocks: f32,
     mons: f32,
@@ -131,7 +132,7 @@ fn pending_index(p: Pending) -> usize {
 
 pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
     let d = &g.data;
-    let m = Maxima::of(d);
+    let m = &g.tensor_max;
     let me: u8 = if player == SPECTATOR { 0 } else { player as u8 };
     let sees_all = player != SPECTATOR;
     let nl = d.locations.len();
