@@ -192,8 +192,11 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
     ];
     for (l, loc) in d.locations.iter().enumerate() {
         let base = l * PER_LOCATION;
-        for (plane, max) in divisors {
-            out[base + plane] /= max;
+        // Every divided plane counts blocks or disks at the location: empty ones stay 0.
+        if out[base] + out[base + 1] + out[base + 6] + out[base + 7] > 0.0 {
+            for (plane, max) in divisors {
+                out[base + plane] /= max;
+            }
         }
         if s.resource[l] != NONE {
             out[base + if s.resource[l] == me { 8 } else { 22 }] = 1.0;
