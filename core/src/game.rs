@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{RuleError, SetupError};
 use crate::events::Events;
+use crate::layout::Feature;
 
 /// A dense action id in `[0, num_distinct_actions)`. Chance outcomes use the same id space.
 pub type ActionId = u32;
@@ -44,6 +45,9 @@ pub struct GameInfo {
     pub max_chance_outcomes: u32,
     /// Shape of `observation_tensor` (a flat f32 vector of their product).
     pub observation_shape: Vec<usize>,
+    /// Named feature ranges that tile the flat observation tensor in order, with the bounds
+    /// of their values (every registered game keeps them in `[0, 1]`; see [`crate::layout`]).
+    pub observation_layout: Vec<Feature>,
     /// An upper bound on the number of actions (player and chance) in one game.
     pub max_game_length: u32,
     /// Version of the rules implementation; saved states carry it.

@@ -121,8 +121,10 @@ pub unsafe extern "C" fn kassen_game_free(game: *mut kassen_game) {
 /// buffer sizes seen in the soak run: `max_legal_actions` (a legal-actions buffer that fitted
 /// every soak game), `max_view_bytes` and `max_events_bytes` (largest view and event list
 /// JSON), `utility` (`{"type": "zero_sum" | "constant_sum" | "general_sum", "min", "max"}` plus
-/// `"sum"` unless general-sum) and `chance_outcome_block` (`{"offset", "count"}`: every chance
-/// outcome id minus `offset` is below `count`).
+/// `"sum"` unless general-sum), `chance_outcome_block` (`{"offset", "count"}`: every chance
+/// outcome id minus `offset` is below `count`) and `observation_layout` (an array of
+/// `{"name", "offset", "length", "low", "high", "description"}`: named ranges that tile the
+/// flat observation tensor in order; every value lies in `[low, high]`, which is `[0, 1]`).
 ///
 /// On success, `*out` receives a buffer that the caller owns and must release with
 /// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on

@@ -666,6 +666,7 @@ mod tests {
                 num_distinct_actions: 3,
                 max_chance_outcomes: 2,
                 observation_shape: vec![1],
+                observation_layout: kassen_core::layout::LayoutBuilder::new().unit("zero", 1, "always 0").build(),
                 max_game_length: 10,
                 rules_version: "boom/1".into(),
                 rulebook: "none".into(),

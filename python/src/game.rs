@@ -77,6 +77,17 @@ impl Game {
         PyTuple::new(py, &self.inner.info().observation_shape)
     }
 
+    /// The named feature ranges that tile the flat `State.observation_tensor`, in order: a
+    /// list of dicts `{name, offset, length, low, high, description}` (the same list as
+    /// `info()["observation_layout"]`; every registered game's values lie in [0, 1]).
+    fn observation_layout<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
+        let v = guard(|| {
+            let mut info = self.inner.info_json();
+            Ok(info["observation_layout"].take())
+        })?;
+        Ok(value_to_py(py, &v)?)
+    }
+
     /// Whether chance nodes are left to the caller (`current_player() == CHANCE`).
     fn explicit_chance(&self) -> bool {
         self.inner.explicit_chance()

@@ -12,8 +12,11 @@ from kassen import CHANCE, TERMINAL
 from conftest import CONFIGS, config_id
 from kassen.testing import check_state, random_playout, sample_chance
 
-#: Games whose random games may end in a draw.
-GAMES_WITH_DRAWS = {"sekigahara_daisakusen"}
+def admits_draw(game) -> bool:
+    """Whether the declared utility allows a drawn game (every seat the same return): only with
+    a declared sum whose equal share lies in the declared range."""
+    u = game.info()["utility"]
+    return "sum" in u and u["min"] <= u["sum"] / game.num_players() <= u["max"]
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -26,8 +29,12 @@ def test_random_game_completes(config, seed):
     assert s.is_terminal() and s.current_player() == TERMINAL
     assert len(s.history()) <= game.max_game_length()
     r = s.returns()
-    # 関ヶ原大作戦 has no end turn: its max_turns cap ends a stalemate as a draw (0, 0).
-    assert len(r) == players and (any(x != 0 for x in r) or (gid in GAMES_WITH_DRAWS and r == [0.0] * players))
+    u = game.info()["utility"]
+    assert len(r) == players and all(u["min"] <= x <= u["max"] for x in r)
+    assert "sum" not in u or abs(sum(r) - u["sum"]) < 1e-9
+    # A game may end with every seat on the same return (関ヶ原大作戦's max_turns cap ends a
+    # stalemate as a draw) only when its declared utility admits it.
+    assert len(set(r)) > 1 or admits_draw(game)
     with pytest.raises(kassen.GameOverError):
         s.apply_action(0)
 

@@ -53,6 +53,8 @@ static void check_views(const kassen_game *game, const kassen_state *s, uint32_t
         kassen_buf_free(&none);
         CHECK_OK(kassen_state_observation_tensor(s, p, obs, obs_len, &len));
         CHECK(len == obs_len);
+        /* Every feature of every game's observation layout is bounded by [0, 1]. */
+        for (size_t i = 0; i < len; i++) CHECK(obs[i] >= 0.0f && obs[i] <= 1.0f);
         kassen_buf_free(&view);
         kassen_buf_free(&events);
     }
@@ -83,6 +85,9 @@ static int play(const char *id, uint32_t players, bool choice, bool explicit_cha
     CHECK_OK(kassen_game_info_json(game, &info));
     long max_len = info.data ? json_int(info.data, "max_game_length", -1) : -1;
     CHECK(max_len > 0);
+    /* The observation layout (named ranges tiling the tensor) starts at offset 0. */
+    const char *layout = info.data ? strstr(info.data, "\"observation_layout\":[{") : NULL;
+    CHECK(layout != NULL && json_int(layout, "offset", -1) == 0);
     kassen_buf_free(&info);
 
     kassen_state *s = NULL;

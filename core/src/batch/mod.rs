@@ -51,7 +51,8 @@
 //! All actions are checked before any is applied: on error nothing changes.
 //!
 //! **uint8 observations** are `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds) of the float observation (every
-//! game's values lie in `[0, 1]`).
+//! feature of every game's observation layout has bounds `[0, 1]`, which the conformance suite checks, so
+//! `(v - low) / (high - low)` is `v`): indicators are exact (0 and 255), other values are rounded to the nearest 1/255.
 
 mod options;
 mod pool;

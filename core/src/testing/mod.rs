@@ -12,6 +12,8 @@
 //! of the hidden truth (this is also the leak test); events only grow; JSON round-trips. At the end: the game ended within `max_game_length`, returns are finite, the
 //! same seed and actions reproduce the same state, and every event a seat gets is addressed
 //! to it, and the returns and chance outcome ids are as the game info declares (metadata.rs).
+//! The declared observation layout tiles the tensor, and every value of every observer's
+//! tensor at every step is finite and inside its feature's bounds (`crate::layout`).
 
 use std::sync::Arc;
 
@@ -81,6 +83,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
     let n = info.num_distinct_actions;
     let players = game.num_players() as i32;
     metadata::check_declared(&info)?;
+    crate::layout::check_tiles(&info.observation_layout, info.observation_len())?;
     let mut rng = Rng::from_seed(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 1);
     let mut s = game.new_initial_state(seed);
     let mut chosen = Vec::new();
@@ -234,6 +237,7 @@ fn check_views<G: Game>(
         check_envelope(s, p, &v)?;
         let t = s.observation_tensor(p).map_err(|e| e.to_string())?;
         ensure(t.len() == len && t.iter().all(|x| x.is_finite()), || "tensor has the wrong length or a non-finite value".into())?;
+        crate::layout::check_values(&game.info().observation_layout, &t).map_err(|e| format!("observer {p} at step {step}: {e}"))?;
         if step % 10 == 0 && check_determinization(s, p, rng.next_u64())? {
             report.hidden_variants += 1;
         }

@@ -195,6 +195,7 @@ impl Game for Samurai {
             num_distinct_actions: self.layout.num_actions(),
             max_chance_outcomes: self.data.tokens.len() as u32,
             observation_shape: vec![tensor::len(self)],
+            observation_layout: tensor::layout(self),
             max_game_length: self.n as u32 * per_player + figures + passes,
             rules_version: "samurai/1".into(),
             rulebook: "shared/rules/samurai.ko.txt (Korean summary of the Hans im Glück 1998 rules)".into(),

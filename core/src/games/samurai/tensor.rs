@@ -1,27 +1,65 @@
 //! The observation tensor: a flat f32 vector built from the same redacted information as
-//! the view. Seats are relative to the observer (the observer is seat 0; the spectator sees
-//! absolute seats). Layout, in order:
+//! the view, every value in `[0, 1]` ([`layout`] names the ranges). Seats are relative to the
+//! observer (the observer is seat 0; the spectator sees absolute seats). Layout, in order:
 //!
 //! - per hex (`HEX_FEATURES` each): in play, sea, land, settlement, token owner (4, relative),
-//!   token influence on helmet/buddha/rice (strength / 4), token is quick, figures present (3),
-//!   resolved, chosen as the first figure of a pending figure exchange;
+//!   token influence on helmet/buddha/rice (strength / strongest token), token is quick,
+//!   figures present (3), resolved, chosen as the first figure of a pending figure exchange;
 //! - the observer's hand (one flag per token) and stack (one flag per token);
-//! - per relative seat (4): used tokens (one flag per token), hand size / 5, stack size / 15,
-//!   captured per type / 13 (only where the observer may see it), captured count / 13;
-//! - set aside, on board, supply per type (/ 13); phase (5); current player (4, relative);
-//!   tokens played this turn / 5, normal token used, pending figure exchange, pending token
-//!   exchange, the token to replace (one flag per token); consecutive passes / 4.
+//! - per relative seat (4): used tokens (one flag per token), hand size / 5, stack size /
+//!   (tokens - 5), captured per type / figures per type (only where the observer may see
+//!   it), captured count / all figures;
+//! - set aside, on board, supply per type (/ figures per type); phase (5); current player (4,
+//!   relative); tokens played this turn / 5, normal token used, pending figure exchange,
+//!   pending token exchange, the token to replace (one flag per token); consecutive passes /
+//!   players.
 
 use super::state::{cell_owner, cell_token, Pending, Phase, State, EMPTY};
 use super::view::{sees_captured, used_tokens};
-use super::Samurai;
+use super::{Samurai, HAND};
 use crate::game::{Player, SPECTATOR};
+use crate::layout::{Feature, LayoutBuilder};
 
 pub const HEX_FEATURES: usize = 17;
 
 pub fn len(g: &Samurai) -> usize {
     let t = g.data().tokens.len();
     g.data().hexes.len() * HEX_FEATURES + 2 * t + 4 * (t + 6) + 9 + 5 + 4 + 4 + t + 1
+}
+
+/// The named ranges of the tensor, in the order [`write`] fills them.
+pub fn layout(g: &Samurai) -> Vec<Feature> {
+    let (nh, nt) = (g.data().hexes.len(), g.data().tokens.len());
+    let mut b = LayoutBuilder::new().unit(
+        "hexes",
+        nh * HEX_FEATURES,
+        "per hex (data order), 17 values: in play, sea, land, settlement, token owner (4, relative seat), token influence on \
+         helmet/buddha/rice (strength / strongest token), token is quick, helmet/buddha/rice figure present, resolved, first \
+         figure of a pending figure exchange",
+    );
+    b = b.unit("own_hand", nt, "the observer's hand, one flag per token type").unit(
+        "own_stack",
+        nt,
+        "the observer's stack, one flag per token type",
+    );
+    for r in 0..4 {
+        b = b.unit(
+            format!("seat_{r}"),
+            nt + 6,
+            format!(
+                "relative seat {r} (zeros if absent): used tokens (one flag per token type), hand size / {HAND}, stack size / \
+                 (tokens - {HAND}), captured helmet/buddha/rice / figures per type (zeros where the observer may not see \
+                 them), captured count / all figures"
+            ),
+        );
+    }
+    b.unit("figures", 9, "set aside, on board, in the supply: helmet/buddha/rice each / figures per type")
+        .unit("phase", 5, "one-hot: choose tokens, place figures, play, refill, over")
+        .unit("current_player", 4, "one-hot relative seat to act (zeros outside the acting phases)")
+        .unit("turn", 4, format!("tokens played this turn / {HAND}, normal token used, pending figure exchange, pending token exchange"))
+        .unit("token_to_replace", nt, "one-hot token type of a pending token exchange")
+        .unit("consecutive_passes", 1, "consecutive passes / players (the game ends when every seat passed)")
+        .build()
 }
 
 fn rel(g: &Samurai, observer: Player, seat: usize) -> usize {
@@ -35,6 +73,12 @@ fn rel(g: &Samurai, observer: Player, seat: usize) -> usize {
 pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
     let d = g.data();
     let nt = d.tokens.len();
+    // The largest value each count can reach: the strongest token's strength, the tokens
+    // left after the hand (the stack, rulebook 4.2), the figures of a type in this player
+    // count (rulebook 2.1), all figures.
+    let strongest = d.tokens.iter().map(|t| t.strength).max().unwrap_or(1).max(1) as f32;
+    let stack_max = nt.saturating_sub(HAND as usize).max(1) as f32;
+    let per_type = g.per_type.max(1) as f32;
     let pending_first = match s.turn.pending {
         Pending::SwapFigure { settlement, .. } => Some(d.settlements[settlement as usize].hex as usize),
         _ => None,
@@ -54,7 +98,7 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
             let t = &d.tokens[cell_token(c) as usize];
             for f in 0..3 {
                 if t.influences & (1 << f) != 0 {
-                    o[8 + f] = t.strength as f32 / 4.0;
+                    o[8 + f] = t.strength as f32 / strongest;
                 }
             }
             o[11] = t.quick as u8 as f32;
@@ -82,14 +126,14 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
         let seat = (0..g.n).find(|&p| rel(g, observer, p) == r);
         if let Some(p) = seat {
             flags(out, &mut i, used_tokens(g, s, p));
-            out[i] = s.hand_size(p) as f32 / 5.0;
-            out[i + 1] = s.stacks[p].count_ones() as f32 / 15.0;
+            out[i] = s.hand_size(p) as f32 / HAND as f32;
+            out[i + 1] = s.stacks[p].count_ones() as f32 / stack_max;
             if sees_captured(g, s, observer, p) {
                 for f in 0..3 {
-                    out[i + 2 + f] = s.captured[p][f] as f32 / 13.0;
+                    out[i + 2 + f] = s.captured[p][f] as f32 / per_type;
                 }
             }
-            out[i + 5] = s.captured[p].iter().sum::<u8>() as f32 / 13.0;
+            out[i + 5] = s.captured[p].iter().sum::<u8>() as f32 / (3.0 * per_type);
         } else {
             i += nt;
         }
@@ -97,7 +141,7 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
     }
     for v in [s.set_aside, s.on_board, s.supply] {
         for f in 0..3 {
-            out[i + f] = v[f] as f32 / 13.0;
+            out[i + f] = v[f] as f32 / per_type;
         }
         i += 3;
     }
@@ -114,7 +158,8 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
         out[i + rel(g, observer, s.seat as usize)] = 1.0;
     }
     i += 4;
-    out[i] = s.turn.played as f32 / 5.0;
+    // At most the whole hand is played in one turn.
+    out[i] = s.turn.played as f32 / HAND as f32;
     out[i + 1] = s.turn.normal_used as u8 as f32;
     out[i + 2] = matches!(s.turn.pending, Pending::SwapFigure { .. }) as u8 as f32;
     out[i + 3] = matches!(s.turn.pending, Pending::ReplaceToken { .. }) as u8 as f32;
@@ -123,6 +168,7 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
         out[i + token as usize] = 1.0;
     }
     i += nt;
-    out[i] = s.passes as f32 / 4.0;
+    // The game ends when every seat has passed in a row (turn.rs).
+    out[i] = s.passes as f32 / g.n as f32;
     debug_assert_eq!(i + 1, out.len());
 }

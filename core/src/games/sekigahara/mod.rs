@@ -79,6 +79,8 @@ pub struct Sekigahara {
     layout: Layout,
     /// Recruitment locations of each side (a mon of one of its clans is printed there, 7.2).
     recruit_sites: [Vec<u8>; 2],
+    /// The divisors that scale the observation tensor's counts into [0, 1].
+    tensor_max: tensor::Maxima,
 }
 
 impl Sekigahara {
@@ -92,7 +94,8 @@ impl Sekigahara {
                 .collect()
         };
         let recruit_sites = [sites(0), sites(1)];
-        Sekigahara { data, layout, recruit_sites }
+        let tensor_max = tensor::Maxima::of(d);
+        Sekigahara { data, layout, recruit_sites, tensor_max }
     }
 
     pub fn data(&self) -> &Data {
@@ -193,6 +196,7 @@ impl Game for Sekigahara {
             num_distinct_actions: self.layout.num_actions(),
             max_chance_outcomes: (d.side_cards.iter().map(|v| v.len()).max().unwrap_or(0) as u32).max(blocks),
             observation_shape: vec![tensor::len(self)],
+            observation_layout: tensor::layout(self),
             max_game_length: phases * (movement + combat) + d.weeks as u32 * week + 2 * blocks + 2 * cards,
             rules_version: "sekigahara/2".into(),
             rulebook: "shared/rules/sekigahara_gmt.ja.md and sekigahara_gmt.ko.txt (translations of the GMT 2011 rules)".into(),

@@ -52,6 +52,7 @@ mod render;
 mod sequence;
 mod sizes;
 mod state;
+mod tensor;
 mod view;
 
 use std::sync::Arc;
@@ -214,6 +215,7 @@ impl Game for Daisakusen {
             num_distinct_actions: self.layout.num_actions(),
             max_chance_outcomes: d.cards.len().max(6) as u32,
             observation_shape: vec![view::tensor_len(self)],
+            observation_layout: tensor::layout(self),
             max_game_length: units + self.max_turns as u32 * per_turn,
             rules_version: "sekigahara_daisakusen/1".into(),
             rulebook: "shared/rules/sekigahara_hex.zh.txt (Chinese translation of the Game Journal No.32 rules)".into(),

@@ -58,6 +58,7 @@ mod rules;
 mod scoring;
 mod sizes;
 mod state;
+mod tensor;
 mod view;
 
 use std::sync::Arc;
@@ -200,6 +201,7 @@ impl Game for Tkr {
             num_distinct_actions: self.layout.num_actions(),
             max_chance_outcomes: max_outcomes,
             observation_shape: vec![view::tensor_len(self)],
+            observation_layout: tensor::layout(self),
             max_game_length: 40_000,
             rules_version: "three_kingdoms_redux/2".into(),
             rulebook: "shared/rules/three_kingdoms_redux.ko.txt (Korean edition)".into(),
@@ -319,7 +321,7 @@ impl Game for Tkr {
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {
-        view::tensor(self, s, player, out)
+        tensor::write(self, s, player, out)
     }
 
     fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
