@@ -785,7 +785,8 @@ impl<G: Game> DynState for Bound<G> {
     }
 
     fn view_json(&self, player: Player) -> Result<String, RuleError> {
-        Ok(self.view(player)?.to_string())
+        self.check_player(player)?;
+        Ok(crate::view::envelope_json(&self.game.rules, &self.game.info, &self.state, player, self.last_seen(player)))
     }
 
     fn observation_tensor_into(&self, player: Player, out: &mut [f32]) -> Result<(), RuleError> {

@@ -722,7 +722,7 @@ mod tests {
         fn action_to_json(&self, _: &Self::State, a: ActionId) -> Value {
             json!({ "id": a })
         }
-        fn view(&self, s: &Self::State, _: Player) -> Value {
+        fn view_body<'a>(&'a self, s: &'a Self::State, _: Player) -> impl serde::Serialize + 'a {
             json!({ "taken": s.0 })
         }
         fn observation_tensor(&self, _: &Self::State, _: Player, _: &mut [f32]) {}
