@@ -420,8 +420,8 @@ pub unsafe extern "C" fn kassen_state_view_json(state: *const kassen_state, play
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
         let out = out_buf(out)?;
-        let v = state.inner.view(player)?;
-        unsafe { give(out, v.to_string()) };
+        let text = state.inner.view_json(player)?;
+        unsafe { give(out, text) };
         Ok(())
     }
 }
