@@ -195,7 +195,12 @@ pub fn view<'a>(g: &'a Samurai, s: &State, observer: Player) -> View<'a> {
         .iter()
         .map(|&st| {
             let info = &d.settlements[st as usize];
-            SettlementView { hex: info.hex, kind: info.kind.name(), figures: figure_names(s.figures[st as usize]), resolved: s.is_resolved(st as usize) }
+            SettlementView {
+                hex: info.hex,
+                kind: info.kind.name(),
+                figures: figure_names(s.figures[st as usize]),
+                resolved: s.is_resolved(st as usize),
+            }
         })
         .collect();
     let players = (0..g.n)

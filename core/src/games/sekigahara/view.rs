@@ -315,7 +315,13 @@ pub fn view<'a>(g: &'a Sekigahara, s: &State, player: Player) -> View<'a> {
             blocks: sides(|x| on_map[l][0][x as usize]),
             in_castle: sides(|x| on_map[l][1][x as usize]),
             moved: sides(|x| on_map[l][2][x as usize]),
-            disks: d.disks.iter().zip(&s.disks).filter(|(x, &alive)| alive && x.location as usize == l).map(|(x, _)| x.id.as_str()).collect(),
+            disks: d
+                .disks
+                .iter()
+                .zip(&s.disks)
+                .filter(|(x, &alive)| alive && x.location as usize == l)
+                .map(|(x, _)| x.id.as_str())
+                .collect(),
             resource: side_name(s.resource[l]),
             castle: side_name(s.castle[l]),
         })
@@ -358,7 +364,9 @@ pub fn view<'a>(g: &'a Sekigahara, s: &State, player: Player) -> View<'a> {
         battle: battle_view(g, s),
         points: sides(|x| points[x as usize]),
         hand: me.map(|m| cards(g, &s.hand, m)),
-        own_bag: me.map(|m| (0..d.blocks.len()).filter(|&i| d.blocks[i].side == m && s.blocks[i].loc == BAG).map(|i| d.blocks[i].id.as_str()).collect()),
+        own_bag: me.map(|m| {
+            (0..d.blocks.len()).filter(|&i| d.blocks[i].side == m && s.blocks[i].loc == BAG).map(|i| d.blocks[i].id.as_str()).collect()
+        }),
         own_bid: me.map(|m| {
             let bid = s.bids[m as usize];
             (bid != NONE).then(|| d.cards[bid as usize].id.as_str())

@@ -398,7 +398,11 @@ pub fn view<'a>(g: &'a Daisakusen, s: &State, _player: Player) -> View<'a> {
             .entry
             .iter()
             .enumerate()
-            .map(|(t, e)| EntryView { track: &e.name, label: e.boxes.get(s.entry[t] as usize).map_or("登場", |b| b.as_str()), index: s.entry[t] })
+            .map(|(t, e)| EntryView {
+                track: &e.name,
+                label: e.boxes.get(s.entry[t] as usize).map_or("登場", |b| b.as_str()),
+                index: s.entry[t],
+            })
             .collect(),
         castles: d
             .castles

@@ -329,7 +329,10 @@ fn seat_view<'a>(g: &'a Tkr, s: &State, k: usize, own: bool) -> SeatView<'a> {
         .generals
         .iter()
         .enumerate()
-        .filter(|(i, gen)| gen.kingdom as usize == k && (matches!(s.gloc[*i], GLoc::Active | GLoc::Stationed) || (own && matches!(s.gloc[*i], GLoc::Drawn | GLoc::Chosen))))
+        .filter(|(i, gen)| {
+            gen.kingdom as usize == k
+                && (matches!(s.gloc[*i], GLoc::Active | GLoc::Stationed) || (own && matches!(s.gloc[*i], GLoc::Drawn | GLoc::Chosen)))
+        })
         .map(|(i, gen)| GeneralView {
             id: &gen.id,
             name: &gen.name_ko,
@@ -347,7 +350,8 @@ fn seat_view<'a>(g: &'a Tkr, s: &State, k: usize, own: bool) -> SeatView<'a> {
         .collect();
     let of_kingdom = |at: GLoc| s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == at).count();
     let names = |m: u64| bits_list(m).into_iter().map(|x| d.developments[x].id.as_str()).collect::<Vec<_>>();
-    let regs = |m: u32| bits_list(m as u64).into_iter().map(|x| StoreRegion { region: &d.regions[x].id, flipped: s.regions[x].flipped }).collect();
+    let regs =
+        |m: u32| bits_list(m as u64).into_iter().map(|x| StoreRegion { region: &d.regions[x].id, flipped: s.regions[x].flipped }).collect();
     let actions = |m: u32| bits_list(m as u64).into_iter().map(|a| ACTIONS[a]).collect();
     SeatView {
         kingdom: KINGDOMS[k],
@@ -431,7 +435,10 @@ pub fn view<'a>(g: &'a Tkr, s: &State, player: Player) -> View<'a> {
             unity: g.dev_remaining(s, 0).count(),
             separation: g.dev_remaining(s, 1).count(),
             generals: (0..3)
-                .map(|k| g.general_deck(s, k).count() + s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count())
+                .map(|k| {
+                    g.general_deck(s, k).count()
+                        + s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count()
+                })
                 .collect(),
         },
         deck_bottoms: Decks { unity: bottom_view(g, s, 0, me), separation: bottom_view(g, s, 1, me) },
