@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Random-playout benchmarks of kassen through every surface, on one core:
 #   Rust   core/benches/playouts.rs       -> bench-results/rust.json
+#   Rust   core/benches/views.rs          -> bench-results/views.json (view and event JSON per call)
 #   C      bench/c/bench.c + libkassen.a  -> bench-results/c.json
 #   Python python/bench/bench_python.py   -> bench-results/python.json (RELEASE wheel in .venv)
 #   Python RL  python/bench/bench_rl.py   -> bench-results/python_rl.json (batch, vector env, both cores)
@@ -19,10 +20,14 @@ VENV=${KASSEN_VENV:-.venv}
 case "$VENV" in /*) ;; *) VENV=$ROOT/$VENV ;; esac
 CC=${CC:-cc}
 mkdir -p "$OUT"
-rm -f "$OUT/rust.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/python_rl.json" "$OUT/summary.json"
+rm -f "$OUT/rust.json" "$OUT/views.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/python_rl.json" "$OUT/summary.json"
 
 echo "== Rust: cargo bench -p kassen-core --bench playouts"
 KASSEN_BENCH_OUT="$OUT/rust.json" cargo bench -p kassen-core --bench playouts
+
+echo
+echo "== Rust: cargo bench -p kassen-core --bench views (view_json and events_json per call)"
+KASSEN_BENCH_VIEWS_OUT="$OUT/views.json" cargo bench -p kassen-core --bench views
 
 echo
 echo "== Rust: cargo bench -p kassen-core --bench batch (batched stepping, 1 and 2 threads)"

@@ -14,6 +14,8 @@ prints one table comparing the surfaces, then the goals:
   - Python <= 100 ns per current_player call and <= 300 ns per apply_action call;
   - batched stepping (DIR/batch.json, core/benches/batch.rs): >= 1.7x env-steps/s from 1 to 2
     threads per game, >= 1,000,000 learner steps/s for Samurai 2p against the random bot.
+  - from DIR/views.json (core/benches/views.rs): view_json <= 50 us per call for every game,
+    config and observer (a seat and the spectator);
   - from DIR/python_rl.json (python/bench/bench_rl.py): the batch from Python >= 20x the
     single-state Python loop on every game, >= 2,000,000 env-steps/s for Samurai 2p, >= 1.7x
     from 1 to 2 threads for Samurai 2p, >= 1,000,000 learner steps/s for Samurai 2p against
@@ -42,6 +44,7 @@ GOAL_PY_NS = {"current_player": 100.0, "apply_action": 300.0}
 GOAL_BATCH_OVER_SINGLE = 20.0
 GOAL_SAMURAI_2P_BATCH = 2_000_000
 GOAL_VECTOR_ENV_SLOWDOWN = 1.5
+GOAL_VIEW_US = 50.0
 
 
 def at_least(goal: str, measured: Optional[float], limit: float, key: str = "measured") -> Dict[str, Any]:
@@ -70,6 +73,22 @@ def rl_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
             "goal": f"<= {GOAL_VECTOR_ENV_SLOWDOWN}x the raw batch (copy=True)", "measured": worst_vec,
             "copy_false_measured": worst_vec_views,
             "pass": None if worst_vec is None else worst_vec <= GOAL_VECTOR_ENV_SLOWDOWN},
+    }
+
+
+def view_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """The goal of the view benchmark (core/benches/views.rs): the slowest view_json."""
+    rows = (data or {}).get("results", [])
+    cost = {f"{r['game']} {json.dumps(r['config'], sort_keys=True)} {who}": r[f"view_json_{who}"]["us_per_call"]
+            for r in rows for who in ("seat", "spectator")}
+    worst = max(cost, key=cost.get) if cost else None
+    events = max((r["events_json_seat"]["us_per_call"] for r in rows), default=None)
+    return {
+        "view_json_us": {
+            "goal": f"<= {GOAL_VIEW_US:.0f} us (every game, config, observer)",
+            "measured": cost[worst] if worst else None, "slowest": worst,
+            "events_json_us_max": events,
+            "pass": None if worst is None else cost[worst] <= GOAL_VIEW_US},
     }
 
 
@@ -213,6 +232,8 @@ def main() -> int:
         goals["python_note"] = "the Python numbers come from a DEBUG build of the extension"
     py_rl = load(os.path.join(out_dir, "python_rl.json"))
     goals.update(rl_goals(py_rl))
+    views = load(os.path.join(out_dir, "views.json"))
+    goals.update(view_goals(views))
 
     summary = {
         "machine": {"platform": platform.platform(), "cpu": cpu_model(), "cores_used": 1},
@@ -224,6 +245,7 @@ def main() -> int:
         "goals": goals,
         "sources": {s: (d if d is not None else None) for s, d in sources.items()},
         "python_rl": py_rl,
+        "views": views,
     }
     path = os.path.join(out_dir, "summary.json")
     with open(path, "w", encoding="utf-8") as f:

@@ -177,6 +177,8 @@ pub trait DynState: Send + Sync {
     fn action_to_string(&self, a: ActionId) -> Result<String, RuleError>;
     fn action_to_json(&self, a: ActionId) -> Result<Value, RuleError>;
     fn view(&self, player: Player) -> Result<Value, RuleError>;
+    /// [`DynState::view`] as JSON text (the same bytes as `view(player)?.to_string()`).
+    fn view_json(&self, player: Player) -> Result<String, RuleError>;
     /// Writes the observation into `out` (`info().observation_len()` elements).
     fn observation_tensor_into(&self, player: Player, out: &mut [f32]) -> Result<(), RuleError>;
     /// The perfect-recall event history of `player` ([`SPECTATOR`]: public events only).
@@ -780,6 +782,11 @@ impl<G: Game> DynState for Bound<G> {
     fn view(&self, player: Player) -> Result<Value, RuleError> {
         self.check_player(player)?;
         Ok(crate::view::envelope(&self.game.rules, &self.game.info, &self.state, player, self.last_seen(player)))
+    }
+
+    fn view_json(&self, player: Player) -> Result<String, RuleError> {
+        self.check_player(player)?;
+        Ok(crate::view::envelope_json(&self.game.rules, &self.game.info, &self.state, player, self.last_seen(player)))
     }
 
     fn observation_tensor_into(&self, player: Player, out: &mut [f32]) -> Result<(), RuleError> {

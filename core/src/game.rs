@@ -211,8 +211,15 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn action_to_json(&self, s: &Self::State, a: ActionId) -> Value;
 
     /// What `player` may know (or the public view for [`SPECTATOR`]), including the pending
-    /// decision. Must not contain anything hidden from that player.
-    fn view(&self, s: &Self::State, player: Player) -> Value;
+    /// decision, as a value that serializes straight to the JSON of the view's `body` (no
+    /// intermediate tree: the view JSON of the C and Python layers is written from it). Must
+    /// not contain anything hidden from that player.
+    fn view_body<'a>(&'a self, s: &'a Self::State, player: Player) -> impl Serialize + 'a;
+
+    /// [`Game::view_body`] as a JSON value.
+    fn view(&self, s: &Self::State, player: Player) -> Value {
+        serde_json::to_value(self.view_body(s, player)).expect("views serialize")
+    }
 
     /// Draws the board of a view of this game (its `body` and the envelope around it) on
     /// `canvas`; see [`crate::render`]. Reads the view and the game's public component data
@@ -236,8 +243,8 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// The pending decision as `observer` may see it, for the view envelope (`to_act.decision`):
     /// an object with a stable snake_case `"kind"`, a short human `"prompt"`, and game-specific
     /// fields that `observer` may see. Only asked of states that are not terminal.
-    fn decision(&self, _s: &Self::State, _observer: Player) -> Value {
-        serde_json::json!({"kind": "choose_action", "prompt": "choose an action"})
+    fn decision<'a>(&'a self, _s: &'a Self::State, _observer: Player) -> impl Serialize + 'a {
+        crate::view::Prompt { kind: "choose_action", prompt: "choose an action" }
     }
 
     /// Whether `observer` may see which action `a` was when it was applied by `actor` (a seat,

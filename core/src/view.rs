@@ -20,40 +20,66 @@ pub struct LastAction {
     pub text: Option<String>,
 }
 
+/// The default pending decision: a `kind` and a human `prompt` (see [`Game::decision`]).
 #[derive(Serialize)]
-struct Envelope<'a> {
-    schema: &'static str,
+pub struct Prompt {
+    pub kind: &'static str,
+    pub prompt: &'static str,
+}
+
+// Field order: the keys in ascending order, as `serde_json::Value` objects print them, so that
+// the direct JSON text and the JSON of `Value`s are the same bytes.
+#[derive(Serialize)]
+struct Envelope<'a, B, D> {
+    body: B,
     game: &'a str,
-    rules_version: &'a str,
+    last_action: Option<LastActionJson<'a>>,
     observer: Option<Player>,
-    seats: Vec<SeatName>,
-    to_act: ToAct,
-    terminal: bool,
     returns: Option<Vec<f64>>,
+    rules_version: &'a str,
+    schema: &'static str,
+    seats: Vec<SeatName>,
+    terminal: bool,
+    to_act: ToAct<D>,
     winners: Option<Vec<usize>>,
-    last_action: Option<Value>,
-    body: Value,
+}
+
+#[derive(Serialize)]
+struct LastActionJson<'a> {
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    hidden: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<ActionId>,
+    seat: Option<Player>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
 }
 
 #[derive(Serialize)]
 struct SeatName {
-    seat: usize,
     name: String,
+    seat: usize,
 }
 
 #[derive(Serialize)]
-struct ToAct {
+struct ToAct<D> {
+    decision: Option<D>,
     kind: &'static str,
     seat: Option<Player>,
-    decision: Option<Value>,
 }
 
 fn seat_or_null(p: Player) -> Option<Player> {
     (p >= 0).then_some(p)
 }
 
-/// The envelope of `rules.view(s, observer)`.
-pub fn envelope<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Player, last: Option<LastAction>) -> Value {
+/// The envelope of `rules.view_body(s, observer)`, ready to serialize.
+fn build<'a, G: Game>(
+    rules: &'a G,
+    info: &'a GameInfo,
+    s: &'a G::State,
+    observer: Player,
+    last: Option<&'a LastAction>,
+) -> Envelope<'a, impl Serialize + 'a, impl Serialize + 'a> {
     let current = rules.current_player(s);
     let terminal = current == TERMINAL;
     let kind = match current {
@@ -62,11 +88,13 @@ pub fn envelope<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Pla
         _ => "player",
     };
     let to_act = ToAct { kind, seat: seat_or_null(current), decision: (!terminal).then(|| rules.decision(s, observer)) };
-    let last_action = last.map(|l| match l.text {
-        Some(text) => serde_json::json!({"seat": seat_or_null(l.seat), "id": l.id, "text": text}),
-        None => serde_json::json!({"seat": seat_or_null(l.seat), "hidden": true}),
+    let last_action = last.map(|l| LastActionJson {
+        hidden: l.text.is_none(),
+        id: l.text.is_some().then_some(l.id),
+        seat: seat_or_null(l.seat),
+        text: l.text.as_deref(),
     });
-    let env = Envelope {
+    Envelope {
         schema: VIEW_SCHEMA,
         game: G::ID,
         rules_version: &info.rules_version,
@@ -77,7 +105,17 @@ pub fn envelope<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Pla
         returns: terminal.then(|| rules.returns(s)),
         winners: terminal.then(|| rules.winners(s)),
         last_action,
-        body: rules.view(s, observer),
-    };
-    serde_json::to_value(env).expect("views serialize")
+        body: rules.view_body(s, observer),
+    }
+}
+
+/// The envelope of `rules.view(s, observer)`.
+pub fn envelope<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Player, last: Option<LastAction>) -> Value {
+    serde_json::to_value(build(rules, info, s, observer, last.as_ref())).expect("views serialize")
+}
+
+/// [`envelope`] as JSON text, written straight from the state (the same bytes as the
+/// envelope's `to_string()`).
+pub fn envelope_json<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Player, last: Option<LastAction>) -> String {
+    serde_json::to_string(&build(rules, info, s, observer, last.as_ref())).expect("views serialize")
 }

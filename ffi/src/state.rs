@@ -420,8 +420,8 @@ pub unsafe extern "C" fn kassen_state_view_json(state: *const kassen_state, play
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
         let out = out_buf(out)?;
-        let v = state.inner.view(player)?;
-        unsafe { give(out, v.to_string()) };
+        let text = state.inner.view_json(player)?;
+        unsafe { give(out, text) };
         Ok(())
     }
 }
@@ -723,7 +723,7 @@ mod tests {
         fn action_to_json(&self, _: &Self::State, a: ActionId) -> Value {
             json!({ "id": a })
         }
-        fn view(&self, s: &Self::State, _: Player) -> Value {
+        fn view_body<'a>(&'a self, s: &'a Self::State, _: Player) -> impl serde::Serialize + 'a {
             json!({ "taken": s.0 })
         }
         fn observation_tensor(&self, _: &Self::State, _: Player, _: &mut [f32]) {}

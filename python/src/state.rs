@@ -224,6 +224,13 @@ impl State {
         Ok(value_to_py(py, &v)?)
     }
 
+    /// `view(player)` as JSON text, serialized straight from the state (what a frontend sends
+    /// on; the same text as `kassen_state_view_json`).
+    fn view_json(&self, py: Python<'_>, player: IntArg) -> Result<String> {
+        let p = self.player(&player)?;
+        self.with_detached(py, |s| guard(|| Ok(s.view_json(p)?)))
+    }
+
     /// The board as `player` (`-1`: spectator) sees it, as SVG text drawn from that
     /// player's view alone.
     fn render_svg(&self, py: Python<'_>, player: IntArg) -> Result<String> {

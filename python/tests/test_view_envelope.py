@@ -25,6 +25,7 @@ MAX_STEPS = 400
 
 def check(s: kassen.State, p: int) -> dict:
     v = s.view(p)
+    assert json.loads(s.view_json(p)) == v
     VALIDATOR.validate(v)
     assert v["observer"] == (None if p == SPECTATOR else p)
     assert v["terminal"] == s.is_terminal()
@@ -86,3 +87,13 @@ def test_last_action_shows_own_moves_and_hides_secret_ones():
         assert s.view(p)["last_action"] == {"seat": seat, "id": a, "text": text}
     # A loaded state describes its last action the same way.
     assert kassen.State.from_json(s.to_json()).view(SPECTATOR) == s.view(SPECTATOR)
+
+
+def test_view_json_is_the_view_as_text_and_rejects_a_seat_that_does_not_exist(game):
+    s = game.new_initial_state(5)
+    text = s.view_json(SPECTATOR)
+    assert isinstance(text, str) and json.loads(text) == s.view(SPECTATOR)
+    for bad in (game.num_players(), -2):
+        with pytest.raises(kassen.exceptions.InvalidPlayerError) as e:
+            s.view_json(bad)
+        assert e.value.code == 205

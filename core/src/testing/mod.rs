@@ -234,6 +234,11 @@ fn check_views<G: Game>(
     for p in SPECTATOR..players {
         let v = s.view(p).map_err(|e| e.to_string())?;
         ensure(v == s.view(p).map_err(|e| e.to_string())?, || "view is not deterministic".into())?;
+        // The text is written straight from the state: it must be the value's JSON, byte for
+        // byte (the keys of every object in ascending order, as `Value` prints them).
+        let text = s.view_json(p).map_err(|e| e.to_string())?;
+        let expected = v.to_string();
+        ensure(text == expected, || format!("view_json of seat {p} differs from the view value's JSON:\n{text}\n{expected}"))?;
         check_envelope(s, p, &v)?;
         let t = s.observation_tensor(p).map_err(|e| e.to_string())?;
         ensure(t.len() == len && t.iter().all(|x| x.is_finite()), || "tensor has the wrong length or a non-finite value".into())?;

@@ -451,8 +451,9 @@ fn r8_8_5_a_retreat_into_a_castle_held_by_a_disk_alone_may_join_its_garrison() {
     let ev = t.act(Action::Retreat(t.l("osaka")));
     assert!(!has_kind(&ev, "battle_declared"), "no new battle: they reach their own besieged castle");
     assert_eq!((t.s.pending, t.cp()), (Pending::JoinGarrison { to: t.l("osaka") }, I as Player));
-    assert_eq!(t.g.decision(&t.s, SPECTATOR)["kind"], "join_garrison");
-    assert_eq!(t.g.decision(&t.s, SPECTATOR)["at"], "osaka");
+    let decision = serde_json::to_value(t.g.decision(&t.s, SPECTATOR)).unwrap();
+    assert_eq!(decision["kind"], "join_garrison");
+    assert_eq!(decision["at"], "osaka");
     assert_eq!(t.g.action_to_string(&t.s, t.id(Action::Siege)), "join_garrison osaka");
     assert_eq!(t.g.action_to_string(&t.s, t.id(Action::Field)), "stay_outside osaka");
     // Into the castle, with Hideyori.

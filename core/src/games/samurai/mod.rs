@@ -39,6 +39,7 @@ mod tests;
 
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 pub use action::{Action, Layout};
@@ -298,7 +299,7 @@ impl Game for Samurai {
         view::action_json(self, a)
     }
 
-    fn view(&self, s: &State, player: Player) -> Value {
+    fn view_body<'a>(&'a self, s: &'a State, player: Player) -> impl Serialize + 'a {
         view::view(self, s, player)
     }
 
@@ -310,7 +311,7 @@ impl Game for Samurai {
         render::action_target(self, a)
     }
 
-    fn decision(&self, s: &State, _observer: Player) -> Value {
+    fn decision<'a>(&'a self, s: &'a State, _observer: Player) -> impl Serialize + 'a {
         view::decision(self, s)
     }
 

@@ -55,25 +55,26 @@ pub fn reason_name(r: EndReason) -> String {
     }
 }
 
-/// The full score breakdown.
+/// The full score breakdown (fields in alphabetical order: the view JSON writes them in this
+/// order and lists object keys sorted).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Score {
+    /// Candidates with one majority (7.3), with their other-type and total counts.
+    pub candidates: Vec<Candidate>,
+    /// How the winners were found: "two_or_more_majorities", "candidates", "most_figures".
+    pub decided_by: &'static str,
     /// Figures per seat and type.
     pub figures: Vec<[u8; 3]>,
     /// The seat holding the most of each type, if any (7.3: ties for most count for nobody).
     pub majorities: [Option<usize>; 3],
-    /// How the winners were found: "two_or_more_majorities", "candidates", "most_figures".
-    pub decided_by: &'static str,
-    /// Candidates with one majority (7.3), with their other-type and total counts.
-    pub candidates: Vec<Candidate>,
     pub winners: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Candidate {
-    pub seat: usize,
     pub majority: &'static str,
     pub other_figures: u32,
+    pub seat: usize,
     pub total_figures: u32,
 }
 

@@ -4,6 +4,7 @@
 //! stack (4.3), and in 3-4 player games the type of captured figures (3.3); the others see
 //! counts. At the end the screens are lifted (7.1) and everything is shown.
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::action::Action;
@@ -26,11 +27,21 @@ fn figure_names(mask: u8) -> Vec<&'static str> {
     (0..3).filter(|f| mask & (1 << f) != 0).map(|f| FIGURE_TYPES[f]).collect()
 }
 
-fn per_type(v: [u8; 3]) -> Value {
-    json!({"helmet": v[0], "buddha": v[1], "rice": v[2]})
+// Field order in the structs below: the keys in ascending order, as `serde_json::Value`
+// objects print them (the view JSON is the same bytes either way).
+
+/// One count per figure type.
+#[derive(Serialize)]
+struct PerType {
+    buddha: u8,
+    helmet: u8,
+    rice: u8,
 }
 
-/// Whether `observer` may see the type of the figures captured by `seat`.
+fn per_type(v: [u8; 3]) -> PerType {
+    PerType { helmet: v[0], buddha: v[1], rice: v[2] }
+}
+
 pub fn sees_captured(g: &Samurai, s: &State, observer: Player, seat: usize) -> bool {
     g.n == 2 || s.phase == Phase::Over || observer == seat as Player
 }
@@ -43,92 +54,182 @@ pub fn used_tokens(g: &Samurai, s: &State, seat: usize) -> u32 {
     }
 }
 
-fn token_list(g: &Samurai, mask: u32) -> Vec<Value> {
-    bits(mask).map(|t| json!({"token": t, "name": g.data().tokens[t as usize].name})).collect()
+#[derive(Serialize)]
+struct TokenName<'a> {
+    name: &'a str,
+    token: u8,
 }
 
-/// The pending decision for the view envelope (public: every seat sees what is asked).
-pub fn decision(g: &Samurai, s: &State) -> Value {
+fn token_list(g: &Samurai, mask: u32) -> Vec<TokenName<'_>> {
+    bits(mask).map(|t| TokenName { token: t, name: &g.data().tokens[t as usize].name }).collect()
+}
+
+#[derive(Serialize)]
+struct FirstFigure {
+    figure: &'static str,
+    hex: u8,
+}
+
+#[derive(Serialize)]
+pub struct Decision<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first: Option<FirstFigure>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    for_seat: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kept: Option<u32>,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    of: Option<u32>,
+    prompt: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token: Option<u8>,
+}
+
+pub fn decision<'a>(g: &'a Samurai, s: &State) -> Decision<'a> {
     let d = g.data();
-    let (kind, prompt, mut extra) = match (s.phase, s.turn.pending) {
+    let mut v = Decision { first: None, for_seat: None, kept: None, kind: "", name: None, of: None, prompt: "", token: None };
+    (v.kind, v.prompt) = match (s.phase, s.turn.pending) {
         (Phase::ChooseTokens, _) => {
-            ("keep_token", "keep a token for your hand", json!({"kept": s.hand_size(s.seat as usize), "of": super::HAND}))
+            (v.kept, v.of) = (Some(s.hand_size(s.seat as usize)), Some(super::HAND));
+            ("keep_token", "keep a token for your hand")
         }
-        (Phase::PlaceFigures, _) => ("place_figure", "put a figure on a settlement", json!({})),
-        (Phase::Play, Pending::None) => ("play_token_or_end_turn", "play a token or end your turn", json!({})),
-        (Phase::Play, Pending::ReplaceToken { token }) => (
-            "replace_picked_up_token",
-            "place the picked-up token elsewhere",
-            json!({"token": token, "name": d.tokens[token as usize].name}),
-        ),
-        (Phase::Play, Pending::SwapFigure { settlement, figure }) => (
-            "choose_second_figure",
-            "choose the second figure of the exchange",
-            json!({"first": {"hex": d.settlements[settlement as usize].hex, "figure": FIGURE_TYPES[figure as usize]}}),
-        ),
-        (Phase::Refill, _) => ("draw_token", "a token is drawn", json!({"for_seat": s.seat})),
-        (Phase::Over, _) => ("over", "the game is over", json!({})),
+        (Phase::PlaceFigures, _) => ("place_figure", "put a figure on a settlement"),
+        (Phase::Play, Pending::None) => ("play_token_or_end_turn", "play a token or end your turn"),
+        (Phase::Play, Pending::ReplaceToken { token }) => {
+            (v.token, v.name) = (Some(token), Some(d.tokens[token as usize].name.as_str()));
+            ("replace_picked_up_token", "place the picked-up token elsewhere")
+        }
+        (Phase::Play, Pending::SwapFigure { settlement, figure }) => {
+            v.first = Some(FirstFigure { hex: d.settlements[settlement as usize].hex, figure: FIGURE_TYPES[figure as usize] });
+            ("choose_second_figure", "choose the second figure of the exchange")
+        }
+        (Phase::Refill, _) => {
+            v.for_seat = Some(s.seat);
+            ("draw_token", "a token is drawn")
+        }
+        (Phase::Over, _) => ("over", "the game is over"),
     };
-    extra["kind"] = json!(kind);
-    extra["prompt"] = json!(prompt);
-    extra
+    v
 }
 
-/// Whether everyone sees action `a` (4.2: the tokens kept for the hand are secret; the drawn
-/// token is seen only by its owner, who is not told it as an action either).
 pub fn action_is_public(g: &Samurai, a: ActionId) -> bool {
     !matches!(g.decode(a), Some(Action::Keep { .. }) | Some(Action::Draw { .. }) | None)
 }
 
-pub fn view(g: &Samurai, s: &State, observer: Player) -> Value {
+#[derive(Serialize)]
+struct TokenView<'a> {
+    hex: usize,
+    name: &'a str,
+    seat: usize,
+    token: u8,
+}
+
+#[derive(Serialize)]
+struct SettlementView {
+    figures: Vec<&'static str>,
+    hex: u8,
+    kind: &'static str,
+    resolved: bool,
+}
+
+#[derive(Serialize)]
+struct Board<'a> {
+    settlements: Vec<SettlementView>,
+    tokens: Vec<TokenView<'a>>,
+}
+
+#[derive(Serialize)]
+struct PlayerView<'a> {
+    captured: Option<PerType>,
+    captured_count: u8,
+    hand: Option<Vec<TokenName<'a>>>,
+    hand_size: u32,
+    seat: usize,
+    stack: Option<Vec<TokenName<'a>>>,
+    stack_size: u32,
+    used: Vec<TokenName<'a>>,
+}
+
+#[derive(Serialize)]
+struct TurnView {
+    consecutive_passes: u8,
+    normal_token_used: bool,
+    seat: u8,
+    tokens_played: u8,
+}
+
+#[derive(Serialize)]
+struct ResultView {
+    reason: Option<String>,
+    score: super::scoring::Score,
+}
+
+/// The view body of one observer.
+#[derive(Serialize)]
+pub struct View<'a> {
+    board: Board<'a>,
+    num_players: usize,
+    on_board: PerType,
+    phase: &'static str,
+    players: Vec<PlayerView<'a>>,
+    result: Option<ResultView>,
+    set_aside: PerType,
+    supply: PerType,
+    turn: TurnView,
+}
+
+pub fn view<'a>(g: &'a Samurai, s: &State, observer: Player) -> View<'a> {
     let d = g.data();
-    let tokens: Vec<Value> = s
+    let tokens = s
         .cells
         .iter()
         .enumerate()
         .filter(|(_, &c)| c != EMPTY)
-        .map(|(h, &c)| json!({"hex": h, "seat": cell_owner(c), "token": cell_token(c), "name": d.tokens[cell_token(c) as usize].name}))
+        .map(|(h, &c)| TokenView { hex: h, seat: cell_owner(c), token: cell_token(c), name: &d.tokens[cell_token(c) as usize].name })
         .collect();
-    let settlements: Vec<Value> = g
+    let settlements = g
         .settlements
         .iter()
         .map(|&st| {
             let info = &d.settlements[st as usize];
-            json!({"hex": info.hex, "kind": info.kind.name(), "figures": figure_names(s.figures[st as usize]), "resolved": s.is_resolved(st as usize)})
+            SettlementView {
+                hex: info.hex,
+                kind: info.kind.name(),
+                figures: figure_names(s.figures[st as usize]),
+                resolved: s.is_resolved(st as usize),
+            }
         })
         .collect();
-    let players: Vec<Value> = (0..g.n)
+    let players = (0..g.n)
         .map(|p| {
             let own = observer == p as Player;
-            let open = sees_captured(g, s, observer, p);
-            let captured_total: u8 = s.captured[p].iter().sum();
-            json!({
-                "seat": p,
-                "hand": if own || s.phase == Phase::Over { json!(token_list(g, s.hands[p])) } else { Value::Null },
-                "hand_size": s.hand_size(p),
-                "stack": if own { json!(token_list(g, s.stacks[p])) } else { Value::Null },
-                "stack_size": s.stacks[p].count_ones(),
-                "used": token_list(g, used_tokens(g, s, p)),
-                "captured": if open { per_type(s.captured[p]) } else { Value::Null },
-                "captured_count": captured_total,
-            })
+            PlayerView {
+                seat: p,
+                hand: (own || s.phase == Phase::Over).then(|| token_list(g, s.hands[p])),
+                hand_size: s.hand_size(p),
+                stack: own.then(|| token_list(g, s.stacks[p])),
+                stack_size: s.stacks[p].count_ones(),
+                used: token_list(g, used_tokens(g, s, p)),
+                captured: sees_captured(g, s, observer, p).then(|| per_type(s.captured[p])),
+                captured_count: s.captured[p].iter().sum(),
+            }
         })
         .collect();
-    let result = (s.phase == Phase::Over).then(|| {
-        let sc = score(&s.captured[..g.n]);
-        json!({"reason": s.end.map(super::scoring::reason_name), "score": sc})
-    });
-    json!({
-        "num_players": g.n,
-        "phase": phase_name(s.phase),
-        "turn": {"seat": s.seat, "tokens_played": s.turn.played, "normal_token_used": s.turn.normal_used, "consecutive_passes": s.passes},
-        "board": {"tokens": tokens, "settlements": settlements},
-        "players": players,
-        "supply": per_type(s.supply),
-        "on_board": per_type(s.on_board),
-        "set_aside": per_type(s.set_aside),
-        "result": result,
-    })
+    View {
+        num_players: g.n,
+        phase: phase_name(s.phase),
+        turn: TurnView { seat: s.seat, tokens_played: s.turn.played, normal_token_used: s.turn.normal_used, consecutive_passes: s.passes },
+        board: Board { tokens, settlements },
+        players,
+        supply: per_type(s.supply),
+        on_board: per_type(s.on_board),
+        set_aside: per_type(s.set_aside),
+        result: (s.phase == Phase::Over)
+            .then(|| ResultView { reason: s.end.map(super::scoring::reason_name), score: score(&s.captured[..g.n]) }),
+    }
 }
 
 fn hex_label(g: &Samurai, hex: u8) -> String {

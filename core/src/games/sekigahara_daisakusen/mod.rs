@@ -57,6 +57,7 @@ mod view;
 
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 pub use action::{Action, Layout, ACT_ATTACK, ACT_HOLD, ACT_MARCH, ACT_MOVE, ACT_RECOVER, ACT_STRATEGIC};
@@ -323,7 +324,7 @@ impl Game for Daisakusen {
         view::action_json(self, s, a)
     }
 
-    fn view(&self, s: &State, player: Player) -> Value {
+    fn view_body<'a>(&'a self, s: &'a State, player: Player) -> impl Serialize + 'a {
         view::view(self, s, player)
     }
 
@@ -339,7 +340,7 @@ impl Game for Daisakusen {
         data::SIDES.iter().map(|s| s.to_string()).collect()
     }
 
-    fn decision(&self, s: &State, _observer: Player) -> Value {
+    fn decision<'a>(&'a self, s: &'a State, _observer: Player) -> impl Serialize + 'a {
         view::pending_json(self, s)
     }
 

@@ -16,11 +16,14 @@
 //! 5. Scalars: turn / max_turns, movement points / 12, I am East, I am to act, and the pending
 //!    decision one-hot (`PENDING_KINDS`).
 
+use std::borrow::Cow;
+
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::action::{Action, ACT_NAMES};
 use super::data::{Kind, Terrain, EAST, FACTION_NAMES, NONE, NO_HEX, RIVER, ROAD, SIDES};
-use super::state::{bit, Pending, State, DEAD, TRACK};
+use super::state::{bit, Mode, Pending, State, DEAD, TRACK};
 use super::Daisakusen;
 use crate::game::{ActionId, Player};
 
@@ -215,68 +218,238 @@ pub fn tensor(g: &Daisakusen, s: &State, player: Player, out: &mut [f32]) {
 
 use crate::game::Game;
 
-fn hex_id(g: &Daisakusen, h: u16) -> Value {
-    if (h as usize) < g.data.hexes.len() {
-        json!(g.data.hexes[h as usize].id)
+fn hex_id(g: &Daisakusen, h: u16) -> Option<&str> {
+    g.data.hexes.get(h as usize).map(|x| x.id.as_str())
+}
+
+/// Where a counter is: a hex id, `removed` or `entry_track:<name>`.
+fn loc_name(g: &Daisakusen, loc: u16) -> Option<Cow<'_, str>> {
+    if loc == DEAD {
+        Some(Cow::Borrowed("removed"))
+    } else if loc >= TRACK {
+        Some(Cow::Owned(format!("entry_track:{}", g.data.entry[(loc - TRACK) as usize].name)))
     } else {
-        Value::Null
+        hex_id(g, loc).map(Cow::Borrowed)
     }
 }
 
-fn loc_json(g: &Daisakusen, loc: u16) -> Value {
-    if loc == DEAD {
-        json!("removed")
-    } else if loc >= TRACK {
-        json!(format!("entry_track:{}", g.data.entry[(loc - TRACK) as usize].name))
-    } else {
-        hex_id(g, loc)
+fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Commander => "commander",
+        Kind::Busho => "busho",
+        Kind::Ashigaru => "ashigaru",
+        Kind::Garrison => "garrison",
+        Kind::Special => "special",
     }
+}
+
+fn mode_name(m: Mode) -> &'static str {
+    match m {
+        Mode::Move => "move",
+        Mode::Strategic => "strategic",
+        Mode::Attack => "attack",
+        Mode::Recover => "recover",
+    }
+}
+
+// Field order in the structs below: the keys in ascending order, as `serde_json::Value`
+// objects print them (the view JSON is the same bytes either way).
+
+#[derive(Serialize)]
+pub struct Decision<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hex: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    intimidate: Option<bool>,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mode: Option<&'static str>,
+    prompt: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    side: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unit: Option<String>,
 }
 
 /// The pending decision for the view envelope (the game has no hidden information).
-pub fn pending_json(g: &Daisakusen, s: &State) -> Value {
+pub fn pending_json<'a>(g: &'a Daisakusen, s: &State) -> Decision<'a> {
     let k = pending_index(&s.pending);
-    let mut p = json!({"kind": PENDING_KINDS[k], "prompt": PROMPTS[k]});
+    let mut p = Decision { hex: None, intimidate: None, kind: PENDING_KINDS[k], mode: None, prompt: PROMPTS[k], side: None, unit: None };
     match s.pending {
-        Pending::Setup { next } => p["unit"] = json!(g.unit_name(g.data.tozama_units[next as usize])),
+        Pending::Setup { next } => p.unit = Some(g.unit_name(g.data.tozama_units[next as usize])),
         Pending::PlotDie { hex, intimidate } => {
-            p["hex"] = hex_id(g, hex);
-            p["intimidate"] = json!(intimidate);
+            p.hex = Some(hex_id(g, hex));
+            p.intimidate = Some(intimidate);
         }
-        Pending::Select { mode } => p["mode"] = json!(format!("{mode:?}").to_lowercase()),
-        Pending::Allocate { side } => p["side"] = json!(SIDES[side as usize]),
+        Pending::Select { mode } => p.mode = Some(mode_name(mode)),
+        Pending::Allocate { side } => p.side = Some(SIDES[side as usize]),
         _ => {}
     }
     p
 }
 
-pub fn view(g: &Daisakusen, s: &State, _player: Player) -> Value {
+#[derive(Serialize)]
+struct CardView<'a> {
+    activations_left: u8,
+    id: &'a str,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct Chouryaku<'a> {
+    #[serde(rename = "box")]
+    label: &'a str,
+    index: u8,
+}
+
+#[derive(Serialize)]
+struct MoraleView<'a> {
+    #[serde(rename = "box")]
+    at: u8,
+    track: &'a str,
+    value: u8,
+}
+
+#[derive(Serialize)]
+struct EntryView<'a> {
+    #[serde(rename = "box")]
+    label: &'a str,
+    index: u8,
+    track: &'a str,
+}
+
+#[derive(Serialize)]
+struct CastleView<'a> {
+    double: bool,
+    hex: Option<&'a str>,
+    name: &'a str,
+    owner: &'static str,
+    working: bool,
+}
+
+#[derive(Serialize)]
+struct UnitView<'a> {
+    at: Option<Cow<'a, str>>,
+    attack: u8,
+    command: Option<u8>,
+    faction: &'static str,
+    flipped: bool,
+    id: &'a str,
+    morale: Option<u8>,
+    name: &'a str,
+    side: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct FightView<'a> {
+    from: Option<&'a str>,
+    hits_to_allocate: u8,
+    modifier: i8,
+    siege: bool,
+    stage: &'static str,
+    target: Option<&'a str>,
+}
+
+/// The view body (the same for every observer).
+#[derive(Serialize)]
+pub struct View<'a> {
+    card: Option<CardView<'a>>,
+    castles: Vec<CastleView<'a>>,
+    chouryaku: Chouryaku<'a>,
+    commander: Option<String>,
+    deck: Vec<&'a str>,
+    discard: Vec<&'a str>,
+    entry: Vec<EntryView<'a>>,
+    fight: Option<FightView<'a>>,
+    group: Vec<&'a str>,
+    kyoto_owner: &'static str,
+    max_turns: u16,
+    morale: Vec<MoraleView<'a>>,
+    movement_points: u8,
+    not_yet_in_deck: Vec<&'a str>,
+    turn: u16,
+    units: Vec<UnitView<'a>>,
+}
+
+pub fn view<'a>(g: &'a Daisakusen, s: &State, _player: Player) -> View<'a> {
     let d = &g.data;
-    let cards = |mask: u32| -> Vec<Value> { (0..d.cards.len()).filter(|&i| mask >> i & 1 != 0).map(|i| json!(d.cards[i].id)).collect() };
+    let cards = |mask: u32| -> Vec<&str> { (0..d.cards.len()).filter(|&i| mask >> i & 1 != 0).map(|i| d.cards[i].id.as_str()).collect() };
     let out_of_deck = !(s.deck | s.discard | if s.card != NONE { 1 << s.card } else { 0 }) & ((1u64 << d.cards.len()) - 1) as u32;
-    json!({
-        "turn": s.turn,
-        "max_turns": g.max_turns,
-        "card": if s.card != NONE { json!({"id": d.cards[s.card as usize].id, "name": d.cards[s.card as usize].name, "activations_left": s.picks}) } else { Value::Null },
-        "deck": cards(s.deck),
-        "discard": cards(s.discard),
-        "not_yet_in_deck": cards(out_of_deck),
-        "chouryaku": {"box": d.chouryaku_labels[s.chouryaku as usize], "index": s.chouryaku},
-        "morale": d.morale_tracks.iter().enumerate().map(|(t, tr)| json!({"track": tr.name, "box": s.morale[t], "value": tr.values[s.morale[t] as usize]})).collect::<Vec<_>>(),
-        "entry": d.entry.iter().enumerate().map(|(t, e)| json!({"track": e.name, "box": e.boxes.get(s.entry[t] as usize).cloned().unwrap_or_else(|| "登場".into()), "index": s.entry[t]})).collect::<Vec<_>>(),
-        "castles": d.castles.iter().enumerate().map(|(i, c)| json!({"name": c.name, "hex": hex_id(g, c.hex), "owner": SIDES[g.castle_owner(s, i as u8) as usize], "working": s.castle_alive >> i & 1 != 0, "double": c.double})).collect::<Vec<_>>(),
-        "kyoto_owner": SIDES[s.kyoto_owner as usize],
-        "units": s.units.iter().enumerate().map(|(u, x)| {
-            let c = &d.counters[u];
-            json!({"id": c.id, "name": c.name, "side": SIDES[x.side as usize], "faction": FACTION_NAMES[x.faction as usize], "type": format!("{:?}", c.kind).to_lowercase(), "at": loc_json(g, x.loc), "flipped": x.flipped,
-                   "attack": c.attack[x.flipped as usize], "command": if c.kind == Kind::Commander { json!(c.command) } else { Value::Null },
-                   "morale": if c.kind == Kind::Commander { json!(g.morale_of(s, u as u8)) } else { Value::Null }})
-        }).collect::<Vec<_>>(),
-        "commander": if s.cmdr != NONE { json!(g.unit_name(s.cmdr)) } else { Value::Null },
-        "group": (0..s.units.len() as u8).filter(|&u| s.group & bit(u) != 0).map(|u| json!(d.counters[u as usize].id)).collect::<Vec<_>>(),
-        "movement_points": s.mp,
-        "fight": s.fight.map(|f| json!({"from": hex_id(g, f.from), "target": hex_id(g, f.target), "siege": f.siege, "stage": if f.stage == 0 { "besieged_fire_first" } else { "attack" }, "hits_to_allocate": f.hits, "modifier": f.modifier})),
-    })
+    View {
+        turn: s.turn,
+        max_turns: g.max_turns,
+        card: (s.card != NONE).then(|| {
+            let c = &d.cards[s.card as usize];
+            CardView { id: &c.id, name: &c.name, activations_left: s.picks }
+        }),
+        deck: cards(s.deck),
+        discard: cards(s.discard),
+        not_yet_in_deck: cards(out_of_deck),
+        chouryaku: Chouryaku { label: &d.chouryaku_labels[s.chouryaku as usize], index: s.chouryaku },
+        morale: d
+            .morale_tracks
+            .iter()
+            .enumerate()
+            .map(|(t, tr)| MoraleView { track: &tr.name, at: s.morale[t], value: tr.values[s.morale[t] as usize] })
+            .collect(),
+        entry: d
+            .entry
+            .iter()
+            .enumerate()
+            .map(|(t, e)| EntryView {
+                track: &e.name,
+                label: e.boxes.get(s.entry[t] as usize).map_or("登場", |b| b.as_str()),
+                index: s.entry[t],
+            })
+            .collect(),
+        castles: d
+            .castles
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CastleView {
+                name: &c.name,
+                hex: hex_id(g, c.hex),
+                owner: SIDES[g.castle_owner(s, i as u8) as usize],
+                working: s.castle_alive >> i & 1 != 0,
+                double: c.double,
+            })
+            .collect(),
+        kyoto_owner: SIDES[s.kyoto_owner as usize],
+        units: s
+            .units
+            .iter()
+            .enumerate()
+            .map(|(u, x)| {
+                let c = &d.counters[u];
+                let commander = c.kind == Kind::Commander;
+                UnitView {
+                    id: &c.id,
+                    name: &c.name,
+                    side: SIDES[x.side as usize],
+                    faction: FACTION_NAMES[x.faction as usize],
+                    kind: kind_name(c.kind),
+                    at: loc_name(g, x.loc),
+                    flipped: x.flipped,
+                    attack: c.attack[x.flipped as usize],
+                    command: commander.then_some(c.command),
+                    morale: commander.then(|| g.morale_of(s, u as u8)),
+                }
+            })
+            .collect(),
+        commander: (s.cmdr != NONE).then(|| g.unit_name(s.cmdr)),
+        group: (0..s.units.len() as u8).filter(|&u| s.group & bit(u) != 0).map(|u| d.counters[u as usize].id.as_str()).collect(),
+        movement_points: s.mp,
+        fight: s.fight.map(|f| FightView {
+            from: hex_id(g, f.from),
+            target: hex_id(g, f.target),
+            siege: f.siege,
+            stage: if f.stage == 0 { "besieged_fire_first" } else { "attack" },
+            hits_to_allocate: f.hits,
+            modifier: f.modifier,
+        }),
+    }
 }
 
 pub fn action_string(g: &Daisakusen, s: &State, a: ActionId) -> String {

@@ -63,6 +63,7 @@ mod view;
 
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 pub use action::{Action, Layout};
@@ -300,7 +301,7 @@ impl Game for Tkr {
         view::action_json(self, s, a)
     }
 
-    fn view(&self, s: &State, player: Player) -> Value {
+    fn view_body<'a>(&'a self, s: &'a State, player: Player) -> impl Serialize + 'a {
         view::view(self, s, player)
     }
 
@@ -316,7 +317,7 @@ impl Game for Tkr {
         data::KINGDOMS.iter().map(|k| k.to_lowercase()).collect()
     }
 
-    fn decision(&self, s: &State, _observer: Player) -> Value {
+    fn decision<'a>(&'a self, s: &'a State, _observer: Player) -> impl Serialize + 'a {
         view::decision(self, s)
     }
 

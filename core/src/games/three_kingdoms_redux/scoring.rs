@@ -8,20 +8,22 @@ use super::rules::border_result;
 use super::state::*;
 use super::Tkr;
 
+/// One seat's final score sheet (fields in alphabetical order: the view JSON writes them in
+/// this order and lists object keys sorted).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Score {
-    pub military: i32,
     pub borders: i32,
-    pub region_tokens: i32,
-    pub domestic: i32,
-    pub security: i32,
-    pub tribal_bonus: i32,
-    pub office_rank: i32,
-    pub office: i32,
-    pub han: i32,
-    pub developments: i32,
     pub deficits: i32,
+    pub developments: i32,
+    pub domestic: i32,
+    pub han: i32,
+    pub military: i32,
+    pub office: i32,
+    pub office_rank: i32,
+    pub region_tokens: i32,
+    pub security: i32,
     pub total: i32,
+    pub tribal_bonus: i32,
 }
 
 /// Ranking points of three totals (C28): 5/2/0; two tied first 3/3/0; two tied second

@@ -19,6 +19,7 @@
 //!   action one-hot 18, last alliance action one-hot 18, pending kind one-hot 40, seat to
 //!   act one-hot 3, observer one-hot 4 (last = spectator), game over.
 
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::action::Action;
@@ -127,113 +128,329 @@ fn prompt(kind: &str) -> &'static str {
 }
 
 /// The pending decision for the view envelope (public: the same for every observer).
-pub fn decision(g: &Tkr, s: &State) -> Value {
+pub fn decision<'a>(g: &'a Tkr, s: &State) -> Decision<'a> {
     let (_, kind) = pending_kind(&s.pending);
-    let mut pending = json!({"kind": kind, "seat": if matches!(s.pending, Pending::Over) { Value::Null } else { json!(s.seat) }});
+    let mut pending = Decision {
+        acting: None,
+        action: None,
+        bonuses: None,
+        card: None,
+        deck: None,
+        kind,
+        left: None,
+        prompt: prompt(kind),
+        seat: (!matches!(s.pending, Pending::Over)).then_some(s.seat),
+    };
     match s.pending {
-        Pending::DrawDev { seat, deck, left, .. } => pending = json!({"kind": kind, "seat": seat, "deck": deck, "left": left}),
-        Pending::DrawGeneral { seat, left } | Pending::Keep { seat, left } => pending = json!({"kind": kind, "seat": seat, "left": left}),
-        Pending::Exchange { card, .. } | Pending::BonusChoice { card, .. } => pending["card"] = json!(g.card_name(card)),
-        Pending::ArmyCost { dev } => pending["card"] = json!(g.data.developments[dev as usize].id),
-        Pending::BonusOrder => {
-            pending["bonuses"] = s.bonus_queue.iter().map(|&(c, _)| json!(g.card_name(c))).collect();
+        Pending::DrawDev { seat, deck, left, .. } => {
+            (pending.seat, pending.deck, pending.left) = (Some(seat), Some(deck), Some(left));
         }
+        Pending::DrawGeneral { seat, left } | Pending::Keep { seat, left } => (pending.seat, pending.left) = (Some(seat), Some(left)),
+        Pending::Exchange { card, .. } | Pending::BonusChoice { card, .. } => pending.card = Some(g.card_name(card)),
+        Pending::ArmyCost { dev } => pending.card = Some(&g.data.developments[dev as usize].id),
+        Pending::BonusOrder => pending.bonuses = Some(s.bonus_queue.iter().map(|&(c, _)| g.card_name(c)).collect()),
         Pending::OccupyGeneral { action } | Pending::Produce { action } | Pending::Bank { action } | Pending::DevelopMode { action } => {
-            pending["action"] = json!(ACTIONS[action as usize])
+            pending.action = Some(ACTIONS[action as usize])
         }
         _ => {}
     }
     if s.acting != NONE {
-        pending["acting"] = json!(ACTIONS[s.acting as usize]);
+        pending.acting = Some(ACTIONS[s.acting as usize]);
     }
-    pending["prompt"] = json!(prompt(kind));
     pending
 }
 
-pub fn view(g: &Tkr, s: &State, player: Player) -> Value {
+// Field order in the structs below: the keys in ascending order, as `serde_json::Value`
+// objects print them (the view JSON is the same bytes either way).
+
+#[derive(Serialize)]
+pub struct Decision<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    acting: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bonuses: Option<Vec<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    card: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deck: Option<u8>,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    left: Option<u8>,
+    prompt: &'static str,
+    seat: Option<u8>,
+}
+
+#[derive(Serialize)]
+struct GeneralView<'a> {
+    ability: &'a str,
+    admin: u8,
+    combat: u8,
+    id: &'a str,
+    leadership: u8,
+    name: &'a str,
+    state: &'static str,
+}
+
+#[derive(Serialize)]
+struct Weapons {
+    crossbow: i32,
+    horse: i32,
+    ship: i32,
+    spear: i32,
+}
+
+#[derive(Serialize)]
+struct Farm {
+    area: u8,
+    granary: u8,
+    level: u8,
+}
+
+#[derive(Serialize)]
+struct Market {
+    area: u8,
+    level: u8,
+    treasury: u8,
+}
+
+#[derive(Serialize)]
+struct StoreRegion<'a> {
+    flipped: bool,
+    region: &'a str,
+}
+
+#[derive(Serialize)]
+struct SeatView<'a> {
+    built: Vec<&'a str>,
+    deficits: i32,
+    farm: Farm,
+    generals: Vec<GeneralView<'a>>,
+    generals_chosen: usize,
+    generals_drawn: usize,
+    gold: i32,
+    granary_regions: Vec<StoreRegion<'a>>,
+    hand: Option<Vec<&'a str>>,
+    hand_size: u32,
+    importing: Option<Vec<&'a str>>,
+    importing_size: u32,
+    kingdom: &'static str,
+    market: Market,
+    military: i32,
+    office: u8,
+    passed: bool,
+    rice: i32,
+    support: i32,
+    to_perform: Vec<&'static str>,
+    trained: i32,
+    treasury_regions: Vec<StoreRegion<'a>>,
+    tribal: i32,
+    untrained: i32,
+    weapons: Weapons,
+    won: Vec<&'static str>,
+}
+
+#[derive(Serialize)]
+struct PlacementView<'a> {
+    action: Option<&'static str>,
+    general: &'a str,
+    gold: u8,
+    han: bool,
+    seat: u8,
+    support: u8,
+    unit: Option<&'static str>,
+    units: u8,
+    value: i32,
+}
+
+#[derive(Serialize)]
+struct RegionView<'a> {
+    border: &'static str,
+    flipped: bool,
+    general: Option<&'a str>,
+    id: &'a str,
+    name: &'a str,
+    requires: &'static str,
+    seat: Option<u8>,
+    unit: Option<&'static str>,
+    units: u8,
+}
+
+#[derive(Serialize)]
+struct Criteria {
+    control_han_emperor: &'static str,
+    win_popular_support: &'static str,
+}
+
+#[derive(Serialize)]
+struct DeckSizes {
+    generals: Vec<usize>,
+    separation: usize,
+    unity: usize,
+}
+
+#[derive(Serialize)]
+struct Decks<T> {
+    separation: T,
+    unity: T,
+}
+
+/// The view body of one observer.
+#[derive(Serialize)]
+pub struct View<'a> {
+    action_order: [u8; 3],
+    alliance_action: Option<&'static str>,
+    bid_order: [u8; 3],
+    criteria: Criteria,
+    deck_bottoms: Decks<Vec<Option<&'a str>>>,
+    deck_sizes: DeckSizes,
+    end_reason: u8,
+    han_emperor_token: Option<u8>,
+    han_flipped_general: Option<&'a str>,
+    last_alliance_action: Option<&'static str>,
+    placements: Vec<PlacementView<'a>>,
+    placing: Option<PlacementView<'a>>,
+    regions: Vec<RegionView<'a>>,
+    round: u8,
+    scores: Option<[super::Score; 3]>,
+    seats: Vec<SeatView<'a>>,
+    totals: [[i32; 3]; 18],
+}
+
+fn action_name(a: u8) -> Option<&'static str> {
+    (a != NONE).then(|| ACTIONS[a as usize])
+}
+
+fn seat_view<'a>(g: &'a Tkr, s: &State, k: usize, own: bool) -> SeatView<'a> {
     let d = &g.data;
-    let me = if player == SPECTATOR { None } else { Some(player as usize) };
-    let seats: Vec<Value> = (0..3)
-        .map(|k| {
-            let p = &s.seats[k];
-            let own = me == Some(k);
-            let gens: Vec<Value> = d
-                .generals
-                .iter()
-                .enumerate()
-                .filter(|(i, gen)| gen.kingdom as usize == k && (matches!(s.gloc[*i], GLoc::Active | GLoc::Stationed) || (own && matches!(s.gloc[*i], GLoc::Drawn | GLoc::Chosen))))
-                .map(|(i, gen)| {
-                    let st = match s.gloc[i] {
-                        GLoc::Active => "recruited",
-                        GLoc::Stationed => "stationed",
-                        GLoc::Drawn => "drawn",
-                        _ => "chosen",
-                    };
-                    json!({"id": gen.id, "name": gen.name_ko, "state": st, "admin": g.stat(i as u8, s.round, Stat::Admin), "combat": g.stat(i as u8, s.round, Stat::Combat),
-                           "leadership": g.stat(i as u8, s.round, Stat::Leadership), "ability": gen.ability})
-                })
-                .collect();
-            let drawn = s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count();
-            let chosen = s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Chosen).count();
-            let names = |m: u64| bits_list(m).into_iter().map(|x| d.developments[x].id.clone()).collect::<Vec<_>>();
-            let regs = |m: u32| bits_list(m as u64).into_iter().map(|x| json!({"region": d.regions[x].id, "flipped": s.regions[x].flipped})).collect::<Vec<_>>();
-            json!({
-                "kingdom": KINGDOMS[k], "gold": p.gold, "rice": p.rice, "support": p.support, "untrained": p.untrained, "trained": p.trained,
-                "weapons": {"spear": p.weapons[0], "horse": p.weapons[1], "crossbow": p.weapons[2], "ship": p.weapons[3]},
-                "deficits": p.deficits, "tribal": p.tribal, "office": p.office, "military": p.military,
-                "farm": {"level": p.farm_level, "area": p.farm_area, "granary": p.granary_farm},
-                "market": {"level": p.market_level, "area": p.market_area, "treasury": p.treasury_market},
-                "granary_regions": regs(p.granary_regions), "treasury_regions": regs(p.treasury_regions),
-                "hand": if own { json!(names(p.hand)) } else { Value::Null },
-                "hand_size": p.hand.count_ones(),
-                "importing": if own { json!(names(p.import_drawn)) } else { Value::Null },
-                "importing_size": p.import_drawn.count_ones(),
-                "built": names(p.built),
-                "generals": gens, "generals_drawn": drawn, "generals_chosen": chosen,
-                "won": bits_list(p.won as u64).into_iter().map(|a| ACTIONS[a]).collect::<Vec<_>>(),
-                "to_perform": bits_list(p.todo as u64).into_iter().map(|a| ACTIONS[a]).collect::<Vec<_>>(),
-                "passed": s.passed[k],
-            })
+    let p = &s.seats[k];
+    let generals = d
+        .generals
+        .iter()
+        .enumerate()
+        .filter(|(i, gen)| {
+            gen.kingdom as usize == k
+                && (matches!(s.gloc[*i], GLoc::Active | GLoc::Stationed) || (own && matches!(s.gloc[*i], GLoc::Drawn | GLoc::Chosen)))
+        })
+        .map(|(i, gen)| GeneralView {
+            id: &gen.id,
+            name: &gen.name_ko,
+            state: match s.gloc[i] {
+                GLoc::Active => "recruited",
+                GLoc::Stationed => "stationed",
+                GLoc::Drawn => "drawn",
+                _ => "chosen",
+            },
+            admin: g.stat(i as u8, s.round, Stat::Admin),
+            combat: g.stat(i as u8, s.round, Stat::Combat),
+            leadership: g.stat(i as u8, s.round, Stat::Leadership),
+            ability: &gen.ability,
         })
         .collect();
-    let pl = |p: &Placement| {
-        json!({"seat": p.seat, "general": d.generals[p.general as usize].id, "action": if p.action == NONE { Value::Null } else { json!(ACTIONS[p.action as usize]) },
-               "unit": if p.unit == NONE { Value::Null } else { json!(UNITS[p.unit as usize]) }, "units": p.units, "gold": p.gold, "support": p.support, "han": p.han, "value": p.value})
+    let of_kingdom = |at: GLoc| s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == at).count();
+    let names = |m: u64| bits_list(m).into_iter().map(|x| d.developments[x].id.as_str()).collect::<Vec<_>>();
+    let regs =
+        |m: u32| bits_list(m as u64).into_iter().map(|x| StoreRegion { region: &d.regions[x].id, flipped: s.regions[x].flipped }).collect();
+    let actions = |m: u32| bits_list(m as u64).into_iter().map(|a| ACTIONS[a]).collect();
+    SeatView {
+        kingdom: KINGDOMS[k],
+        gold: p.gold,
+        rice: p.rice,
+        support: p.support,
+        untrained: p.untrained,
+        trained: p.trained,
+        weapons: Weapons { spear: p.weapons[0], horse: p.weapons[1], crossbow: p.weapons[2], ship: p.weapons[3] },
+        deficits: p.deficits,
+        tribal: p.tribal,
+        office: p.office,
+        military: p.military,
+        farm: Farm { level: p.farm_level, area: p.farm_area, granary: p.granary_farm },
+        market: Market { level: p.market_level, area: p.market_area, treasury: p.treasury_market },
+        granary_regions: regs(p.granary_regions),
+        treasury_regions: regs(p.treasury_regions),
+        hand: own.then(|| names(p.hand)),
+        hand_size: p.hand.count_ones(),
+        importing: own.then(|| names(p.import_drawn)),
+        importing_size: p.import_drawn.count_ones(),
+        built: names(p.built),
+        generals,
+        generals_drawn: of_kingdom(GLoc::Drawn),
+        generals_chosen: of_kingdom(GLoc::Chosen),
+        won: actions(p.won),
+        to_perform: actions(p.todo),
+        passed: s.passed[k],
+    }
+}
+
+pub fn view<'a>(g: &'a Tkr, s: &State, player: Player) -> View<'a> {
+    let d = &g.data;
+    let me = if player == SPECTATOR { None } else { Some(player as usize) };
+    let pl = |p: &Placement| PlacementView {
+        seat: p.seat,
+        general: &d.generals[p.general as usize].id,
+        action: action_name(p.action),
+        unit: (p.unit != NONE).then(|| UNITS[p.unit as usize]),
+        units: p.units,
+        gold: p.gold,
+        support: p.support,
+        han: p.han,
+        value: p.value,
     };
-    json!({
-        "round": s.round,
-        "criteria": {"control_han_emperor": if s.han_criterion == 0 { "administration" } else { "combat" }, "win_popular_support": if s.han_criterion == 0 { "combat" } else { "administration" }},
-        "bid_order": s.bid_order, "action_order": s.action_order,
-        "alliance_action": if s.alliance_action == NONE { Value::Null } else { json!(ACTIONS[s.alliance_action as usize]) },
-        "last_alliance_action": if s.last_alliance_action == NONE { Value::Null } else { json!(ACTIONS[s.last_alliance_action as usize]) },
-        "han_emperor_token": if s.han_holder == NONE { Value::Null } else { json!(s.han_holder) },
-        "han_flipped_general": if s.han_flipped == NONE { Value::Null } else { json!(d.generals[s.han_flipped as usize].id) },
-        "seats": seats,
-        "regions": d.regions.iter().enumerate().map(|(i, r)| {
-            let st = s.regions[i];
-            json!({"id": r.id, "name": r.name_ko, "border": BORDERS[r.border as usize], "requires": UNITS[r.unit as usize],
-                   "seat": if st.seat == NONE { Value::Null } else { json!(st.seat) },
-                   "general": if st.seat == NONE { Value::Null } else { json!(d.generals[st.general as usize].id) },
-                   "unit": if st.seat == NONE { Value::Null } else { json!(UNITS[st.unit as usize]) }, "units": st.units, "flipped": st.flipped})
-        }).collect::<Vec<_>>(),
-        "placements": s.placements.iter().map(pl).collect::<Vec<_>>(),
-        "placing": s.cur.as_ref().map(pl),
-        "totals": (0..18).map(|a| s.totals[a]).collect::<Vec<_>>(),
-        "deck_sizes": {"unity": g.dev_remaining(s, 0).count(), "separation": g.dev_remaining(s, 1).count(),
-                       "generals": (0..3).map(|k| g.general_deck(s, k).count() + s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count()).collect::<Vec<_>>()},
-        "deck_bottoms": {"unity": bottom_view(g, s, 0, me), "separation": bottom_view(g, s, 1, me)},
-        "scores": if s.is_over() { json!(g.scores(s)) } else { Value::Null },
-        "end_reason": s.end_reason,
-    })
+    let (chosen, other) = if s.han_criterion == 0 { ("administration", "combat") } else { ("combat", "administration") };
+    View {
+        round: s.round,
+        criteria: Criteria { control_han_emperor: chosen, win_popular_support: other },
+        bid_order: s.bid_order,
+        action_order: s.action_order,
+        alliance_action: action_name(s.alliance_action),
+        last_alliance_action: action_name(s.last_alliance_action),
+        han_emperor_token: (s.han_holder != NONE).then_some(s.han_holder),
+        han_flipped_general: (s.han_flipped != NONE).then(|| d.generals[s.han_flipped as usize].id.as_str()),
+        seats: (0..3).map(|k| seat_view(g, s, k, me == Some(k))).collect(),
+        regions: d
+            .regions
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let st = s.regions[i];
+                let held = st.seat != NONE;
+                RegionView {
+                    id: &r.id,
+                    name: &r.name_ko,
+                    border: BORDERS[r.border as usize],
+                    requires: UNITS[r.unit as usize],
+                    seat: held.then_some(st.seat),
+                    general: held.then(|| d.generals[st.general as usize].id.as_str()),
+                    unit: held.then(|| UNITS[st.unit as usize]),
+                    units: st.units,
+                    flipped: st.flipped,
+                }
+            })
+            .collect(),
+        placements: s.placements.iter().map(pl).collect(),
+        placing: s.cur.as_ref().map(pl),
+        totals: s.totals,
+        deck_sizes: DeckSizes {
+            unity: g.dev_remaining(s, 0).count(),
+            separation: g.dev_remaining(s, 1).count(),
+            generals: (0..3)
+                .map(|k| {
+                    g.general_deck(s, k).count()
+                        + s.gloc.iter().enumerate().filter(|(i, l)| d.generals[*i].kingdom as usize == k && **l == GLoc::Drawn).count()
+                })
+                .collect(),
+        },
+        deck_bottoms: Decks { unity: bottom_view(g, s, 0, me), separation: bottom_view(g, s, 1, me) },
+        scores: s.is_over().then(|| g.scores(s)),
+        end_reason: s.end_reason,
+    }
 }
 
 /// The known bottom part of a development deck, next card first: the cards `me` put there,
 /// `null` for the others' (T1).
-fn bottom_view(g: &Tkr, s: &State, deck: usize, me: Option<usize>) -> Value {
-    s.bottom[deck]
-        .iter()
-        .map(|&(c, seat)| if me == Some(seat as usize) { json!(g.data.developments[c as usize].id) } else { Value::Null })
-        .collect()
+fn bottom_view<'a>(g: &'a Tkr, s: &State, deck: usize, me: Option<usize>) -> Vec<Option<&'a str>> {
+    s.bottom[deck].iter().map(|&(c, seat)| (me == Some(seat as usize)).then(|| g.data.developments[c as usize].id.as_str())).collect()
 }
 
 pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
