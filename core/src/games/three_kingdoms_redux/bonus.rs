@@ -40,6 +40,9 @@ fn cond_moves_with_gains(c: &Cond) -> bool {
     }
 }
 
+/// A bonus's gain, its per-count multiplier and its condition.
+type BonusParts<'a> = (&'a Gain, &'a Option<(u8, i32)>, &'a Option<Cond>);
+
 impl Tkr {
     /// Queues the action_bonus effects of `seat` that trigger on action `a` (modes done:
     /// bit m; `occupier` = the general that occupied, for self-scoped occupy bonuses). Their
@@ -78,7 +81,7 @@ impl Tkr {
         s.pending = Pending::Auto;
     }
 
-    fn bonus_gain(&self, c: Card, i: u8) -> Option<(&Gain, &Option<(u8, i32)>, &Option<Cond>)> {
+    fn bonus_gain(&self, c: Card, i: u8) -> Option<BonusParts<'_>> {
         match &self.effects(c)[i as usize] {
             Effect::ActionBonus { gain, per, cond, .. } => Some((gain, per, cond)),
             _ => None,

@@ -63,9 +63,9 @@ pub fn resample(g: &Tkr, history: &[ActionId], observer: Player, rng: &mut Rng) 
         g.apply(&mut t, a, &mut ev);
         if matches!(steps[i].pending, Pending::KeepImport { .. }) {
             // the last keep of an import puts the others at the bottom of their deck
-            for deck in 0..2 {
-                if t.bottom[deck].len() > before[deck] {
-                    returns.push((i, t.bottom[deck][before[deck]..].iter().map(|&(c, _)| c).collect()));
+            for (bottom, &len) in t.bottom.iter().zip(&before) {
+                if bottom.len() > len {
+                    returns.push((i, bottom[len..].iter().map(|&(c, _)| c).collect()));
                 }
             }
         }
