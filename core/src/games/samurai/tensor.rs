@@ -79,9 +79,11 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
     let strongest = d.tokens.iter().map(|t| t.strength).max().unwrap_or(1).max(1) as f32;
     let stack_max = nt.saturating_sub(HAND as usize).max(1) as f32;
     let per_type = g.per_type.max(1) as f32;
+    // The hex of a pending figure exchange's first figure, or no hex (a plain index rather than
+    // an Option: valgrind flags the optimized comparison of a None's unset payload).
     let pending_first = match s.turn.pending {
-        Pending::SwapFigure { settlement, .. } => Some(d.settlements[settlement as usize].hex as usize),
-        _ => None,
+        Pending::SwapFigure { settlement, .. } => d.settlements[settlement as usize].hex as usize,
+        _ => usize::MAX,
     };
     for (h, hex) in d.hexes.iter().enumerate() {
         let o = &mut out[h * HEX_FEATURES..(h + 1) * HEX_FEATURES];
@@ -110,7 +112,7 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
             }
             o[15] = s.is_resolved(st as usize) as u8 as f32;
         }
-        o[16] = (pending_first == Some(h)) as u8 as f32;
+        o[16] = (pending_first == h) as u8 as f32;
     }
     let mut i = d.hexes.len() * HEX_FEATURES;
     let flags = |out: &mut [f32], i: &mut usize, mask: u32| {
