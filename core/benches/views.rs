@@ -103,7 +103,7 @@ fn main() {
                 for (s, p) in &states {
                     seat.time(|| s.view_json(*p).expect("a seat views"));
                     spectator.time(|| s.view_json(SPECTATOR).expect("the spectator views"));
-                    events.time(|| serde_json::to_string(&s.events(*p).expect("a seat has events")).expect("events serialize"));
+                    events.time(|| kassen_core::events::to_json(&s.events(*p).expect("a seat has events")));
                 }
             }
             println!(
@@ -132,7 +132,7 @@ fn main() {
         "kassen_version": kassen_core::VERSION,
         "threads": 1,
         "seconds_per_config": budget,
-        "method": "states sampled along seeded random games; per state: view_json of the seat to act (seat 0 at chance and terminal states), of the spectator, and serde_json::to_string of that seat's events; mean over repeated passes",
+        "method": "states sampled along seeded random games; per state: view_json of the seat to act (seat 0 at chance and terminal states), of the spectator, and kassen_core::events::to_json of that seat's events; mean over repeated passes",
         "results": rows,
     });
     if let Some(dir) = std::path::Path::new(&out_path).parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -620,7 +620,7 @@ impl<G: Game> Bound<G> {
             let (mut at, mut hash) = log.folds[slot];
             for e in log.list[at..].iter().filter(|e| e.audience.includes(player)) {
                 let mut h = StableHasher(hash);
-                h.write(serde_json::to_string(e).expect("events serialize").as_bytes());
+                h.write(crate::json_text::to_string(e, 256).expect("events serialize").as_bytes());
                 hash = h.finish();
             }
             at = log.list.len();

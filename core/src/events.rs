@@ -64,6 +64,13 @@ pub struct Event {
     pub body: Value,
 }
 
+/// A list of events as compact JSON text (what the C ABI returns; the same bytes as
+/// `serde_json::to_string`).
+pub fn to_json(events: &[Event]) -> String {
+    // Event bodies are JSON objects with string keys: they always serialize.
+    crate::json_text::to_string(events, 128 * events.len()).expect("events serialize")
+}
+
 /// An event sink that is either recording or off.
 #[derive(Debug, Default)]
 pub struct Events {

@@ -14,6 +14,7 @@ pub mod events;
 pub mod game;
 pub mod games;
 pub mod hex;
+pub mod json_text;
 pub mod layout;
 pub mod render;
 pub mod rng;

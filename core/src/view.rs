@@ -117,5 +117,6 @@ pub fn envelope<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Pla
 /// [`envelope`] as JSON text, written straight from the state (the same bytes as the
 /// envelope's `to_string()`).
 pub fn envelope_json<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Player, last: Option<LastAction>) -> String {
-    serde_json::to_string(&build(rules, info, s, observer, last.as_ref())).expect("views serialize")
+    let capacity = info.buffer_sizes.max_view_bytes as usize;
+    crate::json_text::to_string(&build(rules, info, s, observer, last.as_ref()), capacity).expect("views serialize")
 }

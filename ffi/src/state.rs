@@ -478,9 +478,7 @@ pub unsafe extern "C" fn kassen_state_events_json(state: *const kassen_state, pl
         let state = unsafe { arg_ref(state, "state") }?;
         let out = out_buf(out)?;
         let events = state.inner.events(player)?;
-        let text = serde_json::to_string(&events)
-            .map_err(|e| crate::boundary::Failure::new(kassen_status::InvalidData, format!("events do not serialize: {e}")))?;
-        unsafe { give(out, text) };
+        unsafe { give(out, kassen_core::events::to_json(&events)) };
         Ok(())
     }
 }
@@ -508,9 +506,7 @@ pub unsafe extern "C" fn kassen_state_events_since_json(
         let out = out_buf(out)?;
         let from = usize::try_from(from_index).unwrap_or(usize::MAX);
         let events = state.inner.events_since(player, from)?;
-        let text = serde_json::to_string(&events)
-            .map_err(|e| crate::boundary::Failure::new(kassen_status::InvalidData, format!("events do not serialize: {e}")))?;
-        unsafe { give(out, text) };
+        unsafe { give(out, kassen_core::events::to_json(&events)) };
         Ok(())
     }
 }

@@ -161,6 +161,9 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
         ensure(events.iter().all(|e| e.audience.includes(p) && e.body.get("kind").is_some()), || {
             format!("seat {p} got an event not addressed to it")
         })?;
+        // The events' JSON text (the C ABI's) is serde_json's, byte for byte.
+        let expected = serde_json::to_string(&events).map_err(|e| e.to_string())?;
+        ensure(crate::events::to_json(&events) == expected, || format!("events JSON text of seat {p} differs from serde_json's"))?;
     }
     report.games += 1;
     report.longest_game = report.longest_game.max(s.history().len() as u32);
