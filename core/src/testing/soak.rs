@@ -44,8 +44,9 @@ impl SoakReport {
 }
 
 /// Plays `games` random games with seeds `0..games` on `threads` threads (the seeds are dealt
-/// round robin, so the games played do not depend on the thread count). Every
-/// `conformance_every`-th seed also runs the conformance suite and measures views and events.
+/// round robin, so the games played do not depend on the thread count). Each
+/// block of `conformance_every` seeds has one seed that also runs the conformance suite and
+/// measures views and events (which one depends on the thread count, see `is_sampled`).
 /// Returns the first failure with the seed that reproduces it.
 pub fn soak(game: &GameHandle, games: u64, threads: usize, conformance_every: u64) -> Result<SoakReport, String> {
     let started = std::time::Instant::now();
@@ -60,7 +61,7 @@ pub fn soak(game: &GameHandle, games: u64, threads: usize, conformance_every: u6
                 let mut mine = SoakReport::default();
                 let mut seed = t;
                 while seed < games && !failed.load(Ordering::Relaxed) {
-                    let sample = conformance_every > 0 && seed % conformance_every == 0;
+                    let sample = conformance_every > 0 && is_sampled(seed, conformance_every, threads);
                     let outcome = catch_unwind(AssertUnwindSafe(|| one_game(game, seed, sample, &mut mine)))
                         .unwrap_or_else(|p| Err(format!("panic: {}", crate::error::describe_panic(&*p))));
                     if let Err(e) = outcome {
@@ -82,6 +83,13 @@ pub fn soak(game: &GameHandle, games: u64, threads: usize, conformance_every: u6
     let mut report = total.into_inner().unwrap_or_else(|p| p.into_inner());
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Whether `seed` is one of the sampled seeds: one in each block of `every` seeds, at an
+/// offset that goes round the threads from block to block, so that the costly sampled games
+/// are dealt to every thread rather than all to the thread of seed 0.
+fn is_sampled(seed: u64, every: u64, threads: u64) -> bool {
+    seed % every == (seed / every) % threads.min(every)
 }
 
 fn one_game(game: &GameHandle, seed: u64, sample: bool, report: &mut SoakReport) -> Result<(), String> {
