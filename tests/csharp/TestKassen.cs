@@ -316,6 +316,7 @@ static class TestKassen
             bool same = true;
             int steps = 0;
             long allocated = 0;
+            bool listed = batch.MaxLegalActions > 0;
             while (true)
             {
                 for (int e = 0; e < 2; e++)
@@ -323,6 +324,12 @@ static class TestKassen
                     uint a = 0;
                     while (a + 1 < batch.NumActions && batch.Mask[e * batch.NumActions + (int)a] == 0) a++;
                     actions[e] = a;
+                    // The legal-id list is the mask's set entries, in order.
+                    int row = e * batch.MaxLegalActions, count = (int)batch.LegalCount[e], k = 0;
+                    for (int b = 0; b < batch.NumActions && listed; b++)
+                        if (batch.Mask[e * batch.NumActions + b] != 0)
+                            listed &= k < count && k < batch.MaxLegalActions && batch.LegalIds[row + k++] == b;
+                    listed &= k == count;
                 }
                 same &= batch.Player[0] == replay.CurrentPlayer && replay.LegalActions()[0] == actions[0];
                 replay.ApplyAction(actions[0]);
@@ -336,6 +343,7 @@ static class TestKassen
             double[] returns = replay.Returns();
             Check(Enumerable.Range(0, returns.Length).All(p => batch.FinalReturns[p] == (float)returns[p]), id + ": batch final returns");
             Check(allocated == 0, id + ": Batch.Step allocates nothing");
+            Check(listed, id + ": batch legal-id lists match the masks");
             float[] obs = (float[])batch.Observations.Clone();
             Throws(201, () => batch.Step(new uint[] { (uint)batch.NumActions, 0 }), id + ": batch action out of range");
             Throws(5, () => batch.Step(new uint[1]), id + ": batch with too few actions");

@@ -27,6 +27,7 @@ namespace Kassen
             NumPlayers = (int)d.NumPlayers.ToUInt32();
             NumActions = (int)d.NumActions.ToUInt32();
             ObservationLength = (int)d.ObsLen.ToUInt32();
+            MaxLegalActions = (int)d.MaxLegalActions.ToUInt32();
             int obs = NumEnvs * ObservationLength;
             Observations = new float[d.ObsUint8 != 0 ? 0 : obs];
             ObservationsUint8 = new byte[d.ObsUint8 != 0 ? obs : 0];
@@ -37,7 +38,10 @@ namespace Kassen
             Truncated = new byte[NumEnvs];
             FinalReturns = new float[NumEnvs * NumPlayers];
             EpisodeLength = new uint[NumEnvs];
-            Array[] arrays = { Observations, ObservationsUint8, Mask, Player, Rewards, Terminated, Truncated, FinalReturns, EpisodeLength };
+            LegalCount = new uint[NumEnvs];
+            LegalIds = new uint[NumEnvs * MaxLegalActions];
+            Array[] arrays = { Observations, ObservationsUint8, Mask, Player, Rewards, Terminated, Truncated, FinalReturns, EpisodeLength,
+                               LegalCount, LegalIds };
             pins = new GCHandle[arrays.Length];
             for (int i = 0; i < arrays.Length; i++) pins[i] = GCHandle.Alloc(arrays[i], GCHandleType.Pinned);
             bool u8 = d.ObsUint8 != 0;
@@ -53,6 +57,8 @@ namespace Kassen
                 Truncated = Address(6), TruncatedLen = new UIntPtr((uint)Truncated.Length),
                 FinalReturns = Address(7), FinalReturnsLen = new UIntPtr((uint)FinalReturns.Length),
                 EpisodeLen = Address(8), EpisodeLenLen = new UIntPtr((uint)EpisodeLength.Length),
+                LegalCount = Address(9), LegalCountLen = new UIntPtr((uint)LegalCount.Length),
+                LegalIds = Address(10), LegalIdsLen = new UIntPtr((uint)LegalIds.Length),
             };
         }
 
@@ -62,6 +68,8 @@ namespace Kassen
         public int NumActions { get; private set; }
         /// <summary>Elements of one observation.</summary>
         public int ObservationLength { get; private set; }
+        /// <summary>The width of one LegalIds row: the game's max_legal_actions.</summary>
+        public int MaxLegalActions { get; private set; }
 
         /// <summary>NumEnvs rows of ObservationLength floats (empty for a uint8 batch).</summary>
         public float[] Observations { get; private set; }
@@ -80,6 +88,11 @@ namespace Kassen
         public float[] FinalReturns { get; private set; }
         /// <summary>The steps of an episode that just ended, else 0.</summary>
         public uint[] EpisodeLength { get; private set; }
+        /// <summary>The number of legal actions in each env.</summary>
+        public uint[] LegalCount { get; private set; }
+        /// <summary>NumEnvs rows of MaxLegalActions: each env's legal actions in ascending order
+        /// (the first LegalCount[i] entries of row i), for sampling without scanning the mask.</summary>
+        public uint[] LegalIds { get; private set; }
 
         /// <summary>Starts the next episode in every env and writes the first observations.</summary>
         public void Reset()
