@@ -43,6 +43,8 @@ pub struct Batch {
     game: GameHandle,
     dims: BatchDims,
     obs: ObsArray,
+    /// `(num_envs, *observation_shape)`.
+    obs_shape: Vec<usize>,
     mask: Py<PyArray2<u8>>,
     player: Py<PyArray1<i32>>,
     rewards: Py<PyArray2<f32>>,
@@ -94,13 +96,31 @@ fn slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(g: &'a mut PyReadw
     g.as_slice_mut().map_err(|_| Error::invalid_argument("batch array is not contiguous"))
 }
 
+/// The caller's array for the observations (`obs_out`), writable, of the batch's dtype.
+fn obs_out_array<'py, T: numpy::Element>(out: &Bound<'py, PyAny>, dtype: &str) -> Result<PyReadwriteArray<'py, T, IxDyn>> {
+    let a = out.cast::<PyArrayDyn<T>>().map_err(|_| Error::wrong_type(format!("obs_out must be a numpy array of {dtype}")))?;
+    if !a.is_c_contiguous() {
+        return Err(Error::invalid_argument("obs_out must be C-contiguous"));
+    }
+    a.try_readwrite().map_err(|e| Error::invalid_argument(format!("obs_out is not writable: {e}")))
+}
+
 impl Batch {
-    /// Runs `f` on the batch with the GIL released and every array borrowed as a slice.
-    fn run(&self, py: Python<'_>, actions: Option<Actions<'_>>, reset_seed: Option<u64>) -> Result<()> {
-        let (mut obs_f, mut obs_u) = match &self.obs {
-            ObsArray::F32(a) => (Some(rw(py, a, "obs")?), None),
-            ObsArray::U8(a) => (None, Some(rw(py, a, "obs")?)),
+    /// Runs `f` on the batch with the GIL released and every array borrowed as a slice; the
+    /// observations go to `obs_out` if given, else to the batch's own `obs`.
+    fn run(&self, py: Python<'_>, actions: Option<Actions<'_>>, reset_seed: Option<u64>, obs_out: Option<&Bound<'_, PyAny>>) -> Result<()> {
+        let (mut obs_f, mut obs_u) = match (&self.obs, obs_out) {
+            (ObsArray::F32(a), None) => (Some(rw(py, a, "obs")?), None),
+            (ObsArray::U8(a), None) => (None, Some(rw(py, a, "obs")?)),
+            (ObsArray::F32(_), Some(o)) => (Some(obs_out_array::<f32>(o, "float32")?), None),
+            (ObsArray::U8(_), Some(o)) => (None, Some(obs_out_array::<u8>(o, "uint8")?)),
         };
+        if let Some(o) = obs_out {
+            let shape: Vec<usize> = o.getattr("shape")?.extract()?;
+            if shape != self.obs_shape {
+                return Err(Error::invalid_argument(format!("obs_out has shape {shape:?}, the batch's obs {:?}", self.obs_shape)));
+            }
+        }
         let (mut mask, mut player, mut rewards) =
             (rw(py, &self.mask, "mask")?, rw(py, &self.player, "player")?, rw(py, &self.rewards, "rewards")?);
         let (mut term, mut trunc) = (rw(py, &self.terminated, "terminated")?, rw(py, &self.truncated, "truncated")?);
@@ -191,6 +211,7 @@ impl Batch {
             game: handle,
             dims: d,
             obs,
+            obs_shape,
             mask: PyArray2::zeros(py, [n, d.num_actions], false).unbind(),
             player: PyArray1::zeros(py, n, false).unbind(),
             rewards: PyArray2::zeros(py, [n, d.num_players], false).unbind(),
@@ -204,13 +225,15 @@ impl Batch {
     }
 
     /// Starts new episodes and writes the first observations (see the stub).
-    #[pyo3(signature = (seed=None))]
-    fn reset(&self, py: Python<'_>, seed: Option<Seed>) -> Result<()> {
-        self.run(py, None, seed.map(|s| s.0))
+    #[pyo3(signature = (seed=None, *, obs_out=None))]
+    fn reset(&self, py: Python<'_>, seed: Option<Seed>, obs_out: Option<Bound<'_, PyAny>>) -> Result<()> {
+        self.run(py, None, seed.map(|s| s.0), obs_out.as_ref())
     }
 
     /// Applies one action per env, with the GIL released (see the stub).
-    fn step(&self, py: Python<'_>, actions: Bound<'_, PyAny>) -> Result<()> {
+    #[pyo3(signature = (actions, *, obs_out=None))]
+    fn step(&self, py: Python<'_>, actions: Bound<'_, PyAny>, obs_out: Option<Bound<'_, PyAny>>) -> Result<()> {
+        let obs_out = obs_out.as_ref();
         let arr = match actions.cast::<PyArray1<i64>>() {
             Ok(a) => a.clone(),
             Err(_) => {
@@ -218,11 +241,11 @@ impl Batch {
                 let converted = np.call_method1("asarray", (&actions,))?;
                 if let Ok(a) = converted.cast::<PyArray1<i32>>() {
                     let ro = a.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-                    return self.step_with(py, &ro, |s| Actions::I32(s));
+                    return self.step_with(py, &ro, |s| Actions::I32(s), obs_out);
                 }
                 if let Ok(a) = converted.cast::<PyArray1<u32>>() {
                     let ro = a.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-                    return self.step_with(py, &ro, |s| Actions::U32(s));
+                    return self.step_with(py, &ro, |s| Actions::U32(s), obs_out);
                 }
                 let kind = converted.getattr("dtype")?.getattr("kind")?.extract::<String>()?;
                 let ndim = converted.getattr("ndim")?.extract::<usize>()?;
@@ -235,7 +258,7 @@ impl Batch {
             }
         };
         let ro = arr.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-        self.step_with(py, &ro, |s| Actions::I64(s))
+        self.step_with(py, &ro, |s| Actions::I64(s), obs_out)
     }
 
     /// Observations, `(num_envs, *observation_shape)`, float32 or uint8.
@@ -366,6 +389,7 @@ impl Batch {
         py: Python<'_>,
         ro: &PyReadonlyArray1<'_, T>,
         wrap: impl for<'a> Fn(&'a [T]) -> Actions<'a>,
+        obs_out: Option<&Bound<'_, PyAny>>,
     ) -> Result<()> {
         let owned;
         let s: &[T] = match ro.as_slice() {
@@ -378,7 +402,7 @@ impl Batch {
         if ro.len() != s.len() {
             return Err(Error::invalid_argument("actions must be a 1-d array"));
         }
-        self.run(py, Some(wrap(s)), None)
+        self.run(py, Some(wrap(s)), None, obs_out)
     }
 }
 

@@ -237,3 +237,41 @@ def test_sample_legal_ids_falls_back_to_the_mask_for_a_cut_list():
     assert set(picks[:, 0]) == {1, 4} and set(picks[:, 1]) == {0, 2, 5}
     with pytest.raises(ValueError):
         sample_legal_ids(counts, ids, rng)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "uint8"])
+def test_obs_out_receives_the_observations(dtype):
+    # The same batch stepped twice, once into its own obs and once into fresh arrays: the
+    # fresh arrays hold what obs would, obs keeps the step before, and every array handed
+    # out stays as it was (what the vector env's copy=True relies on).
+    game = kassen.load_game("samurai")
+    own = Batch(game, 4, seed=3, obs_dtype=dtype)
+    fresh = Batch(game, 4, seed=3, obs_dtype=dtype)
+    own.reset()
+    first = np.empty_like(own.obs)
+    fresh.reset(obs_out=first)
+    assert np.array_equal(first, own.obs) and not fresh.obs.any()
+    rng = np.random.default_rng(6)
+    kept = [(first, first.copy())]
+    for _ in range(30):
+        a = random_actions(own.mask, rng)
+        own.step(a)
+        out = np.empty_like(own.obs)
+        fresh.step(a, obs_out=out)
+        assert np.array_equal(out, own.obs) and np.array_equal(fresh.mask, own.mask)
+        kept.append((out, out.copy()))
+    assert all(np.array_equal(a, b) for a, b in kept)
+    assert not fresh.obs.any()
+    a = random_actions(own.mask, rng)
+    other = np.float32 if dtype == "uint8" else np.uint8
+    with pytest.raises(KassenError, match="obs_out"):
+        fresh.step(a, obs_out=np.empty(own.obs.shape, other))
+    with pytest.raises(InvalidArgumentError, match="shape"):
+        fresh.step(a, obs_out=np.empty((3, *own.obs.shape[1:]), own.obs.dtype))
+    with pytest.raises(InvalidArgumentError, match="contiguous"):
+        fresh.step(a, obs_out=np.empty((own.obs.shape[1], 4), own.obs.dtype).T)
+    # Rejected calls changed nothing: the next good step still matches.
+    own.step(a)
+    out = np.empty_like(own.obs)
+    fresh.step(a, obs_out=out)
+    assert np.array_equal(out, own.obs)

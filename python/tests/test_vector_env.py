@@ -116,6 +116,14 @@ def test_copy_option():
     fresh = KassenVectorEnv("samurai", num_envs=2)
     obs, info = fresh.reset(seed=0)
     assert not np.shares_memory(obs, fresh.batch.obs) and not np.shares_memory(info["action_mask"], fresh.batch.mask)
+    # copy=True: every step's arrays are new; those returned before stay as they were.
+    kept = [(obs, obs.copy())]
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        obs, _, _, _, info = fresh.step(random_actions(info["action_mask"], rng))
+        assert not any(np.shares_memory(obs, old) for old, _ in kept)
+        kept.append((obs, obs.copy()))
+    assert all(np.array_equal(a, b) for a, b in kept)
     views = KassenVectorEnv("samurai", num_envs=2, copy=False)
     obs, info = views.reset(seed=0)
     assert np.shares_memory(obs, views.batch.obs) and np.shares_memory(info["action_mask"], views.batch.mask)
@@ -129,9 +137,17 @@ def test_illegal_action_raises_and_nothing_moves():
     actions[1] = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
     with pytest.raises(kassen.IllegalActionError):
         env.step(actions)
-    np.testing.assert_array_equal(env.batch.obs, obs)
     with pytest.raises(kassen.KassenError):
         env.step(actions[:2])
+    # Nothing moved: a legal step now gives what it gives in an env that saw no bad step.
+    twin = KassenVectorEnv("samurai", num_envs=3)
+    twin_obs, _ = twin.reset(seed=2)
+    np.testing.assert_array_equal(twin_obs, obs)
+    actions = random_actions(info["action_mask"], np.random.default_rng(1))
+    after, twin_after = env.step(actions), twin.step(actions)
+    for mine, theirs in zip(after[:4], twin_after[:4]):
+        np.testing.assert_array_equal(mine, theirs)
+    np.testing.assert_array_equal(after[4]["action_mask"], twin_after[4]["action_mask"])
 
 
 def test_truncation_and_uint8_observations():

@@ -130,6 +130,11 @@ class Batch:
     ``legal_ids`` are read-only views: ``step`` clears only the mask entries it set in the
     previous call. ``threads - 1`` worker threads are started with the batch and stopped when
     it is garbage-collected.
+
+    ``reset`` and ``step`` write the observations into ``obs_out`` instead of ``obs`` when it
+    is given: a C-contiguous writable array of ``obs``'s shape and dtype (``obs`` keeps the
+    previous ones). A caller that needs fresh arrays each step (the vector env with
+    ``copy=True``) passes a new ``np.empty`` and saves copying them.
     """
 
     def __new__(
@@ -145,8 +150,8 @@ class Batch:
         max_episode_steps: Optional[int] = None,
         obs_dtype: str = "float32",
     ) -> Batch: ...
-    def reset(self, seed: Optional[int] = None) -> None: ...
-    def step(self, actions: npt.ArrayLike) -> None: ...
+    def reset(self, seed: Optional[int] = None, *, obs_out: Optional[npt.NDArray[Any]] = None) -> None: ...
+    def step(self, actions: npt.ArrayLike, *, obs_out: Optional[npt.NDArray[Any]] = None) -> None: ...
     @property
     def obs(self) -> npt.NDArray[Any]: ...
     @property

@@ -91,12 +91,14 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
         """Starts a new game in every env (``seed``: restart the seed streams from it)."""
         if seed is not None:
             self.action_space.seed(seed)
-        self.batch.reset(seed)
-        return self._out(self.batch.obs), {"action_mask": self._out(self._mask)}
+        obs = self._fresh_obs()
+        self.batch.reset(seed, obs_out=obs)
+        return (self.batch.obs if obs is None else obs), {"action_mask": self._out(self._mask)}
 
     def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         batch = self.batch
-        batch.step(np.asarray(actions, dtype=np.int64))
+        obs = self._fresh_obs()
+        batch.step(np.asarray(actions, dtype=np.int64), obs_out=obs)
         terminated = batch.terminated.astype(bool)
         truncated = batch.truncated.astype(bool)
         ended = terminated | truncated
@@ -109,7 +111,7 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
             "_episode_length": ended,
             "_final_returns": ended,
         }
-        return self._out(batch.obs), self._out(self._reward), terminated, truncated, info
+        return (batch.obs if obs is None else obs), self._out(self._reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env, int8 ``(num_envs, num_actions)`` (for MaskablePPO)."""
@@ -135,3 +137,8 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
 
     def _out(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a
+
+    def _fresh_obs(self) -> Optional[np.ndarray]:
+        """With ``copy=True``, a new array the batch writes the observations into (no copy
+        afterwards); else ``None``: the batch's own buffer."""
+        return np.empty(self.batch.obs.shape, self.batch.obs.dtype) if self.copy else None
