@@ -196,6 +196,24 @@ impl Compound<'_> {
     }
 }
 
+/// The ten `serialize_<integer>` methods of a serializer, each `$body` with `$s` the serializer
+/// and `$v` the number.
+macro_rules! integers {
+    (|$s:ident, $v:ident| $body:expr) => {
+        integers!(@ $s $v $body; serialize_i8 i8, serialize_i16 i16, serialize_i32 i32, serialize_i64 i64,
+            serialize_i128 i128, serialize_u8 u8, serialize_u16 u16, serialize_u32 u32, serialize_u64 u64,
+            serialize_u128 u128);
+    };
+    (@ $s:ident $v:ident $body:expr; $($name:ident $t:ty),*) => {
+        $(
+            fn $name(self, $v: $t) -> Result<(), Error> {
+                let $s = self;
+                $body
+            }
+        )*
+    };
+}
+
 impl<'a> ser::Serializer for &'a mut Writer {
     type Ok = ();
     type Error = Error;
@@ -211,46 +229,10 @@ impl<'a> ser::Serializer for &'a mut Writer {
         self.raw(if v { "true" } else { "false" });
         Ok(())
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.integer(v);
+    integers!(|w, v| {
+        w.integer(v);
         Ok(())
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Error> {
-        self.integer(v);
-        Ok(())
-    }
+    });
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
         self.float(v)
     }
@@ -352,38 +334,25 @@ impl ser::SerializeSeq for Compound<'_> {
     }
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        ser::SerializeSeq::end(self)
-    }
+/// Tuples and tuple structs and variants are written as arrays, like sequences.
+macro_rules! like_a_sequence {
+    ($($kind:ident::$add:ident),*) => {
+        $(
+            impl ser::$kind for Compound<'_> {
+                type Ok = ();
+                type Error = Error;
+                fn $add<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                    ser::SerializeSeq::serialize_element(self, value)
+                }
+                fn end(self) -> Result<(), Error> {
+                    ser::SerializeSeq::end(self)
+                }
+            }
+        )*
+    };
 }
 
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        ser::SerializeSeq::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        ser::SerializeSeq::end(self)
-    }
-}
+like_a_sequence!(SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field, SerializeTupleVariant::serialize_field);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
@@ -457,36 +426,10 @@ impl ser::Serializer for KeyWriter<'_> {
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
         self.quoted(|w| ser::Serializer::serialize_bool(w, v))
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_i8(w, v))
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_i16(w, v))
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_i32(w, v))
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_i64(w, v))
-    }
-    fn serialize_i128(self, v: i128) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_i128(w, v))
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_u8(w, v))
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_u16(w, v))
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_u32(w, v))
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_u64(w, v))
-    }
-    fn serialize_u128(self, v: u128) -> Result<(), Error> {
-        self.quoted(|w| ser::Serializer::serialize_u128(w, v))
-    }
+    integers!(|key, v| key.quoted(|w| {
+        w.integer(v);
+        Ok(())
+    }));
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
         if !v.is_finite() {
             return Err(Error("a float map key must be finite".into()));
