@@ -138,6 +138,7 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
     let nl = d.locations.len();
     let side_of = |i: usize| d.blocks[i].side;
     let rel = |side: u8| if side == me { 0 } else { 1 };
+    out.fill(0.0);
     for (i, b) in s.blocks.iter().enumerate() {
         if (b.loc as usize) >= nl {
             continue;
