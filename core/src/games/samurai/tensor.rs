@@ -108,9 +108,9 @@ impl Tables {
             .iter()
             .map(|t| {
                 let mut v = [0.0; 4];
-                for f in 0..3 {
+                for (f, x) in v[..3].iter_mut().enumerate() {
                     if t.influences & (1 << f) != 0 {
-                        v[f] = t.strength as f32 / strongest;
+                        *x = t.strength as f32 / strongest;
                     }
                 }
                 v[3] = t.quick as u8 as f32;
