@@ -795,7 +795,6 @@ impl<G: Game> DynState for Bound<G> {
         if out.len() != n {
             return Err(RuleError::BadBuffer { expected: n as u32, got: out.len() as u32 });
         }
-        out.fill(0.0);
         self.game.rules.observation_tensor(&self.state, player, out);
         Ok(())
     }

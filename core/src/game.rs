@@ -267,7 +267,10 @@ pub trait Game: Send + Sync + Sized + 'static {
     }
 
     /// Writes the observation of `player` (or the spectator) into `out`, which has
-    /// `info().observation_len()` elements and is zeroed by the caller.
+    /// `info().observation_len()` elements. The caller does not clear `out` first (it may hold a
+    /// previous observation, of any state, or anything else): the encoder writes every element,
+    /// typically by copying a template of the game's constant values and zeros, built when the
+    /// rules object is, and then writing what depends on the state and the observer.
     fn observation_tensor(&self, s: &Self::State, player: Player, out: &mut [f32]);
 
     /// Determinization by history: an action log that `observer` cannot tell apart from

@@ -722,7 +722,9 @@ mod tests {
         fn view_body<'a>(&'a self, s: &'a Self::State, _: Player) -> impl serde::Serialize + 'a {
             json!({ "taken": s.0 })
         }
-        fn observation_tensor(&self, _: &Self::State, _: Player, _: &mut [f32]) {}
+        fn observation_tensor(&self, _: &Self::State, _: Player, out: &mut [f32]) {
+            out.fill(0.0);
+        }
     }
 
     #[test]

@@ -275,12 +275,8 @@ impl<G: Game> Ctx<'_, G> {
             (None, None) => SPECTATOR,
         };
         match &mut o.obs {
-            ObsBuf::F32(buf) => {
-                buf.fill(0.0);
-                rules.observation_tensor(&slot.state, seat, buf);
-            }
+            ObsBuf::F32(buf) => rules.observation_tensor(&slot.state, seat, buf),
             ObsBuf::U8(buf) => {
-                slot.scratch.fill(0.0);
                 rules.observation_tensor(&slot.state, seat, &mut slot.scratch);
                 quantize(&slot.scratch, buf);
             }

@@ -73,6 +73,8 @@ pub struct Samurai {
     all_tokens: u32,
     /// Per token: the mask of the tokens identical to it (same kind and strength), itself included.
     twins: Vec<u32>,
+    /// The observation encoder's tables (tensor.rs).
+    tensor: tensor::Tables,
 }
 
 impl Samurai {
@@ -107,7 +109,23 @@ impl Samurai {
             .iter()
             .map(|t| bits(all_tokens).filter(|&u| data.tokens[u as usize].same_as(t)).fold(0, |m, u| m | 1 << u))
             .collect();
-        Ok(Samurai { n: players, data, layout, land, sea, settlements, cities, villages, in_play, per_type, all_tokens, twins })
+        let mut g = Samurai {
+            n: players,
+            data,
+            layout,
+            land,
+            sea,
+            settlements,
+            cities,
+            villages,
+            in_play,
+            per_type,
+            all_tokens,
+            twins,
+            tensor: tensor::Tables::default(),
+        };
+        g.tensor = tensor::Tables::new(&g);
+        Ok(g)
     }
 
     pub fn data(&self) -> &Data {

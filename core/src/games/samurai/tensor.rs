@@ -70,49 +70,89 @@ fn rel(g: &Samurai, observer: Player, seat: usize) -> usize {
     }
 }
 
+/// What the encoder precomputes when the rules object is built.
+#[derive(Debug, Clone, Default)]
+pub struct Tables {
+    /// The tensor with the values no state changes (in play, sea, land, settlement per hex) and
+    /// zeros elsewhere: every observation starts as a copy of it.
+    base: Vec<f32>,
+    /// Per token: its influence on helmet/buddha/rice (strength / strongest token, 0 where it
+    /// has none) and whether it is quick, the 4 values of a hex it stands on.
+    token: Vec<[f32; 4]>,
+    /// Per in-play hex with a settlement, ascending: (hex, settlement).
+    settlements: Vec<(usize, usize)>,
+    /// The tokens left after the hand (the stack, rulebook 4.2) and the figures of a type in
+    /// this player count (rulebook 2.1), the divisors of their counts.
+    stack_max: f32,
+    per_type: f32,
+}
+
+impl Tables {
+    pub fn new(g: &Samurai) -> Tables {
+        let d = g.data();
+        let nt = d.tokens.len();
+        // The largest value a token's influence can reach: the strongest token's strength.
+        let strongest = d.tokens.iter().map(|t| t.strength).max().unwrap_or(1).max(1) as f32;
+        let mut base = vec![0.0; len(g)];
+        for (h, hex) in d.hexes.iter().enumerate() {
+            if g.in_play[h] {
+                let o = &mut base[h * HEX_FEATURES..(h + 1) * HEX_FEATURES];
+                o[0] = 1.0;
+                o[1] = (hex.kind == super::HexKind::Sea) as u8 as f32;
+                o[2] = (hex.kind == super::HexKind::Land) as u8 as f32;
+                o[3] = hex.kind.is_settlement() as u8 as f32;
+            }
+        }
+        let token = d
+            .tokens
+            .iter()
+            .map(|t| {
+                let mut v = [0.0; 4];
+                for (f, x) in v[..3].iter_mut().enumerate() {
+                    if t.influences & (1 << f) != 0 {
+                        *x = t.strength as f32 / strongest;
+                    }
+                }
+                v[3] = t.quick as u8 as f32;
+                v
+            })
+            .collect();
+        let settlements = (0..d.hexes.len())
+            .filter(|&h| g.in_play[h] && d.settlement_at[h] != super::data::NO_HEX)
+            .map(|h| (h, d.settlement_at[h] as usize))
+            .collect();
+        Tables { base, token, settlements, stack_max: nt.saturating_sub(HAND as usize).max(1) as f32, per_type: g.per_type.max(1) as f32 }
+    }
+}
+
 pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
     let d = g.data();
+    let tables = &g.tensor;
     let nt = d.tokens.len();
-    // The largest value each count can reach: the strongest token's strength, the tokens
-    // left after the hand (the stack, rulebook 4.2), the figures of a type in this player
-    // count (rulebook 2.1), all figures.
-    let strongest = d.tokens.iter().map(|t| t.strength).max().unwrap_or(1).max(1) as f32;
-    let stack_max = nt.saturating_sub(HAND as usize).max(1) as f32;
-    let per_type = g.per_type.max(1) as f32;
-    // The hex of a pending figure exchange's first figure, or no hex (a plain index rather than
-    // an Option: valgrind flags the optimized comparison of a None's unset payload).
-    let pending_first = match s.turn.pending {
-        Pending::SwapFigure { settlement, .. } => d.settlements[settlement as usize].hex as usize,
-        _ => usize::MAX,
-    };
-    for (h, hex) in d.hexes.iter().enumerate() {
-        let o = &mut out[h * HEX_FEATURES..(h + 1) * HEX_FEATURES];
-        if !g.in_play[h] {
-            continue;
-        }
-        o[0] = 1.0;
-        o[1] = (hex.kind == super::HexKind::Sea) as u8 as f32;
-        o[2] = (hex.kind == super::HexKind::Land) as u8 as f32;
-        o[3] = hex.kind.is_settlement() as u8 as f32;
-        let c = s.cells[h];
-        if c != EMPTY {
+    let (stack_max, per_type) = (tables.stack_max, tables.per_type);
+    out.copy_from_slice(&tables.base);
+    // Per hex: the token on it (only hexes in play hold one) ...
+    for (h, &c) in s.cells.iter().enumerate() {
+        if c != EMPTY && g.in_play[h] {
+            let o = &mut out[h * HEX_FEATURES..(h + 1) * HEX_FEATURES];
             o[4 + rel(g, observer, cell_owner(c))] = 1.0;
-            let t = &d.tokens[cell_token(c) as usize];
-            for f in 0..3 {
-                if t.influences & (1 << f) != 0 {
-                    o[8 + f] = t.strength as f32 / strongest;
-                }
-            }
-            o[11] = t.quick as u8 as f32;
+            o[8..12].copy_from_slice(&tables.token[cell_token(c) as usize]);
         }
-        let st = d.settlement_at[h];
-        if st != super::data::NO_HEX {
-            for f in 0..3 {
-                o[12 + f] = (s.figures[st as usize] & (1 << f) != 0) as u8 as f32;
-            }
-            o[15] = s.is_resolved(st as usize) as u8 as f32;
+    }
+    // ... the figures of its settlement and whether it was resolved ...
+    for &(h, st) in &tables.settlements {
+        let o = &mut out[h * HEX_FEATURES..(h + 1) * HEX_FEATURES];
+        for f in 0..3 {
+            o[12 + f] = (s.figures[st] & (1 << f) != 0) as u8 as f32;
         }
-        o[16] = (pending_first == h) as u8 as f32;
+        o[15] = s.is_resolved(st) as u8 as f32;
+    }
+    // ... and whether it holds the first figure of a pending figure exchange.
+    if let Pending::SwapFigure { settlement, .. } = s.turn.pending {
+        let h = d.settlements[settlement as usize].hex as usize;
+        if g.in_play[h] {
+            out[h * HEX_FEATURES + 16] = 1.0;
+        }
     }
     let mut i = d.hexes.len() * HEX_FEATURES;
     let flags = |out: &mut [f32], i: &mut usize, mask: u32| {

@@ -82,6 +82,8 @@ pub struct Sekigahara {
     recruit_sites: [Vec<u8>; 2],
     /// The divisors that scale the observation tensor's counts into [0, 1].
     tensor_max: tensor::Maxima,
+    /// The observation tensor's constant values (tensor.rs).
+    tensor_base: Vec<f32>,
 }
 
 impl Sekigahara {
@@ -96,7 +98,9 @@ impl Sekigahara {
         };
         let recruit_sites = [sites(0), sites(1)];
         let tensor_max = tensor::Maxima::of(d);
-        Sekigahara { data, layout, recruit_sites, tensor_max }
+        let mut g = Sekigahara { data, layout, recruit_sites, tensor_max, tensor_base: Vec::new() };
+        g.tensor_base = tensor::base(&g);
+        g
     }
 
     pub fn data(&self) -> &Data {

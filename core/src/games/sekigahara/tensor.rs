@@ -130,6 +130,17 @@ fn pending_index(p: Pending) -> usize {
     }
 }
 
+/// The tensor with the values no state changes (each location's resource and capital flags)
+/// and zeros elsewhere: every observation starts as a copy of it.
+pub fn base(g: &Sekigahara) -> Vec<f32> {
+    let mut out = vec![0.0; len(g)];
+    for (l, loc) in g.data.locations.iter().enumerate() {
+        out[l * PER_LOCATION + 10] = f32::from(loc.resource);
+        out[l * PER_LOCATION + 24] = f32::from(loc.capital.is_some());
+    }
+    out
+}
+
 pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
     let d = &g.data;
     let m = &g.tensor_max;
@@ -138,6 +149,7 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
     let nl = d.locations.len();
     let side_of = |i: usize| d.blocks[i].side;
     let rel = |side: u8| if side == me { 0 } else { 1 };
+    out.copy_from_slice(&g.tensor_base);
     for (i, b) in s.blocks.iter().enumerate() {
         if (b.loc as usize) >= nl {
             continue;
@@ -204,8 +216,6 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
         if loc.castle.is_some() {
             out[base + if s.castle[l] == me { 9 } else { 23 }] = 1.0;
         }
-        out[base + 10] = f32::from(loc.resource);
-        out[base + 24] = f32::from(loc.capital.is_some());
     }
     if let Some(b) = &s.battle {
         out[b.loc as usize * PER_LOCATION + 15] = 1.0;
@@ -242,12 +252,22 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
         out[o + 3 * k + 2] = s.pile_size(g, &s.discard, side) as f32 / m.cards;
     }
     o += 6;
-    for (k, side) in [me, 1 - me].into_iter().enumerate() {
-        let count = |loc: u8| s.blocks.iter().zip(&d.blocks).filter(|(b, x)| b.loc == loc && x.side == side).count() as f32 / m.blocks;
-        out[o + 4 * k] = count(BOX);
-        out[o + 4 * k + 1] = count(BAG);
-        out[o + 4 * k + 2] = count(MORI_BOX);
-        out[o + 4 * k + 3] = count(DEAD);
+    // Each side's blocks in the box, the bag, the Mori box and eliminated, counted in one pass.
+    let mut off_map = [[0u32; 4]; 2];
+    for (b, x) in s.blocks.iter().zip(&d.blocks) {
+        let place = match b.loc {
+            BOX => 0,
+            BAG => 1,
+            MORI_BOX => 2,
+            DEAD => 3,
+            _ => continue,
+        };
+        off_map[rel(x.side)][place] += 1;
+    }
+    for (k, counts) in off_map.iter().enumerate() {
+        for (j, &c) in counts.iter().enumerate() {
+            out[o + 4 * k + j] = c as f32 / m.blocks;
+        }
     }
     o += 8;
     if let Some(b) = &s.battle {

@@ -78,6 +78,8 @@ pub struct Daisakusen {
     layout: Layout,
     max_turns: u16,
     shosho_track: u8,
+    /// The observation encoder's tables (`view::tensor`).
+    tensor: view::TensorTables,
 }
 
 impl Daisakusen {
@@ -89,7 +91,9 @@ impl Daisakusen {
                 .iter()
                 .position(|t| t.name == "西軍諸将")
                 .ok_or_else(|| SetupError::InvalidData("tracks.morale.tracks: no 西軍諸将 track (R 5.2(2)③)".into()))? as u8;
-        Ok(Daisakusen { data, layout, max_turns, shosho_track })
+        let mut g = Daisakusen { data, layout, max_turns, shosho_track, tensor: view::TensorTables::default() };
+        g.tensor = view::TensorTables::new(&g);
+        Ok(g)
     }
 
     pub fn data(&self) -> &Data {

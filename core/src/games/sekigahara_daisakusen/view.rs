@@ -97,42 +97,74 @@ pub fn tensor_len(g: &Daisakusen) -> usize {
         + PENDING_KINDS.len()
 }
 
+/// What the observation encoder precomputes when the rules object is built.
+#[derive(Clone, Debug, Default)]
+pub struct TensorTables {
+    /// The hex planes that no state changes (base terrain, 京, road hex, river and road
+    /// hexsides: planes 0-3 and 6-19), with zeros in the castle planes 4 and 5 between them;
+    /// every observation starts with a copy of them and zeros after.
+    map_planes: Vec<f32>,
+    /// Per castle hex: (hex, castle).
+    castles: Vec<(usize, u8)>,
+    /// The 京 hexes.
+    kyoto: Vec<usize>,
+}
+
+/// Hex planes 0..`STATIC_PLANES` come from [`TensorTables`]; the later ones depend on the state.
+const STATIC_PLANES: usize = 20;
+
+impl TensorTables {
+    pub fn new(g: &Daisakusen) -> TensorTables {
+        let d = &g.data;
+        let n = d.hexes.len();
+        let mut map_planes = vec![0.0; STATIC_PLANES * n];
+        let mut set = |plane: usize, h: usize| map_planes[plane * n + h] = 1.0;
+        for (h, hx) in d.hexes.iter().enumerate() {
+            set(
+                match hx.base {
+                    Terrain::Plain => 0,
+                    Terrain::Hill => 1,
+                    Terrain::Mountain => 2,
+                    Terrain::Sea => 3,
+                },
+                h,
+            );
+            if hx.kyoto {
+                set(6, h);
+            }
+            if hx.road {
+                set(7, h);
+            }
+            for dd in 0..6 {
+                if hx.sides[dd] & RIVER != 0 {
+                    set(8 + dd, h);
+                }
+                if hx.sides[dd] & ROAD != 0 {
+                    set(14 + dd, h);
+                }
+            }
+        }
+        let castles = d.hexes.iter().enumerate().filter(|(_, hx)| hx.castle != NONE).map(|(h, hx)| (h, hx.castle)).collect();
+        let kyoto = d.hexes.iter().enumerate().filter(|(_, hx)| hx.kyoto).map(|(h, _)| h).collect();
+        TensorTables { map_planes, castles, kyoto }
+    }
+}
+
 pub fn tensor(g: &Daisakusen, s: &State, player: Player, out: &mut [f32]) {
     let d = &g.data;
+    let t = &g.tensor;
     let me = if player == 1 { 1u8 } else { 0u8 };
     let n = d.hexes.len();
-    let mut set = |plane: usize, h: usize, v: f32| out[plane * n + h] = v;
-    for (h, hx) in d.hexes.iter().enumerate() {
-        set(
-            match hx.base {
-                Terrain::Plain => 0,
-                Terrain::Hill => 1,
-                Terrain::Mountain => 2,
-                Terrain::Sea => 3,
-            },
-            h,
-            1.0,
-        );
-        if hx.castle != NONE {
-            set(if g.castle_alive(s, h as u16) { 4 } else { 5 }, h, 1.0);
-            set(if g.castle_owner(s, hx.castle) == me { 20 } else { 21 }, h, 1.0);
-        }
-        if hx.kyoto {
-            set(6, h, 1.0);
-            if s.kyoto_owner == me {
-                set(22, h, 1.0);
-            }
-        }
-        if hx.road {
-            set(7, h, 1.0);
-        }
-        for dd in 0..6 {
-            if hx.sides[dd] & RIVER != 0 {
-                set(8 + dd, h, 1.0);
-            }
-            if hx.sides[dd] & ROAD != 0 {
-                set(14 + dd, h, 1.0);
-            }
+    let (map, rest) = out.split_at_mut(STATIC_PLANES * n);
+    map.copy_from_slice(&t.map_planes);
+    rest.fill(0.0);
+    for &(h, c) in &t.castles {
+        out[(if g.castle_alive(s, h as u16) { 4 } else { 5 }) * n + h] = 1.0;
+        out[(if g.castle_owner(s, c) == me { 20 } else { 21 }) * n + h] = 1.0;
+    }
+    if s.kyoto_owner == me {
+        for &h in &t.kyoto {
+            out[22 * n + h] = 1.0;
         }
     }
     // ZOC planes from the counters outward (the same rule as `enemy_zoc`, R 6.3).

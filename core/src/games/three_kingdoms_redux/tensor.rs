@@ -1,12 +1,13 @@
 //! The observation tensor's layout and its `[0, 1]` guarantee. The encoder is `view::tensor`
 //! (what a seat may see, beside the view); its counts are divided by caps rather than hard
 //! maxima (gold and rice have no supply limit, and the other supplies only with
-//! `component_limits`), so [`write`] clamps every value into `[0, 1]` (RULES_NOTES.md T31).
+//! `component_limits`), so the encoder clamps every value into `[0, 1]` as it writes it
+//! (RULES_NOTES.md T31). It writes every element in order, so it needs no cleared buffer.
 
 use super::state::State;
 use super::{view, Tkr};
 use crate::game::Player;
-use crate::layout::{clamp_unit, Feature, LayoutBuilder};
+use crate::layout::{Feature, LayoutBuilder};
 
 /// Seat names in seat order (the per-seat blocks of the tensor).
 const SEATS: [&str; 3] = ["wei", "wu", "shu"];
@@ -51,5 +52,4 @@ pub fn layout(g: &Tkr) -> Vec<Feature> {
 
 pub fn write(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
     view::tensor(g, s, player, out);
-    clamp_unit(out);
 }

@@ -456,9 +456,10 @@ fn bottom_view<'a>(g: &'a Tkr, s: &State, deck: usize, me: Option<usize>) -> Vec
 pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
     let d = &g.data;
     let me = if player == SPECTATOR { None } else { Some(player as usize) };
+    // Every element is written in order, each clamped into [0, 1] (tensor.rs).
     let mut i = 0usize;
     let mut put = |v: f32, out: &mut [f32]| {
-        out[i] = v;
+        out[i] = v.clamp(0.0, 1.0);
         i += 1;
     };
     for k in 0..3 {
@@ -504,11 +505,12 @@ pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
             put((p.todo >> a & 1) as f32, out);
         }
     }
+    let placed = s.placements.iter().fold(0u128, |m, p| m | 1 << p.general);
     for (x, gen) in d.generals.iter().enumerate() {
         let own = me == Some(gen.kingdom as usize);
         put((s.gloc[x] == GLoc::Active) as u8 as f32, out);
         put((s.gloc[x] == GLoc::Stationed) as u8 as f32, out);
-        put(s.placements.iter().any(|p| p.general as usize == x) as u8 as f32, out);
+        put((placed >> x & 1) as f32, out);
         put((s.han_flipped as usize == x) as u8 as f32, out);
         put((own && matches!(s.gloc[x], GLoc::Drawn | GLoc::Chosen)) as u8 as f32 * if s.gloc[x] == GLoc::Chosen { 1.0 } else { 0.5 }, out);
     }
@@ -560,6 +562,7 @@ pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
         put((me == Some(k) || (k == 3 && me.is_none())) as u8 as f32, out);
     }
     put(s.is_over() as u8 as f32, out);
+    debug_assert_eq!(i, out.len());
 }
 
 /// The meaning of Choice(k) in the pending prompt.
