@@ -55,14 +55,6 @@ impl LayoutBuilder {
     }
 }
 
-/// Clamps every value of `out` into `[0, 1]`: the last step of an encoder whose counts are
-/// divided by caps rather than hard maxima.
-pub fn clamp_unit(out: &mut [f32]) {
-    for v in out {
-        *v = v.clamp(0.0, 1.0);
-    }
-}
-
 /// The layout tiles a tensor of `len` values: non-empty features in order, each starting
 /// where the previous one ended, the last ending at `len`; unique non-empty names; bounds
 /// `[0, 1]` (the normalization every game keeps; the uint8 batch observation relies on it).
@@ -145,12 +137,5 @@ mod tests {
         assert!(check_values(&l, &[0.0, 1.0, 0.5, 1.5, 1.0]).unwrap_err().contains("b[1]"));
         assert!(check_values(&l, &[f32::NAN, 1.0, 0.5, 0.0, 1.0]).is_err());
         assert!(check_values(&l, &[-0.1, 1.0, 0.5, 0.0, 1.0]).is_err());
-    }
-
-    #[test]
-    fn clamp_unit_saturates_at_the_cap() {
-        let mut v = [-1.0, 0.25, 3.0];
-        clamp_unit(&mut v);
-        assert_eq!(v, [0.0, 0.25, 1.0]);
     }
 }

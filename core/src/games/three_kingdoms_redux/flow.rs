@@ -300,7 +300,7 @@ impl Tkr {
 
     /// Generals of `seat` that may still be placed this round.
     pub(crate) fn available_generals<'a>(&'a self, s: &'a State, seat: usize) -> impl Iterator<Item = u8> + 'a {
-        let placed: u128 = s.placements.iter().fold(0, |m, p| m | 1u128 << p.general);
+        let placed = s.placed_generals();
         let flipped = s.han_flipped;
         self.data.by_kingdom[seat]
             .iter()

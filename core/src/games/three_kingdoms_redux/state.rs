@@ -324,4 +324,9 @@ impl State {
     pub fn is_over(&self) -> bool {
         self.stage == Stage::Over
     }
+
+    /// The generals placed this round, one bit per general (the data holds at most 120).
+    pub fn placed_generals(&self) -> u128 {
+        self.placements.iter().fold(0, |m, p| m | 1u128 << p.general)
+    }
 }

@@ -505,7 +505,7 @@ pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
             put((p.todo >> a & 1) as f32, out);
         }
     }
-    let placed = s.placements.iter().fold(0u128, |m, p| m | 1 << p.general);
+    let placed = s.placed_generals();
     for (x, gen) in d.generals.iter().enumerate() {
         let own = me == Some(gen.kingdom as usize);
         put((s.gloc[x] == GLoc::Active) as u8 as f32, out);
