@@ -96,11 +96,15 @@ fn slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(g: &'a mut PyReadw
     g.as_slice_mut().map_err(|_| Error::invalid_argument("batch array is not contiguous"))
 }
 
-/// The caller's array for the observations (`obs_out`), writable, of the batch's dtype.
-fn obs_out_array<'py, T: numpy::Element>(out: &Bound<'py, PyAny>, dtype: &str) -> Result<PyReadwriteArray<'py, T, IxDyn>> {
+/// The caller's array for the observations (`obs_out`): of the batch's dtype and `shape`,
+/// C-contiguous and writable.
+fn obs_out_array<'py, T: numpy::Element>(out: &Bound<'py, PyAny>, dtype: &str, shape: &[usize]) -> Result<PyReadwriteArray<'py, T, IxDyn>> {
     let a = out.cast::<PyArrayDyn<T>>().map_err(|_| Error::wrong_type(format!("obs_out must be a numpy array of {dtype}")))?;
     if !a.is_c_contiguous() {
         return Err(Error::invalid_argument("obs_out must be C-contiguous"));
+    }
+    if a.shape() != shape {
+        return Err(Error::invalid_argument(format!("obs_out has shape {:?}, the batch's obs {shape:?}", a.shape())));
     }
     a.try_readwrite().map_err(|e| Error::invalid_argument(format!("obs_out is not writable: {e}")))
 }
@@ -112,15 +116,9 @@ impl Batch {
         let (mut obs_f, mut obs_u) = match (&self.obs, obs_out) {
             (ObsArray::F32(a), None) => (Some(rw(py, a, "obs")?), None),
             (ObsArray::U8(a), None) => (None, Some(rw(py, a, "obs")?)),
-            (ObsArray::F32(_), Some(o)) => (Some(obs_out_array::<f32>(o, "float32")?), None),
-            (ObsArray::U8(_), Some(o)) => (None, Some(obs_out_array::<u8>(o, "uint8")?)),
+            (ObsArray::F32(_), Some(o)) => (Some(obs_out_array::<f32>(o, "float32", &self.obs_shape)?), None),
+            (ObsArray::U8(_), Some(o)) => (None, Some(obs_out_array::<u8>(o, "uint8", &self.obs_shape)?)),
         };
-        if let Some(o) = obs_out {
-            let shape: Vec<usize> = o.getattr("shape")?.extract()?;
-            if shape != self.obs_shape {
-                return Err(Error::invalid_argument(format!("obs_out has shape {shape:?}, the batch's obs {:?}", self.obs_shape)));
-            }
-        }
         let (mut mask, mut player, mut rewards) =
             (rw(py, &self.mask, "mask")?, rw(py, &self.player, "player")?, rw(py, &self.rewards, "rewards")?);
         let (mut term, mut trunc) = (rw(py, &self.terminated, "terminated")?, rw(py, &self.truncated, "truncated")?);

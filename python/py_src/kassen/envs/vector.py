@@ -85,6 +85,7 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
         # int8 views of the batch's u8 buffers (same memory: 0/1 read the same).
         self._mask = self.batch.mask.view(MASK_DTYPE)
         self._reward = self.batch.rewards[:, agent]
+        self._obs = self.batch.obs
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
               ) -> Tuple[np.ndarray, Dict[str, Any]]:
@@ -141,4 +142,4 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
     def _fresh_obs(self) -> Optional[np.ndarray]:
         """With ``copy=True``, a new array the batch writes the observations into (no copy
         afterwards); else ``None``: the batch's own buffer."""
-        return np.empty(self.batch.obs.shape, self.batch.obs.dtype) if self.copy else None
+        return np.empty_like(self._obs) if self.copy else None
