@@ -214,12 +214,15 @@ def main() -> int:
         "measured": max(single) if single else None,
         "pass": (max(single) >= GOAL_BATCH_SINGLE_AGENT) if single else None,
     }
+    # What a search pays per node: the key of a state one step past a keyed one (the step's
+    # events are rebuilt and folded in); a repeated query on the same state is a cached read.
     info = (batch or {}).get("info_state_hash", [])
-    worst = max((r["info_state_hash_ns_cached"] for r in info), default=None)
+    worst = max((r["info_state_hash_ns_after_step"] for r in info), default=None)
     goals["info_state_hash_ns"] = {
-        "goal": "<= 1000 ns per cached call (slowest game)",
+        "goal": "<= 1000 ns after one step (slowest game)",
         "measured": worst,
         "after_one_step_ns": {r["game"]: r["info_state_hash_ns_after_step"] for r in info} or None,
+        "cached_ns": {r["game"]: r["info_state_hash_ns_cached"] for r in info} or None,
         "pass": None if worst is None else worst <= 1000,
     }
     py = sources["python"]

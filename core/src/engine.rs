@@ -444,6 +444,15 @@ pub struct Bound<G: Game> {
     keep_before: AtomicBool,
 }
 
+/// How [`Bound::advance`] treats the actions it replays.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Replay {
+    /// Each is checked against the rules (a history from outside: a saved game, a caller).
+    Checked,
+    /// They come from a state's own history, checked when that state applied them.
+    Known,
+}
+
 /// An action applied through the engine (not a chance outcome the engine resolved itself).
 struct Applied<G: Game> {
     /// Its index in the history.
@@ -467,6 +476,8 @@ struct EventLog<G: Game> {
     list: Vec<Event>,
     /// Per observer (spectator first): how much of `list` is folded into the event hash.
     folds: Vec<(usize, u64)>,
+    /// Scratch space for the encoding of the event being folded ([`Event::encode_key`]).
+    key: Vec<u8>,
 }
 
 impl<G: Game> Clone for Bound<G> {
@@ -514,14 +525,21 @@ impl<G: Game> Bound<G> {
     }
 
     fn step(&mut self, a: ActionId, ev: &mut Events) -> Result<(), RuleError> {
+        self.game.rules.check(&self.state, a)?;
+        self.step_known(a, ev);
+        Ok(())
+    }
+
+    /// [`Bound::step`] for an action known to be legal here: one this state's own history
+    /// holds at this point (a replay of it need not check the rules again).
+    fn step_known(&mut self, a: ActionId, ev: &mut Events) {
         ev.set_step(self.history.len() as u32);
         let applied = self.applying(a);
-        self.game.rules.step(&mut self.state, a, ev)?;
+        self.game.rules.apply(&mut self.state, a, ev);
         self.last = Some(applied);
         self.info_keys.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).clear();
         self.history.push(a);
         self.settle(ev);
-        Ok(())
     }
 
     /// The record of `a` about to be applied to the current state.
@@ -567,13 +585,13 @@ impl<G: Game> Bound<G> {
     /// events into `ev`.
     fn replay(game: Arc<Instance<G>>, seed: u64, recorded: usize, history: &[ActionId], ev: &mut Events) -> Result<Self, String> {
         let mut b = Bound::start(game, seed, recorded, ev);
-        b.advance(history, ev)?;
+        b.advance(history, ev, Replay::Checked)?;
         Ok(b)
     }
 
     /// Applies the rest of `target`, of which `self.history` is a prefix. Chance outcomes the
     /// engine resolves itself must be the ones recorded.
-    fn advance(&mut self, target: &[ActionId], ev: &mut Events) -> Result<(), String> {
+    fn advance(&mut self, target: &[ActionId], ev: &mut Events, how: Replay) -> Result<(), String> {
         let mut checked = self.history.len();
         loop {
             let i = self.history.len();
@@ -588,7 +606,10 @@ impl<G: Game> Bound<G> {
             if i < self.recorded {
                 ev.set_step(i as u32);
                 let applied = self.applying(a);
-                self.game.rules.step(&mut self.state, a, ev).map_err(rejected)?;
+                if how == Replay::Checked {
+                    self.game.rules.check(&self.state, a).map_err(rejected)?;
+                }
+                self.game.rules.apply(&mut self.state, a, ev);
                 // A chance outcome the engine would have resolved itself is not an action.
                 if applied.seat != CHANCE || self.game.explicit_chance {
                     self.last = Some(applied);
@@ -598,8 +619,10 @@ impl<G: Game> Bound<G> {
                 if i + 1 == self.recorded {
                     self.settle(ev);
                 }
-            } else {
+            } else if how == Replay::Checked {
                 self.step(a, ev).map_err(rejected)?;
+            } else {
+                self.step_known(a, ev);
             }
             checked = i + 1;
         }
@@ -619,9 +642,9 @@ impl<G: Game> Bound<G> {
             }
             let (mut at, mut hash) = log.folds[slot];
             for e in log.list[at..].iter().filter(|e| e.audience.includes(player)) {
-                let mut h = StableHasher(hash);
-                h.write(crate::json_text::to_string(e, 256).expect("events serialize").as_bytes());
-                hash = h.finish();
+                log.key.clear();
+                e.encode_key(&mut log.key);
+                hash = fold_bytes(hash, &log.key);
             }
             at = log.list.len();
             log.folds[slot] = (at, hash);
@@ -639,11 +662,11 @@ impl<G: Game> Bound<G> {
             _ => {
                 let mut ev = Events::recording();
                 let at = Bound::start(self.game.clone(), self.seed, self.recorded, &mut ev);
-                EventLog { at, list: ev.into_vec(), folds: Vec::new() }
+                EventLog { at, list: ev.into_vec(), folds: Vec::new(), key: Vec::new() }
             }
         };
         let mut ev = Events::recording();
-        log.at.advance(&self.history, &mut ev).expect("a state's own action log always replays");
+        log.at.advance(&self.history, &mut ev, Replay::Known).expect("a state's own action log always replays");
         log.list.extend(ev.into_vec());
         let out = f(&mut log);
         *guard = Some(log);
@@ -969,7 +992,26 @@ impl SavedHeader {
     }
 }
 
-// === A hasher that gives the same value on every run and platform ===
+// === Hashes that give the same value on every run and platform ===
+
+/// Folds `bytes` (an event's [`Event::encode_key`]) into the information-state hash `h`,
+/// eight bytes at a time: a multiply folded to 64 bits per word, the zero-padded tail and
+/// the length last. Stable like [`StableHasher`], several times faster than its byte-wise FNV.
+fn fold_bytes(mut h: u64, bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mix = |x: u64| {
+        let m = u128::from(x) * u128::from(K);
+        (m as u64) ^ ((m >> 64) as u64)
+    };
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h = mix(h ^ u64::from_le_bytes(w.try_into().expect("8 bytes")));
+    }
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    h = mix(h ^ u64::from_le_bytes(tail));
+    mix(h ^ bytes.len() as u64)
+}
 
 /// FNV-1a over the bytes `Hash` feeds it (integers little-endian), so hashes are stable.
 #[derive(Clone, Copy)]
@@ -997,4 +1039,25 @@ impl Hasher for StableHasher {
     fn write_isize(&mut self, i: isize) {
         self.write(&(i as i64).to_le_bytes());
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fold_bytes;
+
+    #[test]
+    fn fold_bytes_tells_apart_tails_and_lengths() {
+        let inputs: [&[u8]; 6] = [b"", b"\0", b"ab", b"ab\0", b"abcdefgh", b"abcdefgh\0"];
+        let keys: Vec<u64> = inputs.iter().map(|b| fold_bytes(0, b)).collect();
+        for i in 0..keys.len() {
+            for j in 0..i {
+                assert_ne!(keys[i], keys[j], "{:?} and {:?}", inputs[i], inputs[j]);
+            }
+        }
+        assert_ne!(fold_bytes(1, b"ab"), fold_bytes(2, b"ab"));
+        // Pinned: the keys must be the same on every platform and release.
+        assert_eq!(fold_bytes(0xcbf2_9ce4_8422_2325, b"{\"kind\":\"x\"}"), PINNED);
+    }
+
+    const PINNED: u64 = 5_538_125_167_850_533_363;
 }

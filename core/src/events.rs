@@ -64,6 +64,56 @@ pub struct Event {
     pub body: Value,
 }
 
+impl Event {
+    /// Appends an unambiguous binary encoding of the event (step, audience, body) to `out`:
+    /// what the information-state keys hash. Every value carries a tag, and strings, arrays
+    /// and objects their length, so two events encode alike exactly when they are equal.
+    pub(crate) fn encode_key(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.step.to_le_bytes());
+        out.extend_from_slice(&self.audience.0.to_le_bytes());
+        encode_value(&self.body, out);
+    }
+}
+
+fn encode_value(v: &Value, out: &mut Vec<u8>) {
+    let len = |n: usize, out: &mut Vec<u8>| out.extend_from_slice(&(n as u64).to_le_bytes());
+    match v {
+        Value::Null => out.push(0),
+        Value::Bool(b) => out.push(1 + *b as u8),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                out.push(3);
+                out.extend_from_slice(&u.to_le_bytes());
+            } else if let Some(i) = n.as_i64() {
+                out.push(4);
+                out.extend_from_slice(&i.to_le_bytes());
+            } else {
+                out.push(5);
+                out.extend_from_slice(&n.as_f64().unwrap_or(f64::NAN).to_bits().to_le_bytes());
+            }
+        }
+        Value::String(t) => {
+            out.push(6);
+            len(t.len(), out);
+            out.extend_from_slice(t.as_bytes());
+        }
+        Value::Array(items) => {
+            out.push(7);
+            len(items.len(), out);
+            items.iter().for_each(|x| encode_value(x, out));
+        }
+        Value::Object(map) => {
+            out.push(8);
+            len(map.len(), out);
+            for (k, x) in map {
+                len(k.len(), out);
+                out.extend_from_slice(k.as_bytes());
+                encode_value(x, out);
+            }
+        }
+    }
+}
+
 /// A list of events as compact JSON text (what the C ABI returns; the same bytes as
 /// `serde_json::to_string`).
 pub fn to_json(events: &[Event]) -> String {
@@ -130,6 +180,49 @@ mod tests {
         assert!(others.includes(0) && others.includes(2) && !others.includes(1));
         assert_eq!(serde_json::to_value(Audience::seat(3)).unwrap(), serde_json::json!([3]));
         assert_eq!(serde_json::to_value(Audience::ALL).unwrap(), serde_json::json!("all"));
+    }
+
+    #[test]
+    fn key_encodings_differ_where_the_events_differ() {
+        use serde_json::json;
+        let event = |step, audience, body| Event { step, audience, body };
+        let bodies = [
+            json!({"a": "bc"}),
+            json!({"ab": "c"}),
+            json!({"a": ["b", "c"]}),
+            json!({"a": ["bc"]}),
+            json!({"a": [1, 2]}),
+            json!({"a": [12]}),
+            json!({"a": 1}),
+            json!({"a": -1}),
+            json!({"a": 1.0}),
+            json!({"a": "1"}),
+            json!({"a": true}),
+            json!({"a": null}),
+            json!({"a": {}}),
+            json!({"a": []}),
+            json!({"a": 1, "b": 2}),
+            json!({"a": {"b": 2}}),
+        ];
+        let mut events: Vec<Event> = bodies.iter().map(|b| event(0, Audience::ALL, b.clone())).collect();
+        events.push(event(1, Audience::ALL, bodies[0].clone()));
+        events.push(event(0, Audience::seat(0), bodies[0].clone()));
+        let keys: Vec<Vec<u8>> = events
+            .iter()
+            .map(|e| {
+                let mut k = Vec::new();
+                e.encode_key(&mut k);
+                k
+            })
+            .collect();
+        for i in 0..keys.len() {
+            for j in 0..i {
+                assert_ne!(keys[i], keys[j], "{:?} and {:?} encode alike", events[i], events[j]);
+            }
+        }
+        let mut again = Vec::new();
+        events[3].encode_key(&mut again);
+        assert_eq!(again, keys[3]);
     }
 
     #[test]
