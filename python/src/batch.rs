@@ -96,31 +96,48 @@ fn slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(g: &'a mut PyReadw
     g.as_slice_mut().map_err(|_| Error::invalid_argument("batch array is not contiguous"))
 }
 
-/// The caller's array for the observations (`obs_out`): of the batch's dtype and `shape`,
+/// A caller's output array (`obs_out`, `mask_out`): of dtype `T` (`dtype`) and `shape`,
 /// C-contiguous and writable.
-fn obs_out_array<'py, T: numpy::Element>(out: &Bound<'py, PyAny>, dtype: &str, shape: &[usize]) -> Result<PyReadwriteArray<'py, T, IxDyn>> {
-    let a = out.cast::<PyArrayDyn<T>>().map_err(|_| Error::wrong_type(format!("obs_out must be a numpy array of {dtype}")))?;
+fn out_array<'py, T: numpy::Element>(
+    out: &Bound<'py, PyAny>,
+    name: &str,
+    dtype: &str,
+    shape: &[usize],
+) -> Result<PyReadwriteArray<'py, T, IxDyn>> {
+    let a = out.cast::<PyArrayDyn<T>>().map_err(|_| Error::wrong_type(format!("{name} must be a numpy array of {dtype}")))?;
     if !a.is_c_contiguous() {
-        return Err(Error::invalid_argument("obs_out must be C-contiguous"));
+        return Err(Error::invalid_argument(format!("{name} must be C-contiguous")));
     }
     if a.shape() != shape {
-        return Err(Error::invalid_argument(format!("obs_out has shape {:?}, the batch's obs {shape:?}", a.shape())));
+        return Err(Error::invalid_argument(format!("{name} has shape {:?}, the batch's {shape:?}", a.shape())));
     }
-    a.try_readwrite().map_err(|e| Error::invalid_argument(format!("obs_out is not writable: {e}")))
+    a.try_readwrite().map_err(|e| Error::invalid_argument(format!("{name} is not writable: {e}")))
+}
+
+/// Where a call writes the observations and masks: the caller's arrays, or (`None`) the
+/// batch's own `obs` and `mask`.
+#[derive(Clone, Copy, Default)]
+struct Outs<'a, 'py> {
+    obs: Option<&'a Bound<'py, PyAny>>,
+    mask: Option<&'a Bound<'py, PyAny>>,
 }
 
 impl Batch {
-    /// Runs `f` on the batch with the GIL released and every array borrowed as a slice; the
-    /// observations go to `obs_out` if given, else to the batch's own `obs`.
-    fn run(&self, py: Python<'_>, actions: Option<Actions<'_>>, reset_seed: Option<u64>, obs_out: Option<&Bound<'_, PyAny>>) -> Result<()> {
-        let (mut obs_f, mut obs_u) = match (&self.obs, obs_out) {
+    /// Runs a step (`actions`) or a reset on the batch with the GIL released and every array
+    /// borrowed as a slice; the observations and masks go to `outs` where given.
+    fn run(&self, py: Python<'_>, actions: Option<Actions<'_>>, reset_seed: Option<u64>, outs: Outs<'_, '_>) -> Result<()> {
+        let (mut obs_f, mut obs_u) = match (&self.obs, outs.obs) {
             (ObsArray::F32(a), None) => (Some(rw(py, a, "obs")?), None),
             (ObsArray::U8(a), None) => (None, Some(rw(py, a, "obs")?)),
-            (ObsArray::F32(_), Some(o)) => (Some(obs_out_array::<f32>(o, "float32", &self.obs_shape)?), None),
-            (ObsArray::U8(_), Some(o)) => (None, Some(obs_out_array::<u8>(o, "uint8", &self.obs_shape)?)),
+            (ObsArray::F32(_), Some(o)) => (Some(out_array::<f32>(o, "obs_out", "float32", &self.obs_shape)?), None),
+            (ObsArray::U8(_), Some(o)) => (None, Some(out_array::<u8>(o, "obs_out", "uint8", &self.obs_shape)?)),
         };
-        let (mut mask, mut player, mut rewards) =
-            (rw(py, &self.mask, "mask")?, rw(py, &self.player, "player")?, rw(py, &self.rewards, "rewards")?);
+        let mask_shape = [self.dims.num_envs, self.dims.num_actions];
+        let (mut mask, mut mask_own) = match outs.mask {
+            Some(m) => (Some(out_array::<u8>(m, "mask_out", "uint8", &mask_shape)?), None),
+            None => (None, Some(rw(py, &self.mask, "mask")?)),
+        };
+        let (mut player, mut rewards) = (rw(py, &self.player, "player")?, rw(py, &self.rewards, "rewards")?);
         let (mut term, mut trunc) = (rw(py, &self.terminated, "terminated")?, rw(py, &self.truncated, "truncated")?);
         let (mut fin, mut len) = (rw(py, &self.final_returns, "final_returns")?, rw(py, &self.episode_len, "episode_lengths")?);
         let (mut count, mut ids) = (rw(py, &self.legal_count, "legal_count")?, rw(py, &self.legal_ids, "legal_ids")?);
@@ -131,7 +148,11 @@ impl Batch {
         };
         let mut out = BatchOut {
             obs,
-            mask: slice(&mut mask)?,
+            mask: match (&mut mask, &mut mask_own) {
+                (Some(g), _) => slice(g)?,
+                (_, Some(g)) => slice(g)?,
+                _ => unreachable!("one mask array"),
+            },
             player: slice(&mut player)?,
             rewards: slice(&mut rewards)?,
             terminated: slice(&mut term)?,
@@ -141,10 +162,15 @@ impl Batch {
             legal: Some(LegalOut { count: slice(&mut count)?, ids: slice(&mut ids)? }),
         };
         let num_actions = self.game.info().num_distinct_actions;
+        let caller_mask = outs.mask.is_some();
         py.detach(|| {
             guard(|| {
                 let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
                 let Inner { batch, actions: scratch } = &mut *inner;
+                if caller_mask {
+                    // A caller's array may sit where the last one was freed: write it in full.
+                    batch.forget_mask();
+                }
                 match &actions {
                     Some(a) => {
                         fill_actions(a, scratch, num_actions)?;
@@ -223,15 +249,27 @@ impl Batch {
     }
 
     /// Starts new episodes and writes the first observations (see the stub).
-    #[pyo3(signature = (seed=None, *, obs_out=None))]
-    fn reset(&self, py: Python<'_>, seed: Option<Seed>, obs_out: Option<Bound<'_, PyAny>>) -> Result<()> {
-        self.run(py, None, seed.map(|s| s.0), obs_out.as_ref())
+    #[pyo3(signature = (seed=None, *, obs_out=None, mask_out=None))]
+    fn reset(
+        &self,
+        py: Python<'_>,
+        seed: Option<Seed>,
+        obs_out: Option<Bound<'_, PyAny>>,
+        mask_out: Option<Bound<'_, PyAny>>,
+    ) -> Result<()> {
+        self.run(py, None, seed.map(|s| s.0), Outs { obs: obs_out.as_ref(), mask: mask_out.as_ref() })
     }
 
     /// Applies one action per env, with the GIL released (see the stub).
-    #[pyo3(signature = (actions, *, obs_out=None))]
-    fn step(&self, py: Python<'_>, actions: Bound<'_, PyAny>, obs_out: Option<Bound<'_, PyAny>>) -> Result<()> {
-        let obs_out = obs_out.as_ref();
+    #[pyo3(signature = (actions, *, obs_out=None, mask_out=None))]
+    fn step(
+        &self,
+        py: Python<'_>,
+        actions: Bound<'_, PyAny>,
+        obs_out: Option<Bound<'_, PyAny>>,
+        mask_out: Option<Bound<'_, PyAny>>,
+    ) -> Result<()> {
+        let outs = Outs { obs: obs_out.as_ref(), mask: mask_out.as_ref() };
         let arr = match actions.cast::<PyArray1<i64>>() {
             Ok(a) => a.clone(),
             Err(_) => {
@@ -239,11 +277,11 @@ impl Batch {
                 let converted = np.call_method1("asarray", (&actions,))?;
                 if let Ok(a) = converted.cast::<PyArray1<i32>>() {
                     let ro = a.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-                    return self.step_with(py, &ro, |s| Actions::I32(s), obs_out);
+                    return self.step_with(py, &ro, |s| Actions::I32(s), outs);
                 }
                 if let Ok(a) = converted.cast::<PyArray1<u32>>() {
                     let ro = a.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-                    return self.step_with(py, &ro, |s| Actions::U32(s), obs_out);
+                    return self.step_with(py, &ro, |s| Actions::U32(s), outs);
                 }
                 let kind = converted.getattr("dtype")?.getattr("kind")?.extract::<String>()?;
                 let ndim = converted.getattr("ndim")?.extract::<usize>()?;
@@ -256,7 +294,7 @@ impl Batch {
             }
         };
         let ro = arr.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-        self.step_with(py, &ro, |s| Actions::I64(s), obs_out)
+        self.step_with(py, &ro, |s| Actions::I64(s), outs)
     }
 
     /// Observations, `(num_envs, *observation_shape)`, float32 or uint8.
@@ -387,7 +425,7 @@ impl Batch {
         py: Python<'_>,
         ro: &PyReadonlyArray1<'_, T>,
         wrap: impl for<'a> Fn(&'a [T]) -> Actions<'a>,
-        obs_out: Option<&Bound<'_, PyAny>>,
+        outs: Outs<'_, '_>,
     ) -> Result<()> {
         let owned;
         let s: &[T] = match ro.as_slice() {
@@ -400,7 +438,7 @@ impl Batch {
         if ro.len() != s.len() {
             return Err(Error::invalid_argument("actions must be a 1-d array"));
         }
-        self.run(py, Some(wrap(s)), None, obs_out)
+        self.run(py, Some(wrap(s)), None, outs)
     }
 }
 

@@ -275,3 +275,41 @@ def test_obs_out_receives_the_observations(dtype):
     out = np.empty_like(own.obs)
     fresh.step(a, obs_out=out)
     assert np.array_equal(out, own.obs)
+
+
+def test_mask_out_is_written_in_full():
+    # A mask_out array ends up equal to the batch's own mask whatever it held before, also
+    # when it is the very array of the previous call refilled with garbage (the batch clears
+    # its own mask entry by entry; a caller's array it must write in full).
+    game = kassen.load_game("samurai")
+    own = Batch(game, 4, seed=5)
+    fresh = Batch(game, 4, seed=5)
+    own.reset()
+    first = np.full(own.mask.shape, 7, np.uint8)
+    fresh.reset(mask_out=first)
+    assert np.array_equal(first, own.mask) and not fresh.mask.any()
+    rng = np.random.default_rng(8)
+    same = np.empty(own.mask.shape, np.uint8)
+    for k in range(40):
+        a = random_actions(own.mask, rng)
+        own.step(a)
+        out = np.full(own.mask.shape, 7, np.uint8) if k % 4 == 0 else same
+        if out is same:
+            same.fill(9)
+        fresh.step(a, mask_out=out)
+        assert np.array_equal(out, own.mask)
+        assert np.array_equal(fresh.legal_count, own.legal_count)
+    a = random_actions(own.mask, rng)
+    with pytest.raises(KassenError, match="mask_out"):
+        fresh.step(a, mask_out=np.empty(own.mask.shape, np.int8))
+    with pytest.raises(InvalidArgumentError, match="shape"):
+        fresh.step(a, mask_out=np.empty((3, own.mask.shape[1]), np.uint8))
+    # Back to the batch's own mask: written in full again, then entry by entry.
+    own.step(a)
+    fresh.step(a)
+    assert np.array_equal(fresh.mask, own.mask)
+    for _ in range(5):
+        a = random_actions(own.mask, rng)
+        own.step(a)
+        fresh.step(a)
+        assert np.array_equal(fresh.mask, own.mask)

@@ -124,6 +124,22 @@ def test_copy_option():
         assert not any(np.shares_memory(obs, old) for old, _ in kept)
         kept.append((obs, obs.copy()))
     assert all(np.array_equal(a, b) for a, b in kept)
+    # Masks too, and views of what was returned keep it from being written.
+    obs, info = fresh.reset(seed=1)
+    kept_masks = [(info["action_mask"][:1], info["action_mask"].copy()[:1])]
+    obs_view = obs[1:]
+    kept_obs = obs_view.copy()
+    for _ in range(10):
+        obs, _, _, _, info = fresh.step(random_actions(info["action_mask"], rng))
+        kept_masks.append((info["action_mask"][:1], info["action_mask"].copy()[:1]))
+    assert all(np.array_equal(a, b) for a, b in kept_masks) and np.array_equal(obs_view, kept_obs)
+    # Arrays nobody holds any more are reused rather than allocated anew.
+    del kept, kept_masks, obs_view
+    seen = set()
+    for _ in range(20):
+        obs, _, _, _, info = fresh.step(random_actions(info["action_mask"], rng))
+        seen.add(obs.__array_interface__["data"][0])
+    assert len(seen) <= 2
     views = KassenVectorEnv("samurai", num_envs=2, copy=False)
     obs, info = views.reset(seed=0)
     assert np.shares_memory(obs, views.batch.obs) and np.shares_memory(info["action_mask"], views.batch.mask)

@@ -261,4 +261,7 @@ pub trait DynBatch: Send {
     fn step(&mut self, actions: &[ActionId], out: &mut BatchOut<'_>) -> Result<(), BatchError>;
     /// Changes the number of worker threads (results do not depend on it).
     fn set_threads(&mut self, threads: usize);
+    /// Makes the next `step` write its mask buffer in full, as for a buffer it has not seen
+    /// (for callers whose buffer may hold other contents at the address of the last one).
+    fn forget_mask(&mut self);
 }

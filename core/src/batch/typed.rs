@@ -457,6 +457,10 @@ impl<G: Game> DynBatch for TypedBatch<G> {
         Ok(())
     }
 
+    fn forget_mask(&mut self) {
+        self.last_mask = None;
+    }
+
     fn set_threads(&mut self, threads: usize) {
         let threads = threads.max(1);
         if threads != self.opts.threads {

@@ -131,10 +131,11 @@ class Batch:
     previous call. ``threads - 1`` worker threads are started with the batch and stopped when
     it is garbage-collected.
 
-    ``reset`` and ``step`` write the observations into ``obs_out`` instead of ``obs`` when it
-    is given: a C-contiguous writable array of ``obs``'s shape and dtype (``obs`` keeps the
-    previous ones). A caller that needs fresh arrays each step (the vector env with
-    ``copy=True``) passes a new ``np.empty`` and saves copying them.
+    ``reset`` and ``step`` write the observations into ``obs_out`` instead of ``obs``, and the
+    masks into ``mask_out`` (uint8) instead of ``mask``, when given: C-contiguous writable
+    arrays of the same shape and dtype (``obs`` and ``mask`` keep the previous ones). A
+    ``mask_out`` is written in full, by the worker threads. A caller that needs fresh arrays
+    each step (the vector env with ``copy=True``) passes them and saves copying.
     """
 
     def __new__(
@@ -150,8 +151,20 @@ class Batch:
         max_episode_steps: Optional[int] = None,
         obs_dtype: str = "float32",
     ) -> Batch: ...
-    def reset(self, seed: Optional[int] = None, *, obs_out: Optional[npt.NDArray[Any]] = None) -> None: ...
-    def step(self, actions: npt.ArrayLike, *, obs_out: Optional[npt.NDArray[Any]] = None) -> None: ...
+    def reset(
+        self,
+        seed: Optional[int] = None,
+        *,
+        obs_out: Optional[npt.NDArray[Any]] = None,
+        mask_out: Optional[npt.NDArray[np.uint8]] = None,
+    ) -> None: ...
+    def step(
+        self,
+        actions: npt.ArrayLike,
+        *,
+        obs_out: Optional[npt.NDArray[Any]] = None,
+        mask_out: Optional[npt.NDArray[np.uint8]] = None,
+    ) -> None: ...
     @property
     def obs(self) -> npt.NDArray[Any]: ...
     @property

@@ -3,7 +3,8 @@ with the GIL released, the learner's seat against a bot played inside Rust."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+import sys
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -43,9 +44,10 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
     - ``max_episode_steps`` truncates a game after that many learner steps;
     - seeds: ``reset(seed=s)`` makes every env's sequence of games a pure function of ``s``
       and the actions, whatever ``threads`` is (``threads`` worker threads step the envs);
-    - ``copy=True`` (default) returns fresh arrays; with ``copy=False`` the arrays are the
-      batch's own buffers, overwritten by the next ``step``/``reset`` (faster; copy what you
-      keep).
+    - ``copy=True`` (default) returns arrays that no later call writes while anything refers
+      to them (the batch writes into arrays nobody holds, reused once they are released); with
+      ``copy=False`` the arrays are the batch's own buffers, overwritten by the next
+      ``step``/``reset`` (faster; copy what you keep).
     """
 
     metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -85,26 +87,38 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
         # int8 views of the batch's u8 buffers (same memory: 0/1 read the same).
         self._mask = self.batch.mask.view(MASK_DTYPE)
         self._reward = self.batch.rewards[:, agent]
-        self._obs = self.batch.obs
+        self._obs_pool = _Released(self.batch.obs)
+        self._mask_pool = _Released(self.batch.mask)
+        # The masks of the last reset or step (what `action_masks` returns).
+        self._last_mask = self._mask
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
               ) -> Tuple[np.ndarray, Dict[str, Any]]:
         """Starts a new game in every env (``seed``: restart the seed streams from it)."""
         if seed is not None:
             self.action_space.seed(seed)
-        obs = self._fresh_obs()
-        self.batch.reset(seed, obs_out=obs)
-        return (self.batch.obs if obs is None else obs), {"action_mask": self._out(self._mask)}
+        if not self.copy:
+            self.batch.reset(seed)
+            return self.batch.obs, {"action_mask": self._mask}
+        obs, mask = self._obs_pool.take(), self._mask_pool.take()
+        self.batch.reset(seed, obs_out=obs, mask_out=mask)
+        self._last_mask = mask.view(MASK_DTYPE)
+        return obs, {"action_mask": self._last_mask}
 
     def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         batch = self.batch
-        obs = self._fresh_obs()
-        batch.step(np.asarray(actions, dtype=np.int64), obs_out=obs)
+        if self.copy:
+            obs, mask_u8 = self._obs_pool.take(), self._mask_pool.take()
+            batch.step(np.asarray(actions, dtype=np.int64), obs_out=obs, mask_out=mask_u8)
+            mask = mask_u8.view(MASK_DTYPE)
+        else:
+            batch.step(np.asarray(actions, dtype=np.int64))
+            obs, mask = batch.obs, self._mask
         terminated = batch.terminated.astype(bool)
         truncated = batch.truncated.astype(bool)
         ended = terminated | truncated
         info = {
-            "action_mask": self._out(self._mask),
+            "action_mask": mask,
             "episode_return": np.where(ended, batch.final_returns[:, self.agent], 0.0),
             "episode_length": np.where(ended, batch.episode_lengths, 0),
             "final_returns": np.where(ended[:, None], batch.final_returns, 0.0),
@@ -112,11 +126,12 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
             "_episode_length": ended,
             "_final_returns": ended,
         }
-        return (batch.obs if obs is None else obs), self._out(self._reward), terminated, truncated, info
+        self._last_mask = mask
+        return obs, self._out(self._reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env, int8 ``(num_envs, num_actions)`` (for MaskablePPO)."""
-        return self._out(self._mask)
+        return self._out(self._last_mask)
 
     def legal_actions(self) -> Tuple[np.ndarray, np.ndarray]:
         """The legal actions of every env as lists: ``(legal_count, legal_ids)``, uint32 of
@@ -139,7 +154,30 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
     def _out(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a
 
-    def _fresh_obs(self) -> Optional[np.ndarray]:
-        """With ``copy=True``, a new array the batch writes the observations into (no copy
-        afterwards); else ``None``: the batch's own buffer."""
-        return np.empty_like(self._obs) if self.copy else None
+
+class _Released:
+    """Output arrays shaped like ``like`` for ``copy=True``: ``take`` returns one that nothing
+    outside this pool refers to (CPython's reference count; a view of an array holds a
+    reference to it), so the batch may write into it without touching anything a caller
+    kept, and a loop that drops what it was given reuses the same few arrays instead of
+    allocating (and page-faulting) new ones every step."""
+
+    KEEP = 4
+
+    def __init__(self, like: np.ndarray) -> None:
+        self._like = like
+        self._arrays: List[np.ndarray] = [np.empty_like(like)]
+        # The count of an array held by the pool alone, as `_refs` sees it.
+        self._alone = self._refs(0)
+
+    def _refs(self, i: int) -> int:
+        return sys.getrefcount(self._arrays[i])
+
+    def take(self) -> np.ndarray:
+        for i in range(len(self._arrays)):
+            if self._refs(i) <= self._alone:
+                return self._arrays[i]
+        fresh = np.empty_like(self._like)
+        if len(self._arrays) < self.KEEP:
+            self._arrays.append(fresh)
+        return fresh
