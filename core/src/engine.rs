@@ -418,6 +418,13 @@ impl<G: Game> Instance<G> {
         &self.rules
     }
 
+    /// The state `history` (every action and chance outcome) leads to from
+    /// `new_initial_state(seed)`, each action checked: how a batch hands one of its typed
+    /// states, which keep no log, to a bot.
+    pub(crate) fn state_after(&self, seed: u64, history: &[ActionId]) -> Result<StateHandle, String> {
+        Ok(StateHandle(Box::new(Bound::replay(self.arc(), seed, 0, history, &mut Events::off())?)))
+    }
+
     fn same_config(&self, other: &Instance<G>) -> bool {
         std::ptr::eq(self, other) || (self.config_hash == other.config_hash && self.info.config == other.info.config)
     }

@@ -148,15 +148,16 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchO
 }
 
 /// Creates a batch of `game` from `options_json`, a NUL-terminated JSON object:
-/// `{"num_envs": N, "seed": S, "threads": T, "obs_seat": seat or null, "opponent": "random"
-/// or null, "learner_seat": L, "max_episode_steps": M or null, "obs_dtype": "float32" or
-/// "uint8"}`; only `num_envs` is required (defaults: seed 0, 1 thread, observe the player to
-/// act, no opponent, seat 0, no step limit, float32).
+/// `{"num_envs": N, "seed": S, "threads": T, "obs_seat": seat or null, "opponent": "random",
+/// "monte_carlo", "monte_carlo:P" or null, "learner_seat": L, "max_episode_steps": M or
+/// null, "obs_dtype": "float32" or "uint8"}`; only `num_envs` is required (defaults: seed 0,
+/// 1 thread, observe the player to act, no opponent, seat 0, no step limit, float32).
 ///
 /// Env `i`'s `k`-th episode starts from the seed `kassen_batch_episode_seed(S, i, k)`; results
-/// do not depend on `threads`. With `"opponent": "random"` the batch is single-agent: the
-/// learner plays `learner_seat` and `kassen_batch_step` plays the other seats and chance
-/// nodes itself. The first episodes are started here; `kassen_batch_reset` writes their
+/// do not depend on `threads`. With an opponent the batch is single-agent: the learner plays
+/// `learner_seat` and `kassen_batch_step` plays the other seats and chance nodes itself, with
+/// uniformly random legal actions (`"random"`) or the Monte Carlo bot's choices with P
+/// playouts per decision (`"monte_carlo:P"`; `"monte_carlo"`: the bot's default, 128). The first episodes are started here; `kassen_batch_reset` writes their
 /// observations. With `threads` T > 1 the batch starts T - 1 worker threads here, which wait
 /// between calls and are stopped and joined by `kassen_batch_free`.
 ///

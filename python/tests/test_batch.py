@@ -128,6 +128,28 @@ def test_single_agent_batch_plays_the_other_seats():
     assert ended > 0
 
 
+def test_monte_carlo_opponent():
+    # The bot plays the other seats inside step; the learner is always the one asked, and
+    # the episodes are the same at any thread count.
+    game = kassen.load_game("samurai", players=2)
+    runs = []
+    for threads in (1, 2):
+        b = Batch(game, 3, seed=2, opponent="monte_carlo:2", learner_seat=0, threads=threads,
+                  max_episode_steps=15)
+        b.reset()
+        rng = np.random.default_rng(4)
+        seen = []
+        for _ in range(20):
+            assert (b.current_player == 0).all()
+            b.step(random_actions(b.mask, rng))
+            seen.append((b.obs.copy(), b.rewards.copy(), b.truncated.copy()))
+        assert any(t.any() for _, _, t in seen)
+        runs.append(seen)
+    assert all(np.array_equal(x, y) for p, q in zip(*runs) for x, y in zip(p, q))
+    with pytest.raises(KassenError, match="monte_carlo"):
+        Batch(game, 2, opponent="monte_carlo:0")
+
+
 def test_step_releases_the_gil():
     game = kassen.load_game("sekigahara")
     b = Batch(game, 256, seed=1)

@@ -175,6 +175,7 @@ static void errors(void) {
     CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 0}", &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
     CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"obs_seat\": 9}", &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
     CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"opponent\": \"nobody\"}", &b), KASSEN_STATUS_INVALID_CONFIG);
+    CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"opponent\": \"monte_carlo:0\"}", &b), KASSEN_STATUS_INVALID_CONFIG);
     CHECK(b == NULL);
     CHECK_OK(kassen_batch_new(game, "{\"num_envs\": 3, \"seed\": 5}", &b));
     buffers x;
@@ -293,6 +294,9 @@ int main(void) {
                  "{\"num_envs\": 4, \"seed\": 7, \"max_episode_steps\": 3000, \"opponent\": \"random\", \"obs_dtype\": \"uint8\", \"threads\": 2}",
                  true);
     }
+    /* The Monte Carlo bot as the opponent (a short step limit: it searches every decision). */
+    episodes("samurai", "{\"num_envs\": 4, \"seed\": 7, \"max_episode_steps\": 8, \"opponent\": \"monte_carlo:2\"}",
+             "{\"num_envs\": 4, \"seed\": 7, \"max_episode_steps\": 8, \"opponent\": \"monte_carlo:2\", \"threads\": 2}", true);
     for (int g = 0; g < n; g++) {
         bots(ids[g]);
     }

@@ -82,13 +82,28 @@ pub enum ObsDtype {
 pub enum Opponent {
     /// A uniformly random legal action (chance outcomes by their probability).
     Random,
+    /// [`crate::bots::MonteCarloBot`] with this many playouts per decision (it sees only
+    /// what its seat may know). Each decision replays the env's episode into a full state
+    /// for the bot, so this opponent is for training against a stronger player, not for speed.
+    MonteCarlo { playouts: u32 },
 }
 
 impl Opponent {
+    /// `"random"`, `"monte_carlo"` (the bot's default playouts) or `"monte_carlo:N"`.
     pub fn parse(name: &str) -> Result<Opponent, SetupError> {
-        match name {
-            "random" => Ok(Opponent::Random),
-            other => Err(SetupError::InvalidConfig(format!("unknown batch opponent {other:?} (known: \"random\")"))),
+        let unknown = || {
+            SetupError::InvalidConfig(format!(
+                "unknown batch opponent {name:?} (known: \"random\", \"monte_carlo\", \"monte_carlo:N\" with N playouts >= 1)"
+            ))
+        };
+        match name.split_once(':') {
+            None if name == "random" => Ok(Opponent::Random),
+            None if name == "monte_carlo" => Ok(Opponent::MonteCarlo { playouts: crate::bots::MonteCarloBot::new(0).playouts() }),
+            Some(("monte_carlo", n)) => match n.parse::<u32>() {
+                Ok(playouts) if playouts >= 1 && n.bytes().all(|b| b.is_ascii_digit()) => Ok(Opponent::MonteCarlo { playouts }),
+                _ => Err(unknown()),
+            },
+            _ => Err(unknown()),
         }
     }
 }

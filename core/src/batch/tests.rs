@@ -235,7 +235,64 @@ fn bad_options_are_setup_errors() {
     for opts in bad {
         assert_eq!(game.new_batch(opts.clone()).err().map(|e| e.code()), Some(crate::ErrorCode::ConfigOutOfRange), "{opts:?}");
     }
-    assert!(Opponent::parse("nobody").is_err());
+    for bad in ["nobody", "monte_carlo:0", "monte_carlo:", "monte_carlo:x", "monte_carlo:+5", "random:3", "monte_carlo:-1"] {
+        assert_eq!(Opponent::parse(bad).err().map(|e| e.code()), Some(crate::ErrorCode::InvalidConfig), "{bad}");
+    }
+    assert_eq!(Opponent::parse("monte_carlo:8").unwrap(), Opponent::MonteCarlo { playouts: 8 });
+    assert_eq!(Opponent::parse("monte_carlo").unwrap(), Opponent::MonteCarlo { playouts: crate::bots::MonteCarloBot::new(0).playouts() });
+}
+
+#[test]
+fn monte_carlo_opponent_plays_the_bots_choice() {
+    // Reference: the same episodes on full states, the opponent's seat played by the bot
+    // seeded from the slot's opponent generator, as the batch does.
+    use crate::bots::{Bot, MonteCarloBot};
+    let game = load_game("samurai", Some(&json!({"players": 2}))).unwrap();
+    let (n, seed, learner) = (2, 4, 1);
+    let opts = BatchOptions { opponent: Some(Opponent::MonteCarlo { playouts: 4 }), learner_seat: learner, ..BatchOptions::new(n, seed) };
+    let (mut b, mut bufs) = batch(&game, opts.clone());
+    let d = b.dims();
+    b.reset(None, &mut bufs.out()).unwrap();
+    let mut episodes = vec![0u64; n];
+    let mut opp: Vec<Rng> = (0..n).map(|i| Rng::from_seed(opponent_seed(seed, i, 0))).collect();
+    let bot_moves = |s: &mut StateHandle, rng: &mut Rng| {
+        while !s.is_terminal() && s.current_player() != learner as Player {
+            let a = MonteCarloBot::new(rng.next_u64()).with_playouts(4).choose(s);
+            s.apply_in_place(a).unwrap();
+        }
+    };
+    let mut refs: Vec<StateHandle> = (0..n).map(|i| game.new_initial_state(episode_seed(seed, i, 0))).collect();
+    for (s, rng) in refs.iter_mut().zip(&mut opp) {
+        bot_moves(s, rng);
+    }
+    let mut rng = Rng::from_seed(5);
+    let mut actions = Vec::new();
+    let mut ended = 0;
+    for _ in 0..60 {
+        for (i, s) in refs.iter().enumerate() {
+            assert_eq!(bufs.player[i], s.current_player());
+            let obs = s.observation_tensor(learner as Player).unwrap();
+            assert_eq!(&bufs.obs_f32[i * d.obs_len..(i + 1) * d.obs_len], &obs[..]);
+        }
+        pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
+        b.step(&actions, &mut bufs.out()).unwrap();
+        for i in 0..n {
+            refs[i].apply_in_place(actions[i]).unwrap();
+            bot_moves(&mut refs[i], &mut opp[i]);
+            assert_eq!(bufs.terminated[i], refs[i].is_terminal() as u8);
+            if refs[i].is_terminal() {
+                assert_eq!(bufs.final_returns[i * 2 + learner], refs[i].returns()[learner] as f32);
+                ended += 1;
+                episodes[i] += 1;
+                refs[i] = game.new_initial_state(episode_seed(seed, i, episodes[i]));
+                opp[i] = Rng::from_seed(opponent_seed(seed, i, episodes[i]));
+                bot_moves(&mut refs[i], &mut opp[i]);
+            }
+        }
+    }
+    assert!(ended > 0, "no episode ended");
+    // Threads change nothing.
+    assert_eq!(trajectory(&game, opts.clone(), 30), trajectory(&game, BatchOptions { threads: 2, ..opts }, 30));
 }
 
 #[test]

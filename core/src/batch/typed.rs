@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::pool::Pool;
 use super::{episode_seed, opponent_seed, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent};
+use crate::bots::{Bot, MonteCarloBot};
 use crate::engine::Instance;
 use crate::error::{RuleError, SetupError};
 use crate::events::Events;
@@ -21,6 +22,10 @@ struct Slot<G: Game> {
     legal: Vec<ActionId>,
     /// The float observation before quantization (uint8 batches only).
     scratch: Vec<f32>,
+    /// The seed of this episode's initial state and every action and chance outcome applied
+    /// since (kept only for a bot opponent, which gets the episode as a full state).
+    seed: u64,
+    history: Vec<ActionId>,
 }
 
 /// The outputs of one slot.
@@ -38,6 +43,7 @@ struct SlotOut<'a> {
 
 /// What every slot's work reads: the rules and the options of the batch.
 struct Ctx<'b, G: Game> {
+    game: &'b Instance<G>,
     rules: &'b G,
     explicit_chance: bool,
     opts: &'b BatchOptions,
@@ -95,7 +101,7 @@ impl<G: Game> TypedBatch<G> {
             max_legal: (info.buffer_sizes.max_legal_actions as usize).clamp(1, num_actions.max(1)),
         };
         let mut slots = Vec::with_capacity(dims.num_envs);
-        let ctx = Ctx { rules: game.rules(), explicit_chance, opts: &opts, sparse_mask: false };
+        let ctx = Ctx { game: &game, rules: game.rules(), explicit_chance, opts: &opts, sparse_mask: false };
         for i in 0..dims.num_envs {
             let mut slot = Slot {
                 state: game.rules().new_initial_state(0),
@@ -104,6 +110,8 @@ impl<G: Game> TypedBatch<G> {
                 steps: 0,
                 legal: Vec::with_capacity(dims.max_legal),
                 scratch: vec![0.0; if opts.obs_dtype == ObsDtype::U8 { dims.obs_len } else { 0 }],
+                seed: 0,
+                history: Vec::new(),
             };
             ctx.start_episode(i, &mut slot);
             slots.push(slot);
@@ -163,6 +171,7 @@ impl<G: Game> TypedBatch<G> {
         let d = self.dims;
         let mask_id = (out.mask.as_ptr() as usize, out.mask.len());
         let ctx = Ctx {
+            game: &self.game,
             rules: self.game.rules(),
             explicit_chance: self.explicit_chance,
             opts: &self.opts,
@@ -201,10 +210,32 @@ impl<G: Game> TypedBatch<G> {
 
 impl<G: Game> Ctx<'_, G> {
     fn start_episode(&self, i: usize, slot: &mut Slot<G>) {
-        slot.state = self.rules.new_initial_state(episode_seed(self.opts.seed, i, slot.episode));
+        slot.seed = episode_seed(self.opts.seed, i, slot.episode);
+        slot.state = self.rules.new_initial_state(slot.seed);
+        slot.history.clear();
         slot.rng = Rng::from_seed(opponent_seed(self.opts.seed, i, slot.episode));
         slot.steps = 0;
         self.advance(slot);
+    }
+
+    /// Whether slots keep their episode's history (for a bot opponent).
+    fn keeps_history(&self) -> bool {
+        matches!(self.opts.opponent, Some(Opponent::MonteCarlo { .. }))
+    }
+
+    /// Applies `a` to the slot's state (recorded in its history if it keeps one).
+    fn apply(&self, slot: &mut Slot<G>, a: ActionId) {
+        self.rules.apply(&mut slot.state, a, &mut Events::off());
+        if self.keeps_history() {
+            slot.history.push(a);
+        }
+    }
+
+    /// The Monte Carlo bot's choice for the seat to act: the episode replayed into a full
+    /// state from its seed and history, searched with a seed from the slot's generator.
+    fn monte_carlo(&self, slot: &mut Slot<G>, playouts: u32) -> ActionId {
+        let state = self.game.state_after(slot.seed, &slot.history).expect("a batch slot's own history replays");
+        MonteCarloBot::new(slot.rng.next_u64()).with_playouts(playouts).choose(&state)
     }
 
     /// Plays what is not the caller's to play: chance nodes (unless chance is explicit in a
@@ -226,13 +257,13 @@ impl<G: Game> Ctx<'_, G> {
             } else {
                 rules.legal_actions(&slot.state, &mut slot.legal);
                 match self.opts.opponent {
-                    Some(Opponent::Random) if p as usize != self.opts.learner_seat => {
-                        slot.legal[slot.rng.below(slot.legal.len() as u32) as usize]
-                    }
-                    _ => return,
+                    Some(_) if p as usize == self.opts.learner_seat => return,
+                    Some(Opponent::Random) => slot.legal[slot.rng.below(slot.legal.len() as u32) as usize],
+                    Some(Opponent::MonteCarlo { playouts }) => self.monte_carlo(slot, playouts),
+                    None => return,
                 }
             };
-            rules.apply(&mut slot.state, a, &mut Events::off());
+            self.apply(slot, a);
         }
     }
 
@@ -290,7 +321,7 @@ impl<G: Game> Ctx<'_, G> {
             }
         }
         let rules = self.rules;
-        rules.apply(&mut slot.state, a, &mut Events::off());
+        self.apply(slot, a);
         slot.steps += 1;
         self.advance(slot);
         let terminated = rules.is_terminal(&slot.state);
@@ -448,7 +479,8 @@ impl<G: Game> DynBatch for TypedBatch<G> {
             return Err(BatchError::WrongLength { what: "actions", expected: self.dims.num_envs, got: actions.len() });
         }
         self.check_out(out)?;
-        let ctx = Ctx { rules: self.game.rules(), explicit_chance: self.explicit_chance, opts: &self.opts, sparse_mask: false };
+        let ctx =
+            Ctx { game: &self.game, rules: self.game.rules(), explicit_chance: self.explicit_chance, opts: &self.opts, sparse_mask: false };
         for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
             ctx.check(i, slot, a)?;
         }

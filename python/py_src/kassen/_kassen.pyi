@@ -120,9 +120,10 @@ class Batch:
     ``current_player`` already belong to the first decision of the next episode.
 
     Env ``i``'s ``k``-th episode starts from ``game.new_initial_state(episode_seed(seed, i,
-    k))``; results do not depend on ``threads``. ``opponent="random"`` makes a single-agent
-    batch: the learner plays ``learner_seat``, the other seats (and chance nodes) are played
-    inside ``step``. uint8 observations are ``np.round(np.clip(v, 0, 1) * 255)`` (ties to even).
+    k))``; results do not depend on ``threads``. ``opponent="random"`` (uniformly random legal
+    actions) or ``"monte_carlo"`` / ``"monte_carlo:P"`` (``kassen.MonteCarloBot``, default or
+    ``P`` playouts per decision) makes a single-agent batch: the learner plays
+    ``learner_seat``, the other seats (and chance nodes) are played inside ``step``. uint8 observations are ``np.round(np.clip(v, 0, 1) * 255)`` (ties to even).
 
     ``legal_count`` and ``legal_ids`` list the legal actions of each env (row ``i`` starts
     with its first ``min(legal_count[i], max_legal_actions)`` ids, ascending), for sampling

@@ -23,7 +23,10 @@ __all__ = ["KassenVectorEnv"]
 
 class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
     """``num_envs`` copies of one game and config; the learner plays seat ``agent``, every other
-    seat (and every chance node) is played by ``opponent`` inside the native batch.
+    seat (and every chance node) is played by ``opponent`` inside the native batch:
+    ``"random"`` (uniformly random legal actions) or ``"monte_carlo"`` / ``"monte_carlo:P"``
+    (the Monte Carlo bot with its default or ``P`` playouts per decision: a stronger opponent,
+    at the cost of its search).
 
     - observations: ``(num_envs, *observation_shape)`` float32 in the layout's bounds, or uint8
       (``round(v × 255)``) with ``obs_dtype="uint8"``;
