@@ -12,6 +12,8 @@ row from ``legal_actions_mask`` (the only legal output of a state that numpy can
 - ``batch``: ``kassen._kassen.Batch`` in multi-agent mode (every decision of every seat is an
   env step), ``--envs`` games, ``--threads`` worker threads (default: every core), and the
   same at 1 thread (``batch_1_thread``) for the thread-scaling ratio;
+- ``batch_uint8``: the same batch with uint8 observations (``obs_dtype="uint8"``, a quarter
+  of the bytes to write);
 - ``single``: one ``State`` stepped in a Python loop (``observation_tensor(out=...)``,
   ``legal_actions_mask``, the same numpy sampling), a new game when one ends;
 - ``batch_vs_bot`` and ``vector_env``: the learner's seat against the random bot played inside
@@ -117,7 +119,7 @@ def main(argv: List[str]) -> int:
     rows: List[Dict[str, Any]] = []
     print(f"kassen {kassen.__version__} ({'DEBUG' if _kassen._debug_build else 'release'} build), "
           f"{args.envs} envs, {args.threads} threads, {args.seconds:.1f} s per row, load {load_average()}")
-    print(f"{'game':<24}{'batch':>12}{'1 thread':>12}{'x thr':>7}{'single':>10}{'x single':>9}"
+    print(f"{'game':<24}{'batch':>12}{'1 thread':>12}{'x thr':>7}{'uint8':>12}{'single':>10}{'x single':>9}"
           f"{'vs bot':>12}{'vector env':>12}{'no copy':>12}{'x vec':>7}  load")
     games = args.games.split(",") if args.games else sorted(kassen.games())
     for gid in games:
@@ -126,6 +128,7 @@ def main(argv: List[str]) -> int:
         load_before = load_average()
         batch = batch_rate(game, args.envs, args.threads, args.seconds)
         batch_1 = batch_rate(game, args.envs, 1, args.seconds)
+        batch_u8 = batch_rate(game, args.envs, args.threads, args.seconds, obs_dtype="uint8")
         single = single_rate(game, args.seconds)
         vs_bot = batch_rate(game, args.envs, args.threads, args.seconds, opponent="random")
         vector = vector_env_rate(game, args.envs, args.threads, args.seconds, copy=True)
@@ -133,7 +136,7 @@ def main(argv: List[str]) -> int:
         row = {
             "game": gid, "config": config, "players": game.num_players(),
             "batch_env_steps_per_sec": batch, "batch_1_thread_env_steps_per_sec": batch_1,
-            "batch_thread_ratio": batch / batch_1,
+            "batch_thread_ratio": batch / batch_1, "batch_uint8_env_steps_per_sec": batch_u8,
             "single_env_steps_per_sec": single, "batch_over_single": batch / single,
             "batch_vs_bot_steps_per_sec": vs_bot, "vector_env_steps_per_sec": vector,
             "vector_env_no_copy_steps_per_sec": vector_views,
@@ -141,7 +144,7 @@ def main(argv: List[str]) -> int:
             "load_average": {"before": load_before, "after": load_average()},
         }
         rows.append(row)
-        print(f"{gid:<24}{batch:>12,.0f}{batch_1:>12,.0f}{batch / batch_1:>7.2f}{single:>10,.0f}{batch / single:>9.1f}"
+        print(f"{gid:<24}{batch:>12,.0f}{batch_1:>12,.0f}{batch / batch_1:>7.2f}{batch_u8:>12,.0f}{single:>10,.0f}{batch / single:>9.1f}"
               f"{vs_bot:>12,.0f}{vector:>12,.0f}{vector_views:>12,.0f}{vs_bot / vector:>7.2f}  {load_average()}")
     result = {
         "kassen_version": kassen.__version__, "debug_build": bool(_kassen._debug_build),
