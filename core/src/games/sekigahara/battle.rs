@@ -77,7 +77,7 @@ fn declare(g: &Sekigahara, s: &mut State, loc: u8, attacker: u8, ev: &mut Events
     // INTERPRETATION (RULES_NOTES.md S13): before the siege choice.
     // 9.3: a Tokugawa attack on Osaka brings every block of the Mori box into the battle.
     if loc == g.data.mori_exit && attacker == TOKUGAWA {
-        let n = cards::mori_order(g, s).len();
+        let n = cards::mori_order(g, s).count();
         cards::mori_arrive(g, s, n, ev);
         if s.pending == Pending::Over || !s.contested(g, loc) {
             return finish_without_battle(g, s, ev);
