@@ -4,6 +4,7 @@
 //! (8.6). Casualties, retreats and sieges' results are in `aftermath.rs`.
 
 use serde_json::json;
+use smallvec::SmallVec;
 
 use super::aftermath;
 use super::cards;
@@ -84,7 +85,7 @@ fn declare(g: &Sekigahara, s: &mut State, loc: u8, attacker: u8, ev: &mut Events
         }
     }
     let h = holder(g, s, loc);
-    s.battle = Some(Box::new(Battle {
+    s.battle = Some(Battle {
         loc,
         attacker,
         siege: false,
@@ -93,14 +94,14 @@ fn declare(g: &Sekigahara, s: &mut State, loc: u8, attacker: u8, ev: &mut Events
         initiative: attacker,
         done: [false; 2],
         carded: [false; 2],
-        deploys: Vec::new(),
-        used: vec![0; g.data.cards.len()],
+        deploys: SmallVec::new(),
+        used: SmallVec::from_elem(0, g.data.cards.len()),
         last: NONE,
         hits: [0; 2],
         lost: [0; 2],
         winner: NONE,
         commander_lost: [false; 2],
-    }));
+    });
     if h == NONE {
         return begin(g, s, false, ev);
     }
