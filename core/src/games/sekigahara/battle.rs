@@ -366,17 +366,16 @@ fn defect(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     let b = s.battle.as_mut().expect("battle");
     let last = b.last as usize;
     let deployer = b.deploys[last].side;
-    let mut ids = Vec::new();
     for d in &mut b.deploys[last..] {
         b.impact[deployer as usize] -= (d.impact + d.special) as u16;
         b.impact[1 - deployer as usize] += d.impact as u16;
         d.side = 1 - deployer;
         d.special = 0;
         s.blocks[d.block as usize].flags |= DEFECTED;
-        ids.push(g.data.blocks[d.block as usize].id.as_str());
     }
     let total = b.impact;
-    ev.emit(Audience::ALL, || json!({"kind": "defection", "blocks": ids, "to": SIDES[1 - deployer as usize], "totals": {"tokugawa": total[0], "ishida": total[1]}}));
+    let ids = || b.deploys[last..].iter().map(|d| g.data.blocks[d.block as usize].id.as_str()).collect::<Vec<_>>();
+    ev.emit(Audience::ALL, || json!({"kind": "defection", "blocks": ids(), "to": SIDES[1 - deployer as usize], "totals": {"tokugawa": total[0], "ishida": total[1]}}));
     next_initiative(g, s, ev);
 }
 
