@@ -52,7 +52,8 @@ impl Tkr {
             action_order: [0, 1, 2],
             alliance_action: NONE,
             last_alliance_action: NONE,
-            placements: Vec::new(),
+            // at most one placement per general a round: allocated once an episode
+            placements: Vec::with_capacity(d.generals.len()),
             totals: [[0; 3]; 18],
             last_inc: [[0; 3]; 18],
             side_bonus: [0; 18],
