@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod batch;
+pub mod bits;
 pub mod bots;
 pub mod engine;
 pub mod error;

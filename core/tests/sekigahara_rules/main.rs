@@ -295,7 +295,7 @@ impl Tb {
         self.s.step = 1;
         self.s.declared = 1 << l;
         self.s.forced = None;
-        self.s.battle = Some(Box::new(Battle {
+        self.s.battle = Some(Battle {
             loc: l,
             attacker,
             siege,
@@ -304,14 +304,14 @@ impl Tb {
             initiative: attacker,
             done,
             carded: [true; 2],
-            deploys: ds,
-            used: vec![0; self.g.data().cards.len()],
+            deploys: ds.into(),
+            used: vec![0; self.g.data().cards.len()].into(),
             last: NONE,
             hits: [0; 2],
             lost: [0; 2],
             winner: NONE,
             commander_lost: [false; 2],
-        }));
+        });
         self.s.pending = Pending::Deploy;
     }
 

@@ -57,12 +57,12 @@ fn resolve(g: &Samurai, s: &mut State, settlement: usize, ev: &mut Events) {
         }
         let infl = influence(g, s, settlement, f);
         let best = *infl[..g.n].iter().max().expect("at least two seats");
-        let leaders: Vec<usize> = (0..g.n).filter(|&p| infl[p] == best).collect();
+        let leaders = || (0..g.n).filter(move |&p| infl[p] == best);
         let name = FIGURE_TYPES[f as usize];
         s.on_board[f as usize] -= 1;
         // INTERPRETATION (RULES_NOTES.md N5): everyone at 0 is a tie too.
-        if leaders.len() == 1 {
-            let winner = leaders[0];
+        let mut first_two = leaders();
+        if let (Some(winner), None) = (first_two.next(), first_two.next()) {
             s.captured[winner][f as usize] += 1;
             if g.n == 2 {
                 // 3.3*: with two players captured figures stand in front of the screen.
@@ -78,7 +78,10 @@ fn resolve(g: &Samurai, s: &mut State, settlement: usize, ev: &mut Events) {
             }
         } else {
             s.set_aside[f as usize] += 1;
-            ev.emit(Audience::ALL, || json!({"kind": "figure_set_aside", "hex": hex, "figure": name, "tied": leaders}));
+            ev.emit(
+                Audience::ALL,
+                || json!({"kind": "figure_set_aside", "hex": hex, "figure": name, "tied": leaders().collect::<Vec<_>>()}),
+            );
         }
     }
     s.figures[settlement] = 0;

@@ -306,7 +306,7 @@ impl Game for Samurai {
         if s.phase != Phase::Over {
             return vec![0.0; self.n];
         }
-        score(&s.captured[..self.n]).returns()
+        scoring::split(scoring::winners(&s.captured[..self.n]).0, self.n)
     }
 
     fn action_to_string(&self, _s: &State, a: ActionId) -> String {
@@ -373,14 +373,6 @@ fn embedded_data() -> Arc<Data> {
 }
 
 /// The set bits of a mask, ascending.
-pub(crate) fn bits(mut m: u32) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let b = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(b)
-        }
-    })
+pub(crate) fn bits(m: u32) -> impl Iterator<Item = u8> {
+    crate::bits::bits(m.into())
 }

@@ -43,8 +43,7 @@ pub fn finish(g: &Samurai, s: &mut State, reason: EndReason, ev: &mut Events) {
             .collect();
         json!({"kind": "screens_lifted", "seats": seats})
     });
-    let sc = score(&s.captured[..g.n]);
-    ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": reason_name(reason), "score": sc}));
+    ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": reason_name(reason), "score": score(&s.captured[..g.n])}));
 }
 
 pub fn reason_name(r: EndReason) -> String {
@@ -81,47 +80,75 @@ pub struct Candidate {
 impl Score {
     /// Winners split 1.0 equally; everybody else gets 0.
     pub fn returns(&self) -> Vec<f64> {
-        let share = 1.0 / self.winners.len() as f64;
-        (0..self.figures.len()).map(|p| if self.winners.contains(&p) { share } else { 0.0 }).collect()
+        let winners = self.winners.iter().fold(0, |m, &p| m | 1 << p);
+        split(winners, self.figures.len())
     }
 }
 
-/// Scores the captured figures of every seat (7).
-pub fn score(captured: &[[u8; 3]]) -> Score {
-    let n = captured.len();
-    let total = |p: usize| captured[p].iter().map(|&x| x as u32).sum::<u32>();
-    let majorities: [Option<usize>; 3] = std::array::from_fn(|f| {
-        let best = (0..n).map(|p| captured[p][f]).max().unwrap_or(0);
-        let holders: Vec<usize> = (0..n).filter(|&p| captured[p][f] == best).collect();
-        (holders.len() == 1).then(|| holders[0])
-    });
-    let held = |p: usize| majorities.iter().filter(|&&m| m == Some(p)).count();
-    let figures = captured.to_vec();
+/// Winners (bit p for seat p) split 1.0 equally among `n` seats; everybody else gets 0.
+pub fn split(winners: u8, n: usize) -> Vec<f64> {
+    let share = 1.0 / winners.count_ones() as f64;
+    (0..n).map(|p| if winners & (1 << p) != 0 { share } else { 0.0 }).collect()
+}
 
+/// The seat holding the most of each figure type, if any (7.3: ties for most count for
+/// nobody).
+fn majorities(captured: &[[u8; 3]]) -> [Option<usize>; 3] {
+    let n = captured.len();
+    std::array::from_fn(|f| {
+        let best = (0..n).map(|p| captured[p][f]).max().unwrap_or(0);
+        let mut holders = (0..n).filter(|&p| captured[p][f] == best);
+        match (holders.next(), holders.next()) {
+            (Some(p), None) => Some(p),
+            _ => None,
+        }
+    })
+}
+
+/// The winners (bit p for seat p) and how they were found (7.2-7.5), without the breakdown
+/// of [`score`].
+pub fn winners(captured: &[[u8; 3]]) -> (u8, &'static str) {
+    let n = captured.len();
+    let total = |p: usize| total(&captured[p]);
+    let majorities = majorities(captured);
+    let held = |p: usize| majorities.iter().filter(|&&m| m == Some(p)).count();
     // 7.2: two or three majorities win outright.
     if let Some(p) = (0..n).find(|&p| held(p) >= 2) {
-        return Score { figures, majorities, decided_by: "two_or_more_majorities", candidates: vec![], winners: vec![p] };
+        return (1 << p, "two_or_more_majorities");
     }
     // 7.5: nobody holds any majority: most figures in total.
     // INTERPRETATION (RULES_NOTES.md N12): a tie for that shares the win.
     if majorities.iter().all(Option::is_none) {
         let best = (0..n).map(total).max().unwrap_or(0);
-        let winners = (0..n).filter(|&p| total(p) == best).collect();
-        return Score { figures, majorities, decided_by: "most_figures", candidates: vec![], winners };
+        return ((0..n).filter(|&p| total(p) == best).fold(0, |m, p| m | 1 << p), "most_figures");
     }
-    // 7.3-7.4: candidates with exactly one majority.
-    let candidates: Vec<Candidate> = (0..3)
-        .filter_map(|f| majorities[f].map(|p| (p, f)))
-        .map(|(p, f)| Candidate {
-            seat: p,
-            majority: FIGURE_TYPES[f],
-            other_figures: (0..3).filter(|&o| o != f).map(|o| captured[p][o] as u32).sum(),
-            total_figures: total(p),
-        })
-        .collect();
+    // 7.3-7.4: candidates with exactly one majority; the most figures of the other two types,
+    // then the most figures in all.
+    let candidates = || candidates(captured, majorities);
     let key = |c: &Candidate| (c.other_figures, c.total_figures);
-    let best = candidates.iter().map(key).max().expect("some majority exists");
-    let mut winners: Vec<usize> = candidates.iter().filter(|c| key(c) == best).map(|c| c.seat).collect();
-    winners.sort_unstable();
-    Score { figures, majorities, decided_by: "candidates", candidates, winners }
+    let best = candidates().map(|c| key(&c)).max().expect("some majority exists");
+    (candidates().filter(|c| key(c) == best).fold(0, |m, c| m | 1 << c.seat), "candidates")
+}
+
+/// The candidates of 7.3 (one per majority held), by figure type.
+fn candidates(captured: &[[u8; 3]], majorities: [Option<usize>; 3]) -> impl Iterator<Item = Candidate> + '_ {
+    (0..3).filter_map(move |f| majorities[f].map(|p| (p, f))).map(|(p, f)| Candidate {
+        seat: p,
+        majority: FIGURE_TYPES[f],
+        other_figures: (0..3).filter(|&o| o != f).map(|o| captured[p][o] as u32).sum(),
+        total_figures: total(&captured[p]),
+    })
+}
+
+/// All the figures of one seat.
+fn total(figures: &[u8; 3]) -> u32 {
+    figures.iter().map(|&x| x as u32).sum()
+}
+
+/// Scores the captured figures of every seat (7).
+pub fn score(captured: &[[u8; 3]]) -> Score {
+    let majorities = majorities(captured);
+    let (winners, decided_by) = winners(captured);
+    let candidates = if decided_by == "candidates" { candidates(captured, majorities).collect() } else { vec![] };
+    Score { figures: captured.to_vec(), majorities, decided_by, candidates, winners: bits(winners as u32).map(usize::from).collect() }
 }

@@ -7,6 +7,7 @@ use super::control;
 use super::data::{DiskRule, ISHIDA, NONE, SIDES, TOKUGAWA};
 use super::state::{Pending, State, DEFECTED, DEPLOYED, IN_CASTLE, SELECTED};
 use super::{battle, week, Action, Sekigahara};
+use crate::bits::bits;
 use crate::events::{Audience, Events};
 use crate::game::ActionId;
 
@@ -44,38 +45,59 @@ enum Unit {
     Disk(u8),
 }
 
+/// A set of units: blocks (bit i; at most 128, data.rs) and disks (bit d; at most 8).
+#[derive(Clone, Copy, Default)]
+struct Units {
+    blocks: u128,
+    disks: u8,
+}
+
+impl Units {
+    fn len(self) -> usize {
+        (self.blocks.count_ones() + self.disks.count_ones()) as usize
+    }
+
+    /// The blocks, then the disks, each ascending.
+    fn iter(self) -> impl Iterator<Item = Unit> {
+        bits(self.blocks).map(Unit::Block).chain(bits(self.disks as u128).map(Unit::Disk))
+    }
+}
+
 /// The units `side` must choose its next loss from: in a field battle defected blocks, then
 /// deployed blocks, then the rest (8.7.2); in a siege the units inside the castle, Hideyori
 /// only when nothing else is left (9.1).
-fn candidates(g: &Sekigahara, s: &State, side: u8) -> Vec<Unit> {
+fn candidates(g: &Sekigahara, s: &State, side: u8) -> Units {
     let b = s.battle.as_ref().expect("battle");
     let ours = |i: usize| s.blocks[i].loc == b.loc && g.data.blocks[i].side == side;
+    let blocks = |keep: &dyn Fn(usize) -> bool| (0..s.blocks.len()).filter(|&i| ours(i) && keep(i)).fold(0u128, |m, i| m | 1 << i);
     if b.siege {
-        let mut v: Vec<Unit> =
-            (0..s.blocks.len()).filter(|&i| ours(i) && s.blocks[i].flags & IN_CASTLE != 0).map(|i| Unit::Block(i as u8)).collect();
         let disks = |hideyori: bool| {
-            (0..g.data.disks.len()).filter(move |&d| {
-                let disk = &g.data.disks[d];
-                s.disks[d] && disk.location == b.loc && disk.side == side && (disk.rule == DiskRule::Hideyori) == hideyori
-            })
+            (0..g.data.disks.len())
+                .filter(move |&d| {
+                    let disk = &g.data.disks[d];
+                    s.disks[d] && disk.location == b.loc && disk.side == side && (disk.rule == DiskRule::Hideyori) == hideyori
+                })
+                .fold(0u8, |m, d| m | 1 << d)
         };
-        v.extend(disks(false).map(|d| Unit::Disk(d as u8)));
-        if v.is_empty() {
-            v.extend(disks(true).map(|d| Unit::Disk(d as u8)));
+        let mut v = Units { blocks: blocks(&|i| s.blocks[i].flags & IN_CASTLE != 0), disks: disks(false) };
+        if v.len() == 0 {
+            v.disks = disks(true);
         }
         return v;
     }
     for class in [DEFECTED, DEPLOYED, 0] {
-        let v: Vec<Unit> = (0..s.blocks.len())
-            .filter(|&i| ours(i) && (if class == 0 { s.blocks[i].flags & DEPLOYED == 0 } else { s.blocks[i].flags & class != 0 }))
-            .filter(|&i| class != DEPLOYED || s.blocks[i].flags & DEFECTED == 0)
-            .map(|i| Unit::Block(i as u8))
-            .collect();
-        if !v.is_empty() {
+        let v = Units {
+            blocks: blocks(&|i| {
+                (if class == 0 { s.blocks[i].flags & DEPLOYED == 0 } else { s.blocks[i].flags & class != 0 })
+                    && (class != DEPLOYED || s.blocks[i].flags & DEFECTED == 0)
+            }),
+            disks: 0,
+        };
+        if v.len() > 0 {
             return v;
         }
     }
-    Vec::new()
+    Units::default()
 }
 
 /// INTERPRETATION (RULES_NOTES.md S18, S26).
@@ -85,8 +107,8 @@ fn casualties(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     loop {
         let Pending::Casualty { side } = s.pending else { return };
         let hits = s.battle.as_ref().expect("battle").hits[side as usize];
-        let c = if hits > 0 { candidates(g, s, side) } else { Vec::new() };
-        if c.is_empty() {
+        let c = if hits > 0 { candidates(g, s, side) } else { Units::default() };
+        if c.len() == 0 {
             let b = s.battle.as_mut().expect("battle");
             b.hits[side as usize] = 0;
             if side == b.attacker {
@@ -98,7 +120,7 @@ fn casualties(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         if c.len() > hits as usize {
             return; // a choice
         }
-        for u in c {
+        for u in c.iter() {
             lose(g, s, side, u, ev);
         }
     }
@@ -127,7 +149,7 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
     let b = s.battle.as_ref().expect("battle");
     match s.pending {
         Pending::Casualty { side } => {
-            for u in candidates(g, s, side) {
+            for u in candidates(g, s, side).iter() {
                 out.push(match u {
                     Unit::Block(i) => g.encode(Action::Select(i)),
                     Unit::Disk(d) => g.encode(Action::Disk(d)),
@@ -142,7 +164,7 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
             }
             out.push(g.encode(Action::Done));
         }
-        Pending::Retreat => out.extend(destinations(g, s).into_iter().map(|l| g.encode(Action::Retreat(l)))),
+        Pending::Retreat => out.extend(bits(destinations(g, s) as u128).map(|l| g.encode(Action::Retreat(l)))),
         Pending::JoinGarrison { .. } => out.extend([g.encode(Action::Siege), g.encode(Action::Field)]),
         _ => {}
     }
@@ -240,26 +262,25 @@ fn after_castle(g: &Sekigahara, s: &mut State, ev: &mut Events) {
 /// A single possible destination needs no choice.
 fn to_destination(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     let d = destinations(g, s);
-    if d.len() == 1 {
-        retreat(g, s, d[0], ev);
+    if d.count_ones() == 1 {
+        retreat(g, s, d.trailing_zeros() as u8, ev);
     }
 }
 
-/// 8.8.2-8.8.3: where the loser may retreat. The attacker goes back to a location its blocks
-/// entered from; the defender to a location with no enemy that the enemy did not come from.
-/// If there is none, any adjacent location.
-fn destinations(g: &Sekigahara, s: &State) -> Vec<u8> {
+/// 8.8.2-8.8.3: where the loser may retreat (bit l for location l; at most 60 locations,
+/// data.rs). The attacker goes back to a location its blocks entered from; the defender to a
+/// location with no enemy that the enemy did not come from. If there is none, any adjacent
+/// location.
+fn destinations(g: &Sekigahara, s: &State) -> u64 {
     let b = s.battle.as_ref().expect("battle");
     let loser = 1 - b.winner;
-    let adj: Vec<u8> = g.data.locations[b.loc as usize].adj.iter().map(|&(n, _)| n).collect();
-    let came_from = |side: u8| -> Vec<u8> {
-        let mut v: Vec<u8> = (0..s.blocks.len())
-            .filter(|&i| s.blocks[i].loc == b.loc && g.data.blocks[i].side == side && adj.contains(&s.blocks[i].from))
+    let adj = g.data.locations[b.loc as usize].adj.iter().fold(0u64, |m, &(n, _)| m | 1 << n);
+    let came_from = |side: u8| {
+        (0..s.blocks.len())
+            .filter(|&i| s.blocks[i].loc == b.loc && g.data.blocks[i].side == side)
             .map(|i| s.blocks[i].from)
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+            .filter(|&l| l < 64 && adj & (1 << l) != 0)
+            .fold(0u64, |m, l| m | 1 << l)
     };
     let preferred = if loser == b.attacker {
         // INTERPRETATION (RULES_NOTES.md S9): the retreating blocks go together, to any one of
@@ -267,9 +288,9 @@ fn destinations(g: &Sekigahara, s: &State) -> Vec<u8> {
         came_from(loser)
     } else {
         let enemy_from = came_from(1 - loser);
-        adj.iter().copied().filter(|&l| s.units_at(g, 1 - loser, l) == 0 && !enemy_from.contains(&l)).collect()
+        bits(adj as u128).filter(|&l| s.units_at(g, 1 - loser, l) == 0 && enemy_from & (1 << l) == 0).fold(0u64, |m, l| m | 1 << l)
     };
-    if preferred.is_empty() {
+    if preferred == 0 {
         adj
     } else {
         preferred

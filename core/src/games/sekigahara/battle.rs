@@ -4,6 +4,7 @@
 //! (8.6). Casualties, retreats and sieges' results are in `aftermath.rs`.
 
 use serde_json::json;
+use smallvec::SmallVec;
 
 use super::aftermath;
 use super::cards;
@@ -77,14 +78,14 @@ fn declare(g: &Sekigahara, s: &mut State, loc: u8, attacker: u8, ev: &mut Events
     // INTERPRETATION (RULES_NOTES.md S13): before the siege choice.
     // 9.3: a Tokugawa attack on Osaka brings every block of the Mori box into the battle.
     if loc == g.data.mori_exit && attacker == TOKUGAWA {
-        let n = cards::mori_order(g, s).len();
+        let n = cards::mori_order(g, s).count();
         cards::mori_arrive(g, s, n, ev);
         if s.pending == Pending::Over || !s.contested(g, loc) {
             return finish_without_battle(g, s, ev);
         }
     }
     let h = holder(g, s, loc);
-    s.battle = Some(Box::new(Battle {
+    s.battle = Some(Battle {
         loc,
         attacker,
         siege: false,
@@ -93,14 +94,14 @@ fn declare(g: &Sekigahara, s: &mut State, loc: u8, attacker: u8, ev: &mut Events
         initiative: attacker,
         done: [false; 2],
         carded: [false; 2],
-        deploys: Vec::new(),
-        used: vec![0; g.data.cards.len()],
+        deploys: SmallVec::new(),
+        used: SmallVec::from_elem(0, g.data.cards.len()),
         last: NONE,
         hits: [0; 2],
         lost: [0; 2],
         winner: NONE,
         commander_lost: [false; 2],
-    }));
+    });
     if h == NONE {
         return begin(g, s, false, ev);
     }
@@ -365,17 +366,16 @@ fn defect(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     let b = s.battle.as_mut().expect("battle");
     let last = b.last as usize;
     let deployer = b.deploys[last].side;
-    let mut ids = Vec::new();
     for d in &mut b.deploys[last..] {
         b.impact[deployer as usize] -= (d.impact + d.special) as u16;
         b.impact[1 - deployer as usize] += d.impact as u16;
         d.side = 1 - deployer;
         d.special = 0;
         s.blocks[d.block as usize].flags |= DEFECTED;
-        ids.push(g.data.blocks[d.block as usize].id.as_str());
     }
     let total = b.impact;
-    ev.emit(Audience::ALL, || json!({"kind": "defection", "blocks": ids, "to": SIDES[1 - deployer as usize], "totals": {"tokugawa": total[0], "ishida": total[1]}}));
+    let ids = || b.deploys[last..].iter().map(|d| g.data.blocks[d.block as usize].id.as_str()).collect::<Vec<_>>();
+    ev.emit(Audience::ALL, || json!({"kind": "defection", "blocks": ids(), "to": SIDES[1 - deployer as usize], "totals": {"tokugawa": total[0], "ishida": total[1]}}));
     next_initiative(g, s, ev);
 }
 

@@ -8,6 +8,7 @@ use super::control;
 use super::data::{ISHIDA, SIDES};
 use super::state::{State, BAG, BOX, MORI_BOX, MUSTERED};
 use super::{Action, Sekigahara};
+use crate::bits::bits;
 use crate::events::{Audience, Events};
 use crate::game::ActionId;
 
@@ -143,21 +144,21 @@ pub fn discard(g: &Sekigahara, s: &mut State, c: u8, why: &'static str, ev: &mut
 /// Mori box blocks in the order they leave it: the others in data order, Terumoto last (9.3).
 /// INTERPRETATION (RULES_NOTES.md S12): the published box holds four identical 3-mon blocks,
 /// so which one comes first is no decision; with other data the file order is used.
-pub fn mori_order(g: &Sekigahara, s: &State) -> Vec<u8> {
-    let in_box = |i: &usize| s.blocks[*i].loc == MORI_BOX;
-    let mut v: Vec<u8> = (0..s.blocks.len()).filter(in_box).filter(|&i| !g.data.blocks[i].leader).map(|i| i as u8).collect();
-    v.extend((0..s.blocks.len()).filter(in_box).filter(|&i| g.data.blocks[i].leader).map(|i| i as u8));
-    v
+pub fn mori_order(g: &Sekigahara, s: &State) -> impl Iterator<Item = u8> {
+    let in_box = |leader: bool| {
+        (0..s.blocks.len()).filter(|&i| s.blocks[i].loc == MORI_BOX && g.data.blocks[i].leader == leader).fold(0u128, |m, i| m | 1 << i)
+    };
+    bits(in_box(false)).chain(bits(in_box(true)))
 }
 
 /// Moves up to `n` blocks from the Mori box to its exit (9.3); they cannot move this turn.
 pub fn mori_arrive(g: &Sekigahara, s: &mut State, n: usize, ev: &mut Events) {
     let exit = g.data.mori_exit;
-    let order = mori_order(g, s);
-    if order.is_empty() {
+    let mut order = mori_order(g, s).peekable();
+    if order.peek().is_none() {
         return;
     }
-    for &b in order.iter().take(n) {
+    for b in order.take(n) {
         let blk = &mut s.blocks[b as usize];
         blk.loc = exit;
         blk.flags = MUSTERED;

@@ -6,6 +6,7 @@ use serde_json::json;
 use super::data::{DiskRule, NONE, SIDES};
 use super::state::{EndReason, Pending, State, DEAD, IN_CASTLE};
 use super::Sekigahara;
+use crate::bits::bits;
 use crate::events::{Audience, Events};
 
 /// INTERPRETATION (RULES_NOTES.md S10): every arrival counts (move, muster, Mori box, retreat).
@@ -72,16 +73,15 @@ pub fn overrun(g: &Sekigahara, s: &mut State, side: u8, loc: u8, ev: &mut Events
     if mine < 4 * theirs {
         return false;
     }
-    let lost: Vec<u8> =
-        (0..s.blocks.len() as u8).filter(|&b| s.blocks[b as usize].loc == loc && g.data.blocks[b as usize].side == enemy).collect();
+    let lost = (0..s.blocks.len()).filter(|&b| s.blocks[b].loc == loc && g.data.blocks[b].side == enemy).fold(0u128, |m, b| m | 1 << b);
     ev.emit(Audience::ALL, || {
         json!({"kind": "overrun", "side": SIDES[side as usize], "at": g.data.locations[loc as usize].id, "blocks": mine, "overrun": theirs})
     });
     let mut commander = false;
-    for &b in &lost {
+    for b in bits(lost) {
         commander |= eliminate(g, s, b, ev);
     }
-    s.due.cards[enemy as usize] += lost.len() as u8 / 2;
+    s.due.cards[enemy as usize] += lost.count_ones() as u8 / 2;
     if commander {
         win(s, side, ev);
     }

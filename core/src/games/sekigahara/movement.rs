@@ -8,6 +8,7 @@ use super::control;
 use super::data::{NONE, SIDES};
 use super::state::{Census, Group, Mode, Pending, State, BOX, IN_CASTLE, MOVED, MUSTERED, SELECTED, SHOWN};
 use super::{week, Action, Sekigahara};
+use crate::bits::bits;
 use crate::events::{Audience, Events};
 use crate::game::ActionId;
 
@@ -280,16 +281,15 @@ fn fresh_group(g: &Sekigahara, s: &State, side: u8, origin: u8) -> Group {
 /// 7.3: the group moves along road `r`, taking control of what it enters; contact with the
 /// enemy stops it unless it overruns them (7.3.2, 7.4).
 fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
-    let group: Vec<usize> = selected(s).collect();
+    let size = selected(s).count();
     if s.group.steps == 0 {
-        s.group.penalty = size_penalty(group.len() as u32);
+        s.group.penalty = size_penalty(size as u32);
     }
     let road = g.data.roads[r as usize];
     let from = s.group.at;
     let to = if road.a == from { road.b } else { road.a };
     s.roads_used |= 1 << r;
-    for &b in &group {
-        let blk = &mut s.blocks[b];
+    for blk in s.blocks.iter_mut().filter(|b| b.flags & SELECTED != 0) {
         blk.loc = to;
         blk.from = from;
         blk.flags = (blk.flags | MOVED) & !IN_CASTLE;
@@ -299,7 +299,7 @@ fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
     s.group.all_main &= road.main;
     s.group.at = to;
     ev.emit(Audience::ALL, || {
-        json!({"kind": "move", "side": SIDES[side as usize], "from": g.data.locations[from as usize].id, "to": g.data.locations[to as usize].id, "blocks": group.len()})
+        json!({"kind": "move", "side": SIDES[side as usize], "from": g.data.locations[from as usize].id, "to": g.data.locations[to as usize].id, "blocks": size})
     });
     control::lift_sieges(g, s, from);
     control::refresh_castle(g, s, from);
@@ -333,26 +333,26 @@ fn end_group(g: &Sekigahara, s: &mut State, side: u8) {
 
 /// 7.2: the chosen blocks leave the recruitment box for `loc`; option A shows them.
 fn muster(g: &Sekigahara, s: &mut State, side: u8, loc: u8, option_a: bool, ev: &mut Events) {
-    let chosen: Vec<usize> = selected(s).collect();
-    for &b in &chosen {
-        let blk = &mut s.blocks[b];
+    let chosen = selected(s).fold(0u128, |m, b| m | 1 << b);
+    let ids = || bits(chosen).map(|b| g.data.blocks[b as usize].id.as_str()).collect::<Vec<_>>();
+    for b in bits(chosen) {
+        let blk = &mut s.blocks[b as usize];
         blk.loc = loc;
         blk.flags = MUSTERED;
         blk.from = NONE;
     }
     let at = g.data.locations[loc as usize].id.as_str();
     if option_a {
-        let ids: Vec<&str> = chosen.iter().map(|&b| g.data.blocks[b].id.as_str()).collect();
-        ev.emit(Audience::ALL, || json!({"kind": "muster", "side": SIDES[side as usize], "option": "A", "at": at, "blocks": ids}));
+        ev.emit(Audience::ALL, || json!({"kind": "muster", "side": SIDES[side as usize], "option": "A", "at": at, "blocks": ids()}));
     } else {
-        ev.emit(Audience::ALL, || json!({"kind": "muster", "side": SIDES[side as usize], "option": "B", "at": at, "count": chosen.len()}));
         ev.emit(
-            Audience::seat(side as usize),
-            || json!({"kind": "muster_private", "blocks": chosen.iter().map(|&b| g.data.blocks[b].id.as_str()).collect::<Vec<_>>()}),
+            Audience::ALL,
+            || json!({"kind": "muster", "side": SIDES[side as usize], "option": "B", "at": at, "count": chosen.count_ones()}),
         );
+        ev.emit(Audience::seat(side as usize), || json!({"kind": "muster_private", "blocks": ids()}));
     }
     s.pending = Pending::Menu;
-    if !chosen.is_empty() {
+    if chosen != 0 {
         control::arrive(g, s, side, loc, ev);
     }
 }

@@ -3,6 +3,7 @@
 //! movement and battle in progress, the owed chance draws and the pending decision.
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use crate::rng::Rng;
 
@@ -126,9 +127,11 @@ pub struct Battle {
     pub done: [bool; 2],
     /// Has deployed with a card (ends free leader deployment, 8.2.4).
     pub carded: [bool; 2],
-    pub deploys: Vec<Deploy>,
-    /// Cards played in this battle, per card type (discarded and replaced afterwards, 8.10).
-    pub used: Vec<u8>,
+    /// The deployments in order (inline up to 16; a longer list spills to the heap).
+    pub deploys: SmallVec<[Deploy; 16]>,
+    /// Cards played in this battle, per card type (discarded and replaced afterwards, 8.10);
+    /// inline up to 32 card types (the published game has 26).
+    pub used: SmallVec<[u8; 32]>,
     /// Index into `deploys` of the last card deployment (1 or 2 blocks), for a challenge.
     pub last: u8,
     /// Casualties still to take, per side.
@@ -277,7 +280,8 @@ pub struct State {
     pub declared: u64,
     /// A battle caused by a retreat, fought next (8.8.5): `(location, attacker)`.
     pub forced: Option<(u8, u8)>,
-    pub battle: Option<Box<Battle>>,
+    /// The battle being fought, kept inline: declaring one does not allocate.
+    pub battle: Option<Battle>,
     pub due: Due,
     pub pending: Pending,
     pub winner: u8,

@@ -31,6 +31,10 @@ pub fn initial_state(g: &Sekigahara, rng: Rng) -> State {
         })
         .collect();
     let mut due = Due::default();
+    // one allocation for the setup draws: the random setups, then the boxes' blocks
+    due.setup.reserve_exact(
+        d.locations.iter().map(|l| l.random_setup as usize).sum::<usize>() + d.box_start.iter().map(|&n| n as usize).sum::<usize>(),
+    );
     for (i, l) in d.locations.iter().enumerate() {
         for _ in 0..l.random_setup {
             due.setup.push((i as u8, l.random_side));
@@ -165,15 +169,17 @@ fn reinforce_next(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
         s.pending = Pending::ReinforceDiscard { side: ISHIDA };
         return;
     }
-    let shown: Vec<(String, u8)> = (0..g.data.cards.len())
-        .filter(|&c| s.reinforce_discards[c] > 0)
-        .map(|c| (g.data.cards[c].id.clone(), s.reinforce_discards[c]))
-        .collect();
+    ev.emit(Audience::ALL, || {
+        let shown: Vec<(&str, u8)> = (0..g.data.cards.len())
+            .filter(|&c| s.reinforce_discards[c] > 0)
+            .map(|c| (g.data.cards[c].id.as_str(), s.reinforce_discards[c]))
+            .collect();
+        json!({"kind": "reinforcement_discards", "cards": shown})
+    });
     for c in 0..g.data.cards.len() {
         s.discard[c] += s.reinforce_discards[c];
         s.reinforce_discards[c] = 0;
     }
-    ev.emit(Audience::ALL, || json!({"kind": "reinforcement_discards", "cards": shown}));
     s.reinforce_done = [0; 2];
     let (castles, resources) = control::holdings(g, s);
     let row = g.data.recruitment_row[s.week as usize - 1];

@@ -1,6 +1,8 @@
 //! Counters on the board, castles and 京 (10.0), the 調略 and 戦意 tracks (11.0) and the
 //! immediate victories (14.0).
 
+use std::fmt::Display;
+
 use serde_json::json;
 
 use super::data::{Faction, Kind, EAST, NONE, SEA_SIDE, SIDES, WEST};
@@ -158,21 +160,21 @@ impl Daisakusen {
     // === 11.0 the tracks ===
 
     /// Moves one 戦意 marker `n` boxes toward `toward`; it stops at the ends (R 11.0(4)).
-    pub fn move_marker(&self, s: &mut State, t: u8, toward: u8, n: u8, why: &str, ev: &mut Events) {
+    pub fn move_marker(&self, s: &mut State, t: u8, toward: u8, n: u8, why: &dyn Display, ev: &mut Events) {
         let len = self.data.morale_tracks[t as usize].values.len() as i32;
         let cur = s.morale[t as usize] as i32;
         let next = if toward == EAST { (cur - n as i32).max(0) } else { (cur + n as i32).min(len - 1) };
         s.morale[t as usize] = next as u8;
         if next != cur {
             ev.emit(Audience::ALL, || {
-                json!({"kind": "morale", "track": self.data.morale_tracks[t as usize].name, "toward": SIDES[toward as usize], "from": cur, "to": next, "value": self.data.morale_tracks[t as usize].values[next as usize], "why": why})
+                json!({"kind": "morale", "track": self.data.morale_tracks[t as usize].name, "toward": SIDES[toward as usize], "from": cur, "to": next, "value": self.data.morale_tracks[t as usize].values[next as usize], "why": why.to_string()})
             });
         }
     }
 
     /// Moves the 調略 marker and every 戦意 marker `n` boxes toward `toward` (R 11.0(1),
     /// 12.2(3)); the 調略 marker entering a victory box wins at once (R 14.0(3)).
-    pub fn move_all(&self, s: &mut State, toward: u8, n: u8, why: &str, ev: &mut Events) {
+    pub fn move_all(&self, s: &mut State, toward: u8, n: u8, why: &dyn Display, ev: &mut Events) {
         if n == 0 || s.pending == Pending::Over {
             return;
         }
@@ -181,7 +183,7 @@ impl Daisakusen {
         let next = if toward == EAST { (cur - n as i32).max(0) } else { (cur + n as i32).min(last) };
         s.chouryaku = next as u8;
         ev.emit(Audience::ALL, || {
-            json!({"kind": "chouryaku", "toward": SIDES[toward as usize], "from": self.data.chouryaku_labels[cur as usize], "to": self.data.chouryaku_labels[next as usize], "why": why})
+            json!({"kind": "chouryaku", "toward": SIDES[toward as usize], "from": self.data.chouryaku_labels[cur as usize], "to": self.data.chouryaku_labels[next as usize], "why": why.to_string()})
         });
         for t in 0..self.data.morale_tracks.len() as u8 {
             self.move_marker(s, t, toward, n, why, ev);
@@ -222,7 +224,7 @@ impl Daisakusen {
             self.game_over(s, EAST, "石田三成 or 豊臣秀頼 was removed (R 14.0(2))", ev);
         }
         if self.data.counters[u as usize].kind == Kind::Commander {
-            self.move_all(s, by, self.data.mv_commander, "enemy commander removed (R 11.0(1)①)", ev);
+            self.move_all(s, by, self.data.mv_commander, &"enemy commander removed (R 11.0(1)①)", ev);
         }
     }
 
@@ -246,7 +248,7 @@ impl Daisakusen {
         let castle = &self.data.castles[c as usize];
         ev.emit(Audience::ALL, || json!({"kind": "castle_taken", "castle": castle.name, "hex": self.data.hexes[h as usize].id, "by": SIDES[side as usize], "by_defection": by_defection}));
         let n = if castle.double { self.data.mv_double_castle } else { self.data.mv_castle };
-        self.move_all(s, side, n, "enemy castle taken (R 11.0(1)③)", ev);
+        self.move_all(s, side, n, &"enemy castle taken (R 11.0(1)③)", ev);
     }
 
     /// A move of `side` ended at `h`: 京 changes hands (R 11.0(1)④). INTERPRETATION (RULES_NOTES.md D14).
@@ -254,7 +256,7 @@ impl Daisakusen {
         if h == self.data.kyoto && s.kyoto_owner != side {
             s.kyoto_owner = side;
             ev.emit(Audience::ALL, || json!({"kind": "kyoto_taken", "by": SIDES[side as usize]}));
-            self.move_all(s, side, self.data.mv_kyoto, "京 taken from the enemy (R 11.0(1)④)", ev);
+            self.move_all(s, side, self.data.mv_kyoto, &"京 taken from the enemy (R 11.0(1)④)", ev);
         }
     }
 

@@ -140,7 +140,7 @@ fn declare(g: &Daisakusen, s: &mut State, d: u8, ev: &mut Events) {
             if let Some(t) = g.track_of(s, u) {
                 if moved & 1 << t == 0 {
                     moved |= 1 << t;
-                    g.move_marker(s, t, 1 - side, 1, "commander attacked (R 11.0(2))", ev);
+                    g.move_marker(s, t, 1 - side, 1, &"commander attacked (R 11.0(2))", ev);
                 }
             }
         }

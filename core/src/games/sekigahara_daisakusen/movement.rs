@@ -254,14 +254,14 @@ pub fn march(g: &Daisakusen, s: &mut State, ev: &mut Events) {
     let at = s.entry[t] as usize;
     ev.emit(Audience::ALL, || json!({"kind": "march", "track": e.name, "box": e.boxes.get(at).cloned().unwrap_or_else(|| "登場".into())}));
     if at >= e.boxes.len() {
-        let group: Vec<u8> = (0..s.units.len() as u8).filter(|&u| s.units[u as usize].loc == TRACK + t as u16).collect();
-        for &u in &group {
+        let group = (0..s.units.len() as u8).filter(|&u| s.units[u as usize].loc == TRACK + t as u16).fold(0, |m, u| m | bit(u));
+        for u in bits(group) {
             g.relocate(s, u, e.hex);
             s.group |= bit(u);
         }
         ev.emit(
             Audience::ALL,
-            || json!({"kind": "arrival", "track": e.name, "hex": g.data.hexes[e.hex as usize].id, "units": group.len()}),
+            || json!({"kind": "arrival", "track": e.name, "hex": g.data.hexes[e.hex as usize].id, "units": group.count_ones()}),
         );
         if e.commander == g.data.ieyasu && !s.ieyasu_arrived {
             s.ieyasu_arrived = true;

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::action::{Action, ACT_ATTACK, ACT_HOLD, ACT_MARCH, ACT_MOVE, ACT_NAMES, ACT_RECOVER, ACT_STRATEGIC};
 use super::data::{Enters, Faction, Kind, Who, EAST, NONE, SIDES, WEST};
-use super::state::{bit, Mode, Pending, State, Unit, DEAD, TRACK};
+use super::state::{bit, bits, Mode, Pending, State, Unit, DEAD, TRACK};
 use super::Daisakusen;
 use crate::events::{Audience, Events};
 use crate::game::ActionId;
@@ -193,8 +193,8 @@ fn apply_marker(g: &Daisakusen, s: &mut State, t: u8, ev: &mut Events) {
             return;
         }
     }
-    let name = g.data.cards[s.card as usize].name.clone();
-    g.move_marker(s, t, m.toward, m.boxes, &format!("card {name}"), ev);
+    let name = &g.data.cards[s.card as usize].name;
+    g.move_marker(s, t, m.toward, m.boxes, &format_args!("card {name}"), ev);
 }
 
 fn end_card(g: &Daisakusen, s: &mut State, ev: &mut Events) {
@@ -385,17 +385,21 @@ fn plot_legal(g: &Daisakusen, s: &State, out: &mut Vec<ActionId>) {
     out.push(g.encode(Action::Pass));
     // R 12.1: 調略判定 only while the marker is on one's own side.
     let own = g.data.chouryaku_side[s.chouryaku as usize] == side;
-    let mut targets: Vec<u16> = s.units.iter().filter(|x| x.side != side && Daisakusen::on_map(x.loc)).map(|x| x.loc).collect();
-    targets.sort_unstable();
-    targets.dedup();
-    for &h in &targets {
-        if own {
-            out.push(g.encode(Action::Chouryaku(h)));
-        }
+    // the hexes of enemy counters, ascending and distinct: at most one per counter (at most
+    // 128 counters, data.rs)
+    let mut hexes = [0u16; 128];
+    let mut n = 0;
+    for x in s.units.iter().filter(|x| x.side != side && Daisakusen::on_map(x.loc)) {
+        hexes[n] = x.loc;
+        n += 1;
     }
-    for &h in &targets {
-        out.push(g.encode(Action::Intimidate(h)));
+    hexes[..n].sort_unstable();
+    let hexes = &hexes[..n];
+    let targets = || hexes.iter().enumerate().filter(|&(i, h)| i == 0 || hexes[i - 1] != *h).map(|(_, &h)| h);
+    if own {
+        out.extend(targets().map(|h| g.encode(Action::Chouryaku(h))));
     }
+    out.extend(targets().map(|h| g.encode(Action::Intimidate(h))));
 }
 
 fn plot_apply(g: &Daisakusen, s: &mut State, a: Action, ev: &mut Events) {
@@ -436,7 +440,7 @@ pub fn plot_die(g: &Daisakusen, s: &mut State, hex: u16, intimidate: bool, roll:
         defect(g, s, hex, side, ev);
     } else if intimidate {
         // R 12.2(3): the 調略 marker and every 戦意 marker move 2 toward the enemy.
-        g.move_all(s, 1 - side, g.data.mv_failed_intimidation, "failed 恫喝判定 (R 12.2(3))", ev);
+        g.move_all(s, 1 - side, g.data.mv_failed_intimidation, &"failed 恫喝判定 (R 12.2(3))", ev);
     }
     if s.pending != Pending::Over {
         next(g, s, ev);
@@ -450,28 +454,30 @@ pub fn defect(g: &Daisakusen, s: &mut State, hex: u16, gainer: u8, ev: &mut Even
     let loser = 1 - gainer;
     let turnable = if loser == WEST { Faction::WestShosho } else { Faction::EastTozama };
     let new_faction = if gainer == EAST { Faction::EastTozama } else { Faction::WestShosho };
-    let here: Vec<u8> = (0..s.units.len() as u8).filter(|&u| s.units[u as usize].loc == hex && s.units[u as usize].side == loser).collect();
-    let turning: Vec<u8> = here.iter().copied().filter(|&u| s.units[u as usize].faction == turnable).collect();
-    if turning.is_empty() {
+    let here = (0..s.units.len() as u8)
+        .filter(|&u| s.units[u as usize].loc == hex && s.units[u as usize].side == loser)
+        .fold(0, |m, u| m | bit(u));
+    let turning = bits(here).filter(|&u| s.units[u as usize].faction == turnable).fold(0, |m, u| m | bit(u));
+    if turning == 0 {
         ev.emit(Audience::ALL, || json!({"kind": "defection_void", "hex": g.data.hexes[hex as usize].id}));
         return;
     }
     let mut commanders = 0;
-    for &u in &turning {
+    for u in bits(turning) {
         g.set_side(s, u, gainer, new_faction);
         ev.emit(Audience::ALL, || json!({"kind": "defection", "unit": g.unit_name(u), "to": SIDES[gainer as usize]}));
         if g.data.counters[u as usize].kind == Kind::Commander {
             commanders += 1;
         }
     }
-    for &u in here.iter().filter(|u| !turning.contains(u)) {
+    for u in bits(here & !turning) {
         if s.pending == Pending::Over {
             return;
         }
         g.eliminate(s, u, gainer, "removed beside a defection (R 12.1(3))", ev);
     }
     for _ in 0..commanders {
-        g.move_all(s, gainer, g.data.mv_defection, "enemy commander turned (R 11.0(1)②)", ev);
+        g.move_all(s, gainer, g.data.mv_defection, &"enemy commander turned (R 11.0(1)②)", ev);
     }
     // R 10.0(3)(5): a castle falls by defection and keeps working as a castle.
     g.take_castle(s, hex, gainer, true, ev);

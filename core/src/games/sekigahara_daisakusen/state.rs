@@ -137,18 +137,7 @@ pub fn bit(u: u8) -> u128 {
     1u128 << u
 }
 
-pub fn bits(mask: u128) -> impl Iterator<Item = u8> {
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let i = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(i)
-        }
-    })
-}
+pub use crate::bits::bits;
 
 /// Counter masks (u128) are saved as decimal strings: JSON numbers stop at 64 bits.
 mod mask {

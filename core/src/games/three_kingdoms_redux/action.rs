@@ -27,6 +27,75 @@
 
 use crate::game::ActionId;
 
+/// Where `legal` lists the actions of the pending decision: a `Vec<Action>`, the encoded ids
+/// ([`Encoded`]), their number ([`Count`]), one of them ([`Nth`]) or a membership test
+/// ([`Contains`]). The rules code lists without allocating; the caller picks what it needs.
+pub(crate) trait Actions {
+    fn push(&mut self, a: Action);
+
+    fn extend(&mut self, list: impl IntoIterator<Item = Action>) {
+        for a in list {
+            self.push(a);
+        }
+    }
+}
+
+impl Actions for Vec<Action> {
+    fn push(&mut self, a: Action) {
+        Vec::push(self, a);
+    }
+}
+
+/// Appends the encoded ids.
+pub(crate) struct Encoded<'a> {
+    pub layout: Layout,
+    pub out: &'a mut Vec<ActionId>,
+}
+
+impl Actions for Encoded<'_> {
+    fn push(&mut self, a: Action) {
+        self.out.push(self.layout.encode(a));
+    }
+}
+
+/// Counts the actions.
+#[derive(Default)]
+pub(crate) struct Count(pub usize);
+
+impl Actions for Count {
+    fn push(&mut self, _: Action) {
+        self.0 += 1;
+    }
+}
+
+/// Keeps the `k`-th action listed (from 0).
+pub(crate) struct Nth {
+    pub k: usize,
+    pub found: Option<Action>,
+}
+
+impl Actions for Nth {
+    fn push(&mut self, a: Action) {
+        if self.k == 0 {
+            self.found.get_or_insert(a);
+        } else {
+            self.k -= 1;
+        }
+    }
+}
+
+/// Whether `want` is listed.
+pub(crate) struct Contains {
+    pub want: Action,
+    pub found: bool,
+}
+
+impl Actions for Contains {
+    fn push(&mut self, a: Action) {
+        self.found |= a == self.want;
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     DrawGeneral(u8),

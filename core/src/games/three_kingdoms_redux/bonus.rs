@@ -49,25 +49,25 @@ impl Tkr {
     /// conditions and `per` counts are read when each one resolves.
     pub(crate) fn bonuses(&self, s: &mut State, seat: usize, a: u8, modes: u16, occupier: Option<u8>) {
         let winners = self.bidders(s, seat, a);
-        let mut cards = Vec::new();
-        self.cards(s, seat, &mut cards);
-        s.bonus_queue.clear();
-        for c in cards {
+        let mut queue = std::mem::take(&mut s.bonus_queue);
+        queue.clear();
+        for c in self.cards(s, seat) {
             for (i, e) in self.effects(c).iter().enumerate() {
                 if let Effect::ActionBonus { actions, mode, self_scope, .. } = e {
                     if !actions.has(a, seat) || mode.is_some_and(|m| modes & (1 << m) == 0) {
                         continue;
                     }
                     if *self_scope {
-                        let ok = if *mode == Some(M_OCCUPY) { occupier == Some(c as u8) } else { winners.contains(&(c as u8)) };
+                        let ok = if *mode == Some(M_OCCUPY) { occupier == Some(c as u8) } else { winners.contains(c as u8) };
                         if !ok {
                             continue;
                         }
                     }
-                    s.bonus_queue.push((c, i as u8));
+                    queue.push((c, i as u8));
                 }
             }
         }
+        s.bonus_queue = queue;
         if !s.bonus_queue.is_empty() {
             s.bonus_action = a;
             s.queue.push(Deferred::Bonuses { seat: seat as u8 });
@@ -126,10 +126,11 @@ impl Tkr {
         if times <= 0 {
             return;
         }
-        let name = self.card_name(c).to_string();
+        let name = self.card_name(c);
         ev.emit(Audience::ALL, || json!({"kind": "ability", "seat": seat, "card": name, "action": ACTIONS[a as usize]}));
-        let rest = std::mem::take(&mut s.queue);
+        // the prompts of this gain go before the ones already queued
+        let queued = s.queue.len();
         self.grant(s, seat, gain, c, i, times, ev);
-        s.queue.extend(rest);
+        s.queue.rotate_left(queued);
     }
 }

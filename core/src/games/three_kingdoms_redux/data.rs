@@ -1110,6 +1110,9 @@ impl Data {
                 effects,
             });
         }
+        if generals.len() > 128 {
+            return Err(bad("generals: more than 128 generals are not supported"));
+        }
         let mut rulers = [u8::MAX; 3];
         let mut decks: [Vec<u8>; 3] = Default::default();
         let mut by_kingdom: [Vec<u8>; 3] = Default::default();

@@ -4,9 +4,9 @@
 
 use serde_json::json;
 
-use super::action::Action;
+use super::action::{Action, Actions};
 use super::data::*;
-use super::rules::Card;
+use super::rules::{Card, Generals};
 use super::state::*;
 use super::Tkr;
 use crate::events::{Audience, Events};
@@ -52,7 +52,8 @@ impl Tkr {
             action_order: [0, 1, 2],
             alliance_action: NONE,
             last_alliance_action: NONE,
-            placements: Vec::new(),
+            // at most one placement per general a round: allocated once an episode
+            placements: Vec::with_capacity(d.generals.len()),
             totals: [[0; 3]; 18],
             last_inc: [[0; 3]; 18],
             side_bonus: [0; 18],
@@ -216,9 +217,7 @@ impl Tkr {
             if s.scratch == 1 { self.data.setup_recruit[seat] } else { self.data.recruit_in(s.round, seat).unwrap_or((0, 0)) };
         if s.scratch != 1 {
             // recruitment_bonus: rounds 3, 5, 9 only, not at setup
-            let mut cards = Vec::new();
-            self.cards(s, seat, &mut cards);
-            for c in cards {
+            for c in self.cards(s, seat) {
                 for e in self.effects(c) {
                     if let Effect::RecruitmentBonus { draw_extra, choose_extra } = e {
                         draw += draw_extra + choose_extra;
@@ -245,23 +244,23 @@ impl Tkr {
         }
         // reveal together (§7 1), C41)
         let round = s.round;
-        let mut revealed = Vec::new();
+        let mut revealed = Generals::default();
         for g in 0..s.gloc.len() {
             match s.gloc[g] {
                 GLoc::Chosen => {
                     s.gloc[g] = GLoc::Active;
                     s.recruited_round[g] = round;
-                    revealed.push(g);
+                    revealed.0 |= 1 << g;
                 }
                 GLoc::Drawn => s.gloc[g] = GLoc::Deck,
                 _ => {}
             }
         }
         ev.emit(Audience::ALL, || {
-            json!({"kind": "reveal", "round": round, "generals": revealed.iter().map(|&g| json!({"seat": self.data.generals[g].kingdom, "general": self.data.generals[g].id})).collect::<Vec<_>>()})
+            json!({"kind": "reveal", "round": round, "generals": revealed.iter().map(|g| json!({"seat": self.data.generals[g as usize].kingdom, "general": self.data.generals[g as usize].id})).collect::<Vec<_>>()})
         });
         // immediate_gain of the new generals (C31: setup ones after setup)
-        for g in revealed {
+        for g in revealed.iter().map(usize::from) {
             let seat = self.data.generals[g].kingdom as usize;
             for (i, e) in self.data.generals[g].effects.iter().enumerate() {
                 if let Effect::ImmediateGain { gain } = e {
@@ -333,7 +332,7 @@ impl Tkr {
     }
 
     /// Extras that may still be added to the placement being built.
-    pub(crate) fn extras(&self, s: &State, out: &mut Vec<Action>) {
+    pub(crate) fn extras(&self, s: &State, out: &mut impl Actions) {
         let Some(pl) = s.cur else { return };
         let seat = pl.seat as usize;
         let p = &s.seats[seat];
@@ -414,9 +413,7 @@ impl Tkr {
             }
             if s.side_bonus[a as usize] & (1 << seat) == 0 {
                 s.side_bonus[a as usize] |= 1 << seat;
-                let mut cards = Vec::new();
-                self.cards(s, seat, &mut cards);
-                for c in cards.into_iter().filter(|&c| c as usize >= self.g_count()) {
+                for c in self.cards(s, seat).filter(|&c| c as usize >= self.g_count()) {
                     for e in self.effects(c) {
                         if let Effect::BidBonus { actions, amount, side: true, cond } = e {
                             if actions.has(a, seat) && self.cond_ok_pub(s, seat, cond, c, Some(&pl), Some(a)) {
@@ -470,37 +467,43 @@ impl Tkr {
     /// The winning side of `a` as a seat mask (0 = nobody bid), by the totals of each side.
     pub fn bid_winner(&self, s: &State, a: u8) -> u8 {
         let order = s.bid_order;
-        let mut sides: Vec<(u8, i32, u32)> = Vec::new();
+        // (seat mask, total, last increase) of each side that bid: at most one per seat
+        let mut sides = [(0u8, 0i32, 0u32); 3];
+        let mut n = 0;
         let placed = |k: usize| s.placements.iter().any(|p| p.action == a && p.seat as usize == k);
         if a == s.alliance_action {
             if placed(order[0] as usize) {
                 let k = order[0] as usize;
-                sides.push((1 << k, s.totals[a as usize][k], s.last_inc[a as usize][k]));
+                sides[n] = (1 << k, s.totals[a as usize][k], s.last_inc[a as usize][k]);
+                n += 1;
             }
-            let allies: Vec<usize> = [order[1] as usize, order[2] as usize].into_iter().filter(|&k| placed(k)).collect();
-            if !allies.is_empty() {
-                let mask = allies.iter().fold(0u8, |m, &k| m | 1 << k);
-                let total = allies.iter().map(|&k| s.totals[a as usize][k]).sum();
-                let last = allies.iter().map(|&k| s.last_inc[a as usize][k]).max().unwrap_or(0);
-                sides.push((mask, total, last));
+            let allies = || [order[1] as usize, order[2] as usize].into_iter().filter(|&k| placed(k));
+            if allies().next().is_some() {
+                let mask = allies().fold(0u8, |m, k| m | 1 << k);
+                let total = allies().map(|k| s.totals[a as usize][k]).sum();
+                let last = allies().map(|k| s.last_inc[a as usize][k]).max().unwrap_or(0);
+                sides[n] = (mask, total, last);
+                n += 1;
             }
         } else {
             for k in 0..3 {
                 if placed(k) {
-                    sides.push((1 << k, s.totals[a as usize][k], s.last_inc[a as usize][k]));
+                    sides[n] = (1 << k, s.totals[a as usize][k], s.last_inc[a as usize][k]);
+                    n += 1;
                 }
             }
         }
+        let sides = &sides[..n];
         let Some(best) = sides.iter().map(|x| x.1).max() else { return 0 };
-        let tied: Vec<&(u8, i32, u32)> = sides.iter().filter(|x| x.1 == best).collect();
-        if tied.len() > 1 {
-            let with: Vec<&&(u8, i32, u32)> = tied.iter().filter(|x| self.wins_ties(s, x.0, a)).collect();
-            if with.len() == 1 {
-                return with[0].0;
+        let tied = || sides.iter().filter(move |x| x.1 == best);
+        if tied().count() > 1 {
+            let mut with = tied().filter(|x| self.wins_ties(s, x.0, a));
+            if let (Some(w), None) = (with.next(), with.next()) {
+                return w.0;
             }
         }
         // INTERPRETATION (RULES_NOTES.md T3): the side that reached the tied total first
-        tied.iter().min_by_key(|x| x.2).map(|x| x.0).unwrap_or(0)
+        tied().min_by_key(|x| x.2).map(|x| x.0).unwrap_or(0)
     }
 
     // === 8. Resolution 1) remove tokens, 2) next-round order ===
@@ -591,7 +594,7 @@ impl Tkr {
             A_MARKET => p.market_level < 5 || p.market_area > 0,
             A_HAN => {
                 let winners = self.bidders(s, seat, a);
-                p.gold >= self.param(s, seat, a, None, P_HAN_GOLD, &winners) && (p.office as usize) + 1 < self.data.office_vp.len()
+                p.gold >= self.param(s, seat, a, None, P_HAN_GOLD, winners) && (p.office as usize) + 1 < self.data.office_vp.len()
             }
             _ => true,
         }
@@ -626,9 +629,7 @@ impl Tkr {
                     s.scratch = 1;
                     let own = A_TRIBAL0 + seat as u8;
                     if s.seats[seat].performed & (1 << own) == 0 {
-                        let mut cards = Vec::new();
-                        self.cards(s, seat, &mut cards);
-                        let hold = cards.iter().any(|&c| {
+                        let hold = self.cards(s, seat).any(|c| {
                             self.effects(c)
                                 .iter()
                                 .any(|e| matches!(e, Effect::TribalNoDecay { cond } if self.cond_ok_pub(s, seat, cond, c, None, None)))
@@ -700,42 +701,39 @@ impl Tkr {
 
     /// (card, effect index) of `seat`'s round-end benefits (§8 5)): incomes, exchanges,
     /// card reservoirs and round-end military changes, in card order (at most 16).
-    pub(crate) fn benefits(&self, s: &State, seat: usize) -> Vec<(Card, u8)> {
-        let mut cards = Vec::new();
-        self.cards(s, seat, &mut cards);
-        let mut out = Vec::new();
-        for c in cards {
-            for (i, e) in self.effects(c).iter().enumerate() {
-                if matches!(
-                    e,
-                    Effect::RoundEndIncome { .. }
-                        | Effect::RoundEndExchange { .. }
-                        | Effect::CardReservoir { .. }
-                        | Effect::MilitaryScoreChange { on_build: false, .. }
-                ) && out.len() < 16
-                {
-                    out.push((c, i as u8));
-                }
-            }
-        }
-        out
+    pub(crate) fn benefits<'a>(&'a self, s: &'a State, seat: usize) -> impl Iterator<Item = (Card, u8)> + 'a {
+        self.cards(s, seat)
+            .flat_map(move |c| {
+                self.effects(c).iter().enumerate().filter_map(move |(i, e)| {
+                    matches!(
+                        e,
+                        Effect::RoundEndIncome { .. }
+                            | Effect::RoundEndExchange { .. }
+                            | Effect::CardReservoir { .. }
+                            | Effect::MilitaryScoreChange { on_build: false, .. }
+                    )
+                    .then_some((c, i as u8))
+                })
+            })
+            .take(16)
     }
 
     fn step_benefits(&self, s: &mut State, ev: &mut Events) {
         while s.cursor < 3 {
             let seat = s.action_order[s.cursor as usize] as usize;
-            let list = self.benefits(s, seat);
-            let open: Vec<usize> = (0..list.len()).filter(|&k| s.benefits_done & (1 << k) == 0).collect();
-            match open.len() {
-                0 => {
+            let (first, more) = {
+                let mut open = self.benefits(s, seat).enumerate().filter(|&(k, _)| s.benefits_done & (1 << k) == 0);
+                (open.next(), open.next().is_some())
+            };
+            match (first, more) {
+                (None, _) => {
                     s.benefits_done = 0;
                     s.cursor += 1;
                 }
-                1 => {
+                (Some((k, (c, i))), false) => {
                     // INTERPRETATION (RULES_NOTES.md T24): the owner orders its benefits; with
                     // one left there is nothing to choose
-                    s.benefits_done |= 1 << open[0];
-                    let (c, i) = list[open[0]];
+                    s.benefits_done |= 1 << k;
                     self.activate_benefit(s, seat, c, i, ev);
                     if s.pending != Pending::Auto {
                         return;
@@ -753,7 +751,7 @@ impl Tkr {
 
     /// Receives or activates one round-end benefit (an exchange becomes a prompt).
     pub(crate) fn activate_benefit(&self, s: &mut State, seat: usize, c: Card, i: u8, ev: &mut Events) {
-        let name = self.card_name(c).to_string();
+        let name = self.card_name(c);
         match &self.effects(c)[i as usize] {
             Effect::RoundEndIncome { gain, cond } if self.cond_ok_pub(s, seat, cond, c, None, None) => {
                 ev.emit(Audience::ALL, || json!({"kind": "income", "seat": seat, "card": name}));
@@ -841,8 +839,7 @@ impl Tkr {
             s.stage = Stage::Over;
             s.pending = Pending::Over;
             s.final_scores = self.scores(s).iter().map(|x| x.total).collect();
-            let scores = s.final_scores.clone();
-            ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": t, "scores": scores}));
+            ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": t, "scores": s.final_scores}));
             return;
         }
         self.upkeep(s, ev);
@@ -897,9 +894,7 @@ impl Tkr {
         let mut support_rice = p.support / 2;
         let mut unit_gold = (units - p.treasury_market as i32 - p.treasury_regions.count_ones() as i32).max(0);
         let mut unit_rice = (units - p.granary_farm as i32 - p.granary_regions.count_ones() as i32).max(0);
-        let mut cards = Vec::new();
-        self.cards(s, seat, &mut cards);
-        for c in cards {
+        for c in self.cards(s, seat) {
             for e in self.effects(c) {
                 if let Effect::UpkeepReduction { upkeep, amount, cond } = e {
                     if self.cond_ok_pub(s, seat, cond, c, None, None) {

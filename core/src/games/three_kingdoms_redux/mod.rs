@@ -67,6 +67,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 pub use action::{Action, Layout};
+use action::{Contains, Count, Encoded, Nth};
 pub use data::Data;
 pub use scoring::{rank_points, Score};
 pub use state::{GLoc, Pending, Placement, RegionState, Seat, Stage, State, NONE};
@@ -244,17 +245,15 @@ impl Game for Tkr {
 
     fn legal_actions(&self, s: &State, out: &mut Vec<ActionId>) {
         let start = out.len();
-        let mut v = Vec::new();
-        self.legal(s, &mut v);
-        out.extend(v.into_iter().map(|a| self.layout.encode(a)));
+        self.legal(s, &mut Encoded { layout: self.layout, out });
         out[start..].sort_unstable();
     }
 
     fn is_legal(&self, s: &State, a: ActionId) -> bool {
-        let Some(x) = self.decode(a) else { return false };
-        let mut v = Vec::new();
-        self.legal(s, &mut v);
-        v.contains(&x)
+        let Some(want) = self.decode(a) else { return false };
+        let mut c = Contains { want, found: false };
+        self.legal(s, &mut c);
+        c.found
     }
 
     fn chance_outcomes(&self, s: &State, out: &mut Vec<(ActionId, f64)>) {
@@ -267,12 +266,14 @@ impl Game for Tkr {
     }
 
     fn sample_chance(&self, s: &mut State) -> ActionId {
-        let mut v = Vec::new();
-        self.legal(s, &mut v);
-        let k = s.rng.below(v.len() as u32) as usize;
-        let mut ids: Vec<ActionId> = v.into_iter().map(|a| self.layout.encode(a)).collect();
-        ids.sort_unstable();
-        ids[k]
+        let mut n = Count::default();
+        self.legal(s, &mut n);
+        let k = s.rng.below(n.0 as u32) as usize;
+        // The outcomes of a chance node are listed in ascending id order (outcome k of one
+        // block, action.rs), so the k-th listed is the k-th of the sorted ids.
+        let mut nth = Nth { k, found: None };
+        self.legal(s, &mut nth);
+        self.layout.encode(nth.found.expect("k < the number of outcomes"))
     }
 
     fn apply(&self, s: &mut State, a: ActionId, ev: &mut Events) {

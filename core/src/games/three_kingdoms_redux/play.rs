@@ -2,8 +2,9 @@
 
 use serde_json::json;
 
-use super::action::Action;
+use super::action::{Action, Actions, Count};
 use super::data::*;
+use super::rules::Generals;
 use super::state::*;
 use super::Tkr;
 use crate::events::{Audience, Events};
@@ -41,18 +42,18 @@ impl Tkr {
     pub(crate) fn build_cost(&self, s: &State, seat: usize, d: u8) -> Bundle {
         let mut cost = self.data.developments[d as usize].cost;
         let winners = self.bidders(s, seat, A_BUILD);
-        let discount = self.param(s, seat, A_BUILD, None, P_GOLD_DISCOUNT, &winners);
+        let discount = self.param(s, seat, A_BUILD, None, P_GOLD_DISCOUNT, winners);
         cost[B_GOLD] = (cost[B_GOLD] - discount).max(0);
         cost
     }
 
     /// Regions where `general` (of `seat`, with its units on battle action `a`) may occupy.
-    pub(crate) fn occupy_regions(&self, s: &State, seat: usize, a: u8, general: u8) -> Vec<u8> {
+    pub(crate) fn occupy_regions(&self, s: &State, seat: usize, a: u8, general: u8) -> u32 {
         let Some(pl) = s.placements.iter().find(|p| p.general == general && p.action == a && p.seat as usize == seat) else {
-            return vec![];
+            return 0;
         };
         if pl.units == 0 || pl.unit == NONE {
-            return vec![];
+            return 0;
         }
         let border = a - A_BATTLE0;
         let effects = &self.data.generals[general as usize].effects;
@@ -69,11 +70,11 @@ impl Tkr {
                 let bid_other = s.placements.iter().any(|p| p.seat as usize == seat && p.action == other_action);
                 let won_other = s.seats[seat].won & (1 << other_action) != 0;
                 if !(self.rule_text_alternation && bid_other && !won_other) {
-                    return vec![];
+                    return 0;
                 }
             }
         }
-        let mut out = Vec::new();
+        let mut out = 0;
         for (r, reg) in self.data.regions.iter().enumerate() {
             if reg.border != border || s.regions[r].seat != NONE {
                 continue;
@@ -82,13 +83,13 @@ impl Tkr {
                 || any_type
                 || effects.iter().any(|e| matches!(e, Effect::OccupationRule(OccRule::Substitute { requires, may_use }) if *requires == reg.unit && *may_use == pl.unit));
             if ok {
-                out.push(r as u8);
+                out |= 1 << r;
             }
         }
         out
     }
 
-    pub(crate) fn legal(&self, s: &State, out: &mut Vec<Action>) {
+    pub(crate) fn legal(&self, s: &State, out: &mut impl Actions) {
         let seat = s.seat as usize;
         let p = &s.seats[seat];
         match s.pending {
@@ -144,7 +145,7 @@ impl Tkr {
             Pending::TradeRice => {
                 out.push(Action::Choice(0));
                 let r = self.rates();
-                let max = self.param(s, seat, A_TRADE, Some(4), P_MAX_RICE, &self.bidders(s, seat, A_TRADE));
+                let max = self.param(s, seat, A_TRADE, Some(4), P_MAX_RICE, self.bidders(s, seat, A_TRADE));
                 for k in 1..=3 {
                     if k * rice_lot(&r.rice_buy, true) <= max && p.gold >= k * r.rice_buy.pay {
                         out.push(Action::Choice(k as u8));
@@ -159,7 +160,7 @@ impl Tkr {
             Pending::TradeWeapons => {
                 out.push(Action::Choice(0));
                 let r = self.rates();
-                let max = self.param(s, seat, A_TRADE, Some(5), P_MAX_WEAPONS, &self.bidders(s, seat, A_TRADE));
+                let max = self.param(s, seat, A_TRADE, Some(5), P_MAX_WEAPONS, self.bidders(s, seat, A_TRADE));
                 let free: i32 = (0..4).map(|w| self.available(s, B_SPEAR + w).max(0)).sum();
                 let have: i32 = p.weapons.iter().sum();
                 for k in 1..=2 {
@@ -184,8 +185,8 @@ impl Tkr {
             Pending::Hire => {
                 out.push(Action::Choice(0));
                 let w = self.bidders(s, seat, A_INSTRUCT);
-                let cost = self.param(s, seat, A_INSTRUCT, Some(6), P_HIRE_RICE, &w);
-                let limit = self.param(s, seat, A_INSTRUCT, Some(6), P_HIRE_LIMIT, &w);
+                let cost = self.param(s, seat, A_INSTRUCT, Some(6), P_HIRE_RICE, w);
+                let limit = self.param(s, seat, A_INSTRUCT, Some(6), P_HIRE_LIMIT, w);
                 if p.rice >= cost {
                     for k in 1..=limit.min(p.untrained).min(15) {
                         out.push(Action::Choice(k as u8));
@@ -231,32 +232,32 @@ impl Tkr {
                     action,
                     None,
                     if action == A_SPEAR_HORSE { P_SPEAR_HORSE } else { P_CROSSBOW_SHIP },
-                    &self.bidders(s, seat, action),
+                    self.bidders(s, seat, action),
                 );
                 out.extend((0..=amount.min(15)).map(|k| Action::Choice(k as u8)));
             }
             Pending::Train => {
-                let limit = self.param(s, seat, A_TRAIN, None, P_TRAIN_LIMIT, &self.bidders(s, seat, A_TRAIN));
+                let limit = self.param(s, seat, A_TRAIN, None, P_TRAIN_LIMIT, self.bidders(s, seat, A_TRAIN));
                 out.extend((0..=limit.min(p.untrained).min(15)).map(|k| Action::Choice(k as u8)));
             }
             Pending::Tribute => out.extend((0..self.data.tribute.len().min(16)).map(|k| Action::Choice(k as u8))),
             Pending::HanFlip => {
-                let mut g = self.bidders(s, seat, A_HAN);
-                g.sort_unstable();
-                out.extend(g.into_iter().map(Action::General));
+                out.extend(self.bidders(s, seat, A_HAN).iter().map(Action::General));
             }
             Pending::OccupyGeneral { action } => {
-                let mut gs = self.bidders(s, seat, action);
-                gs.sort_unstable();
-                for g in gs {
-                    if !self.occupy_regions(s, seat, action, g).is_empty() {
+                for g in self.bidders(s, seat, action).iter() {
+                    if self.occupy_regions(s, seat, action, g) != 0 {
                         out.push(Action::General(g));
                     }
                 }
                 out.push(Action::Done);
             }
             Pending::OccupyRegion { action, general } => {
-                out.extend(self.occupy_regions(s, seat, action, general).into_iter().map(Action::Region))
+                let mut m = self.occupy_regions(s, seat, action, general);
+                while m != 0 {
+                    out.push(Action::Region(m.trailing_zeros() as u8));
+                    m &= m - 1;
+                }
             }
             Pending::OccupyUnits { action, general, .. } => {
                 let units = s.placements.iter().find(|p| p.general == general && p.action == action).map_or(0, |p| p.units);
@@ -284,7 +285,7 @@ impl Tkr {
                 }
             }
             Pending::BenefitOrder => {
-                for k in 0..self.benefits(s, seat).len() {
+                for k in 0..self.benefits(s, seat).count() {
                     if s.benefits_done & (1 << k) == 0 {
                         out.push(Action::Choice(k as u8));
                     }
@@ -320,7 +321,7 @@ impl Tkr {
                 } else {
                     s.seats[k].hand |= 1 << d;
                 }
-                let id = self.data.developments[d as usize].id.clone();
+                let id = self.data.developments[d as usize].id.as_str();
                 ev.emit(Audience::seat(k), || json!({"kind": "draw_development", "seat": k, "deck": deck, "card": id}));
                 ev.emit(Audience::all_but(k, 3), || json!({"kind": "draw_development", "seat": k, "deck": deck}));
                 if left > 1 && self.dev_remaining(s, deck).next().is_some() {
@@ -335,7 +336,7 @@ impl Tkr {
             (Pending::DrawGeneral { seat: k, left }, Action::DrawGeneral(i)) => {
                 let g = self.general_deck(s, k as usize).nth(i as usize).expect("a general left");
                 s.gloc[g as usize] = GLoc::Drawn;
-                let id = self.data.generals[g as usize].id.clone();
+                let id = self.data.generals[g as usize].id.as_str();
                 ev.emit(Audience::seat(k as usize), || json!({"kind": "draw_general", "seat": k, "general": id}));
                 ev.emit(Audience::all_but(k as usize, 3), || json!({"kind": "draw_general", "seat": k}));
                 if left > 1 {
@@ -352,7 +353,7 @@ impl Tkr {
             }
             (Pending::Keep { seat: k, left }, Action::Keep(g)) => {
                 s.gloc[g as usize] = GLoc::Chosen;
-                let id = self.data.generals[g as usize].id.clone();
+                let id = self.data.generals[g as usize].id.as_str();
                 ev.emit(Audience::seat(k as usize), || json!({"kind": "keep_general", "seat": k, "general": id}));
                 ev.emit(Audience::all_but(k as usize, 3), || json!({"kind": "keep_general", "seat": k}));
                 if left > 1 {
@@ -396,9 +397,9 @@ impl Tkr {
             (Pending::Target, Action::Target(x)) => {
                 s.cur.as_mut().expect("placement").action = x;
                 s.pending = Pending::Extras;
-                let mut ex = Vec::new();
+                let mut ex = Count::default();
                 self.extras(s, &mut ex);
-                if ex.len() == 1 {
+                if ex.0 == 1 {
                     self.confirm(s, ev);
                 }
             }
@@ -426,9 +427,9 @@ impl Tkr {
                         return;
                     }
                 }
-                let mut ex = Vec::new();
+                let mut ex = Count::default();
                 self.extras(s, &mut ex);
-                if ex.len() == 1 {
+                if ex.0 == 1 {
                     self.confirm(s, ev);
                 }
             }
@@ -450,7 +451,7 @@ impl Tkr {
     }
 
     fn after_import_draws(&self, s: &mut State, seat: usize) {
-        let keep = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_KEEP, &self.bidders(s, seat, A_INSTRUCT)) as u32;
+        let keep = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_KEEP, self.bidders(s, seat, A_INSTRUCT)) as u32;
         if s.seats[seat].import_drawn.count_ones() > keep {
             s.seat = seat as u8;
             s.pending = Pending::KeepImport { left: keep as u8 };
@@ -489,15 +490,15 @@ impl Tkr {
             A_BUILD => s.pending = Pending::Build,
             A_SPEAR_HORSE | A_CROSSBOW_SHIP => s.pending = Pending::Produce { action: a },
             A_RECRUIT => {
-                let n = self.param(s, seat, a, None, P_RECRUIT, &w);
-                let trained = self.param(s, seat, a, None, P_AS_TRAINED, &w).min(n);
+                let n = self.param(s, seat, a, None, P_RECRUIT, w);
+                let trained = self.param(s, seat, a, None, P_AS_TRAINED, w).min(n);
                 let t = self.take(s, seat, B_TRAINED, trained);
                 let u = self.take(s, seat, B_UNTRAINED, n - trained);
                 ev.emit(Audience::ALL, || json!({"kind": "recruit_armies", "seat": seat, "untrained": u, "trained": t}));
                 self.complete(s, seat, a, 0, None);
             }
             A_TRAIN => {
-                let limit = self.param(s, seat, a, None, P_TRAIN_LIMIT, &w);
+                let limit = self.param(s, seat, a, None, P_TRAIN_LIMIT, w);
                 if limit.min(p.untrained) == 0 {
                     self.complete(s, seat, a, 0, None);
                 } else {
@@ -506,32 +507,32 @@ impl Tkr {
             }
             A_TRIBUTE => s.pending = Pending::Tribute,
             A_SUPPORT => {
-                let n = self.param(s, seat, a, None, P_SUPPORT, &w);
+                let n = self.param(s, seat, a, None, P_SUPPORT, w);
                 let got = self.take(s, seat, B_SUPPORT, n);
                 ev.emit(Audience::ALL, || json!({"kind": "support", "seat": seat, "amount": got}));
                 self.complete(s, seat, a, 0, None);
             }
             A_HAN => {
-                let cost = self.param(s, seat, a, None, P_HAN_GOLD, &w);
+                let cost = self.param(s, seat, a, None, P_HAN_GOLD, w);
                 let p = &mut s.seats[seat];
                 p.gold -= cost;
                 p.office += 1;
                 let office = p.office;
                 ev.emit(Audience::ALL, || json!({"kind": "office", "seat": seat, "office": office, "paid": cost}));
-                let exhaust = self.param(s, seat, a, None, P_HAN_EXHAUST, &w);
+                let exhaust = self.param(s, seat, a, None, P_HAN_EXHAUST, w);
                 if exhaust > 0 && w.len() > 1 {
                     s.pending = Pending::HanFlip;
                 } else {
                     if exhaust > 0 {
-                        s.han_flipped = w[0];
+                        s.han_flipped = w.iter().next().expect("the winning general");
                     }
                     self.complete(s, seat, a, 0, None);
                 }
             }
             12..=14 => {
                 let mut any = false;
-                for &g in &w {
-                    any |= !self.occupy_regions(s, seat, a, g).is_empty();
+                for g in w.iter() {
+                    any |= self.occupy_regions(s, seat, a, g) != 0;
                 }
                 if any {
                     s.pending = Pending::OccupyGeneral { action: a };
@@ -547,7 +548,7 @@ impl Tkr {
     fn develop(&self, s: &mut State, seat: usize, a: u8, ev: &mut Events) {
         let w = self.bidders(s, seat, a);
         let (mode, p_levels) = if a == A_FARM { (0u8, P_FARM_LEVELS) } else { (2u8, P_MARKET_LEVELS) };
-        let n = self.param(s, seat, a, Some(mode), p_levels, &w) as u8;
+        let n = self.param(s, seat, a, Some(mode), p_levels, w) as u8;
         let p = &mut s.seats[seat];
         let (level, area) = if a == A_FARM { (&mut p.farm_level, &mut p.farm_area) } else { (&mut p.market_level, &mut p.market_area) };
         // C12: only the leftmost undeveloped token flips; 5 positions
@@ -561,7 +562,7 @@ impl Tkr {
 
     fn tribal_action(&self, s: &mut State, seat: usize, a: u8, ev: &mut Events) {
         let w = self.bidders(s, seat, a);
-        let bonus = self.param(s, seat, a, None, P_TRIBAL_BONUS, &w);
+        let bonus = self.param(s, seat, a, None, P_TRIBAL_BONUS, w);
         let steps: i32 =
             s.placements.iter().filter(|p| p.seat as usize == seat && p.action == a).map(|p| p.gold as i32 + p.units as i32).sum::<i32>()
                 + bonus;
@@ -579,7 +580,7 @@ impl Tkr {
     fn answer(&self, s: &mut State, seat: usize, x: Action, ev: &mut Events) {
         let k = if let Action::Choice(k) = x { k as i32 } else { -1 };
         let a = s.acting;
-        let w = if a != NONE { self.bidders(s, seat, a) } else { Vec::new() };
+        let w = if a != NONE { self.bidders(s, seat, a) } else { Generals::default() };
         match s.pending {
             Pending::DevelopMode { action } => {
                 if k == 0 {
@@ -591,7 +592,7 @@ impl Tkr {
             Pending::Bank { action } => {
                 let farm = action == A_FARM;
                 let (mode, pp) = if farm { (M_HARVEST, P_HARVEST_RICE) } else { (M_TAX, P_TAX_GOLD) };
-                let per = self.param(s, seat, action, Some(mode), pp, &w);
+                let per = self.param(s, seat, action, Some(mode), pp, w);
                 let p = &mut s.seats[seat];
                 let area = if farm { p.farm_area } else { p.market_area } as i32;
                 let cashed = area - k;
@@ -662,7 +663,7 @@ impl Tkr {
             }
             Pending::Hire => {
                 if k > 0 {
-                    let cost = self.param(s, seat, A_INSTRUCT, Some(6), P_HIRE_RICE, &w);
+                    let cost = self.param(s, seat, A_INSTRUCT, Some(6), P_HIRE_RICE, w);
                     let p = &mut s.seats[seat];
                     p.rice -= cost;
                     p.untrained -= k;
@@ -678,7 +679,7 @@ impl Tkr {
                 } else {
                     let deck = (k - 1) as u8;
                     s.scratch |= 1 << M_IMPORT;
-                    let n = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_DRAW, &w).max(1);
+                    let n = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_DRAW, w).max(1);
                     let have = self.dev_remaining(s, deck).count() as i32; // the bottom included
                     ev.emit(Audience::ALL, || json!({"kind": "import_tech", "seat": seat, "deck": deck}));
                     s.pending = Pending::DrawDev { seat: seat as u8, deck, left: n.min(have) as u8, import: true };
@@ -689,7 +690,7 @@ impl Tkr {
                 let p = &mut s.seats[seat];
                 p.import_drawn &= !(1 << d);
                 p.hand |= 1 << d;
-                let id = self.data.developments[d as usize].id.clone();
+                let id = self.data.developments[d as usize].id.as_str();
                 ev.emit(Audience::seat(seat), || json!({"kind": "keep_development", "seat": seat, "card": id}));
                 if left > 1 && s.seats[seat].import_drawn != 0 {
                     s.pending = Pending::KeepImport { left: left - 1 };
@@ -711,7 +712,7 @@ impl Tkr {
             },
             Pending::ArmyCost { dev } => self.build(s, seat, dev, k, ev),
             Pending::Produce { action } => {
-                let amount = self.param(s, seat, action, None, if action == A_SPEAR_HORSE { P_SPEAR_HORSE } else { P_CROSSBOW_SHIP }, &w);
+                let amount = self.param(s, seat, action, None, if action == A_SPEAR_HORSE { P_SPEAR_HORSE } else { P_CROSSBOW_SHIP }, w);
                 let first = if action == A_SPEAR_HORSE { B_SPEAR } else { B_SPEAR + 2 };
                 let a1 = self.take(s, seat, first, k);
                 let a2 = self.take(s, seat, first + 1, amount - k);
@@ -739,7 +740,7 @@ impl Tkr {
             Pending::HanFlip => {
                 let Action::General(g) = x else { unreachable!("han flip") };
                 s.han_flipped = g;
-                let id = self.data.generals[g as usize].id.clone();
+                let id = self.data.generals[g as usize].id.as_str();
                 ev.emit(Audience::ALL, || json!({"kind": "han_flip", "seat": seat, "general": id}));
                 self.complete(s, seat, A_HAN, 0, None);
             }
@@ -765,7 +766,7 @@ impl Tkr {
                     p.treasury_regions |= 1 << region;
                 }
                 let reg = s.regions[region as usize];
-                let (rid, gid) = (self.data.regions[region as usize].id.clone(), self.data.generals[reg.general as usize].id.clone());
+                let (rid, gid) = (self.data.regions[region as usize].id.as_str(), self.data.generals[reg.general as usize].id.as_str());
                 ev.emit(Audience::ALL, || {
                     json!({"kind": "occupy", "seat": seat, "region": rid, "general": gid, "unit": UNITS[reg.unit as usize], "units": reg.units,
                            "flipped": reg.flipped, "token_to": if k == 0 { "granary" } else { "treasury" }})
@@ -816,7 +817,7 @@ impl Tkr {
                 self.resolve_bonus(s, seat, k as usize, ev);
             }
             Pending::BenefitOrder => {
-                let (c, i) = self.benefits(s, seat)[k as usize];
+                let (c, i) = self.benefits(s, seat).nth(k as usize).expect("a listed benefit");
                 s.benefits_done |= 1 << k;
                 s.pending = Pending::Auto;
                 self.activate_benefit(s, seat, c, i, ev);
@@ -861,13 +862,19 @@ impl Tkr {
     fn return_imports(&self, s: &mut State, seat: usize, ev: &mut Events) {
         let back = s.seats[seat].import_drawn;
         s.seats[seat].import_drawn = 0;
-        let cards: Vec<u8> = s.import_seq.drain(..).filter(|&c| back & (1 << c) != 0).collect();
-        let Some(&first) = cards.first() else { return };
-        let deck = self.data.developments[first as usize].deck;
-        s.bottom[deck as usize].extend(cards.iter().map(|&c| (c, seat as u8)));
-        let ids: Vec<&str> = cards.iter().map(|&c| self.data.developments[c as usize].id.as_str()).collect();
-        ev.emit(Audience::seat(seat), || json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "cards": ids}));
-        ev.emit(Audience::all_but(seat, 3), || json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "count": cards.len()}));
+        let mut seq = std::mem::take(&mut s.import_seq);
+        let cards = || seq.iter().copied().filter(|&c| back & (1 << c) != 0);
+        if let Some(first) = cards().next() {
+            let deck = self.data.developments[first as usize].deck;
+            s.bottom[deck as usize].extend(cards().map(|c| (c, seat as u8)));
+            ev.emit(Audience::seat(seat), || {
+                let ids: Vec<&str> = cards().map(|c| self.data.developments[c as usize].id.as_str()).collect();
+                json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "cards": ids})
+            });
+            ev.emit(Audience::all_but(seat, 3), || json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "count": cards().count()}));
+        }
+        seq.clear();
+        s.import_seq = seq;
     }
 
     /// Builds development `d` from the hand, `trained_army` of its army cost paid with
@@ -879,7 +886,7 @@ impl Tkr {
         p.hand &= !(1 << d);
         p.built |= 1 << d;
         s.built_round[d as usize] = s.round;
-        let id = self.data.developments[d as usize].id.clone();
+        let id = self.data.developments[d as usize].id.as_str();
         ev.emit(Audience::ALL, || json!({"kind": "build", "seat": seat, "card": id, "trained_armies_paid": trained_army}));
         let card = (self.g_count() + d as usize) as u16;
         for (i, e) in self.data.developments[d as usize].effects.iter().enumerate() {
@@ -894,7 +901,7 @@ impl Tkr {
             }
         }
         s.scratch += 1;
-        let builds = self.param(s, seat, A_BUILD, None, 10, &self.bidders(s, seat, A_BUILD));
+        let builds = self.param(s, seat, A_BUILD, None, 10, self.bidders(s, seat, A_BUILD));
         if (s.scratch as i32) < builds {
             s.pending = Pending::Build;
         } else {

@@ -15,6 +15,25 @@ use serde_json::json;
 /// A card that carries effects: a general (index < G) or a built development (G + d).
 pub type Card = u16;
 
+/// A set of generals, bit g for general g (the data holds at most 128 generals, data.rs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Generals(pub u128);
+
+impl Generals {
+    pub(crate) fn contains(self, g: u8) -> bool {
+        g < 128 && self.0 & (1 << g) != 0
+    }
+
+    pub(crate) fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The generals in ascending order.
+    pub(crate) fn iter(self) -> impl Iterator<Item = u8> {
+        crate::bits::bits(self.0)
+    }
+}
+
 impl Tkr {
     pub(crate) fn g_count(&self) -> usize {
         self.data.generals.len()
@@ -41,19 +60,20 @@ impl Tkr {
 
     /// The cards whose effects are active for `seat`: recruited generals (also stationed,
     /// C31) and built developments.
-    pub(crate) fn cards(&self, s: &State, seat: usize, out: &mut Vec<Card>) {
-        out.clear();
-        for &g in &self.data.by_kingdom[seat] {
-            if matches!(s.gloc[g as usize], GLoc::Active | GLoc::Stationed) && !self.data.generals[g as usize].effects.is_empty() {
-                out.push(g as Card);
-            }
-        }
+    pub(crate) fn cards<'a>(&'a self, s: &'a State, seat: usize) -> impl Iterator<Item = Card> + 'a {
+        let generals = self.data.by_kingdom[seat]
+            .iter()
+            .filter(move |&&g| {
+                matches!(s.gloc[g as usize], GLoc::Active | GLoc::Stationed) && !self.data.generals[g as usize].effects.is_empty()
+            })
+            .map(|&g| g as Card);
         let mut b = s.seats[seat].built;
-        while b != 0 {
-            let d = b.trailing_zeros() as usize;
+        let built = std::iter::from_fn(move || {
+            let d = (b != 0).then(|| b.trailing_zeros() as usize)?;
             b &= b - 1;
-            out.push((self.g_count() + d) as Card);
-        }
+            Some((self.g_count() + d) as Card)
+        });
+        generals.chain(built)
     }
 
     pub(crate) fn effects(&self, card: Card) -> &[Effect] {
@@ -294,18 +314,16 @@ impl Tkr {
     }
 
     /// A numeric parameter of `action` for `seat` performing it in `mode` (action_param).
-    pub(crate) fn param(&self, s: &State, seat: usize, action: u8, mode: Option<u8>, p: usize, winners: &[u8]) -> i32 {
+    pub(crate) fn param(&self, s: &State, seat: usize, action: u8, mode: Option<u8>, p: usize, winners: Generals) -> i32 {
         let mut v = self.data.param_default[p];
-        let mut cards = Vec::new();
-        self.cards(s, seat, &mut cards);
         let mut deltas = 0;
-        for &c in &cards {
+        for c in self.cards(s, seat) {
             for e in self.effects(c) {
                 if let Effect::ActionParam { actions, mode: m, param, delta, set, self_scope } = e {
                     if *param != p || !actions.has(action, seat) || (m.is_some() && *m != mode) {
                         continue;
                     }
-                    if *self_scope && !winners.contains(&(c as u8)) {
+                    if *self_scope && !winners.contains(c as u8) {
                         continue;
                     }
                     if let Some(x) = set {
@@ -320,8 +338,8 @@ impl Tkr {
 
     /// The generals of `seat` that bid on `action` this round (its winning generals while
     /// the action is being performed).
-    pub(crate) fn bidders(&self, s: &State, seat: usize, action: u8) -> Vec<u8> {
-        s.placements.iter().filter(|p| p.seat as usize == seat && p.action == action).map(|p| p.general).collect()
+    pub(crate) fn bidders(&self, s: &State, seat: usize, action: u8) -> Generals {
+        Generals(s.placements.iter().filter(|p| p.seat as usize == seat && p.action == action).fold(0, |m, p| m | 1u128 << p.general))
     }
 }
 

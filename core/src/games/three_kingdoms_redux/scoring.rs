@@ -128,8 +128,10 @@ impl Tkr {
 
     /// Final placing: total, then gold + rice, then Shu > Wu > Wei (§11).
     pub fn ranking(&self, s: &State) -> [usize; 3] {
-        let totals: Vec<i32> =
-            if s.final_scores.len() == 3 { s.final_scores.clone() } else { self.scores(s).iter().map(|x| x.total).collect() };
+        let totals: [i32; 3] = match s.final_scores[..] {
+            [a, b, c] => [a, b, c],
+            _ => self.scores(s).map(|x| x.total),
+        };
         let mut idx = [0usize, 1, 2];
         idx.sort_by_key(|&k| (std::cmp::Reverse(totals[k]), std::cmp::Reverse(s.seats[k].gold + s.seats[k].rice), std::cmp::Reverse(k)));
         idx
