@@ -346,7 +346,9 @@ impl<G: Game> Ctx<'_, G> {
     }
 }
 
-/// The uint8 observation: `round(clamp(v, 0, 1) × 255)`, ties to even (NaN gives 0).
+/// The uint8 observation: `round(clamp(v, 0, 1) × 255)`, ties to even (NaN gives 0, which
+/// `f32::clamp`, passing NaN on, would not promise).
+#[allow(clippy::manual_clamp)]
 fn quantize(src: &[f32], dst: &mut [u8]) {
     for (q, &v) in dst.iter_mut().zip(src) {
         *q = byte_of(v.max(0.0).min(1.0) * 255.0);
