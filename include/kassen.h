@@ -269,7 +269,9 @@ typedef struct kassen_batch_dims {
  * Between calls the batch owns the contents of `mask`: given the same mask buffer as in the
  * previous call, `kassen_batch_step` clears only the entries it set then, so do not write
  * into it between calls (reading is fine). A different buffer, and every
- * `kassen_batch_reset`, is written in full.
+ * `kassen_batch_reset`, is written in full. The batch knows a buffer by its address and
+ * length: a new buffer allocated where the previous one was freed counts as the same, so
+ * it must start zero-filled (`calloc`), or keep one buffer for the batch's life.
  *
  * Same-step autoreset: an env whose episode ended has already been reset, and its `obs`,
  * `mask` and `player` belong to the first decision of its next episode.
