@@ -116,7 +116,7 @@ fn out_array<'py, T: numpy::Element>(
 
 /// Where a call writes the observations and masks: the caller's arrays, or (`None`) the
 /// batch's own `obs` and `mask`.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Outs<'a, 'py> {
     obs: Option<&'a Bound<'py, PyAny>>,
     mask: Option<&'a Bound<'py, PyAny>>,

@@ -44,7 +44,6 @@ struct SlotOut<'a> {
 /// What every slot's work reads: the rules and the options of the batch.
 struct Ctx<'b, G: Game> {
     game: &'b Instance<G>,
-    rules: &'b G,
     explicit_chance: bool,
     opts: &'b BatchOptions,
     /// The mask buffer holds what the previous call wrote: clear only the entries set then.
@@ -101,7 +100,7 @@ impl<G: Game> TypedBatch<G> {
             max_legal: (info.buffer_sizes.max_legal_actions as usize).clamp(1, num_actions.max(1)),
         };
         let mut slots = Vec::with_capacity(dims.num_envs);
-        let ctx = Ctx { game: &game, rules: game.rules(), explicit_chance, opts: &opts, sparse_mask: false };
+        let ctx = Ctx { game: &game, explicit_chance, opts: &opts, sparse_mask: false };
         for i in 0..dims.num_envs {
             let mut slot = Slot {
                 state: game.rules().new_initial_state(0),
@@ -172,7 +171,6 @@ impl<G: Game> TypedBatch<G> {
         let mask_id = (out.mask.as_ptr() as usize, out.mask.len());
         let ctx = Ctx {
             game: &self.game,
-            rules: self.game.rules(),
             explicit_chance: self.explicit_chance,
             opts: &self.opts,
             sparse_mask: sparse_mask && self.last_mask == Some(mask_id),
@@ -209,9 +207,13 @@ impl<G: Game> TypedBatch<G> {
 }
 
 impl<G: Game> Ctx<'_, G> {
+    fn rules(&self) -> &G {
+        self.game.rules()
+    }
+
     fn start_episode(&self, i: usize, slot: &mut Slot<G>) {
         slot.seed = episode_seed(self.opts.seed, i, slot.episode);
-        slot.state = self.rules.new_initial_state(slot.seed);
+        slot.state = self.rules().new_initial_state(slot.seed);
         slot.history.clear();
         slot.rng = Rng::from_seed(opponent_seed(self.opts.seed, i, slot.episode));
         slot.steps = 0;
@@ -225,7 +227,7 @@ impl<G: Game> Ctx<'_, G> {
 
     /// Applies `a` to the slot's state (recorded in its history if it keeps one).
     fn apply(&self, slot: &mut Slot<G>, a: ActionId) {
-        self.rules.apply(&mut slot.state, a, &mut Events::off());
+        self.rules().apply(&mut slot.state, a, &mut Events::off());
         if self.keeps_history() {
             slot.history.push(a);
         }
@@ -242,7 +244,7 @@ impl<G: Game> Ctx<'_, G> {
     /// multi-agent batch) and, in single-agent mode, the opponent's seats. Leaves the legal
     /// actions of the state it stops at in `slot.legal`.
     fn advance(&self, slot: &mut Slot<G>) {
-        let rules = self.rules;
+        let rules = self.rules();
         loop {
             slot.legal.clear();
             let p = rules.current_player(&slot.state);
@@ -270,10 +272,10 @@ impl<G: Game> Ctx<'_, G> {
     /// Why slot `i` cannot take action `a` (the checks of [`Game::check`], against the legal
     /// actions the slot keeps).
     fn check(&self, i: usize, slot: &Slot<G>, a: ActionId) -> Result<(), BatchError> {
-        let error = if self.rules.is_terminal(&slot.state) {
+        let error = if self.rules().is_terminal(&slot.state) {
             RuleError::GameOver
-        } else if a >= self.rules.num_distinct_actions() {
-            RuleError::ActionOutOfRange { action: a, num_actions: self.rules.num_distinct_actions() }
+        } else if a >= self.rules().num_distinct_actions() {
+            RuleError::ActionOutOfRange { action: a, num_actions: self.rules().num_distinct_actions() }
         } else if slot.legal.binary_search(&a).is_err() {
             RuleError::IllegalAction { action: a }
         } else {
@@ -285,7 +287,7 @@ impl<G: Game> Ctx<'_, G> {
     /// Writes the observation, mask, player and legal ids of a slot. The mask row must hold
     /// zeros except where it is cleared here (`clear_mask`: the whole row).
     fn observe(&self, slot: &mut Slot<G>, o: &mut SlotOut<'_>, clear_mask: bool) {
-        let rules = self.rules;
+        let rules = self.rules();
         let p = rules.current_player(&slot.state);
         *o.player = p;
         if clear_mask {
@@ -320,7 +322,7 @@ impl<G: Game> Ctx<'_, G> {
                 o.mask[b as usize] = 0;
             }
         }
-        let rules = self.rules;
+        let rules = self.rules();
         self.apply(slot, a);
         slot.steps += 1;
         self.advance(slot);
@@ -493,8 +495,7 @@ impl<G: Game> DynBatch for TypedBatch<G> {
             return Err(BatchError::WrongLength { what: "actions", expected: self.dims.num_envs, got: actions.len() });
         }
         self.check_out(out)?;
-        let ctx =
-            Ctx { game: &self.game, rules: self.game.rules(), explicit_chance: self.explicit_chance, opts: &self.opts, sparse_mask: false };
+        let ctx = Ctx { game: &self.game, explicit_chance: self.explicit_chance, opts: &self.opts, sparse_mask: false };
         for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
             ctx.check(i, slot, a)?;
         }
