@@ -440,7 +440,7 @@ pub struct Bound<G: Game> {
     history: Vec<ActionId>,
     state: G::State,
     /// The event history rebuilt so far, shared with clones and extended on demand.
-    events: OnceLock<Arc<Mutex<Option<EventLog<G>>>>>,
+    events: OnceLock<SharedLog<G>>,
     /// The information-state keys of this very state, per observer (spectator first), once
     /// asked for; cleared by every step.
     info_keys: Mutex<Vec<Option<u64>>>,
@@ -477,10 +477,14 @@ impl<G: Game> Clone for Applied<G> {
     }
 }
 
+/// The event log shared by a state and its clones: empty while it is being extended.
+type SharedLog<G> = Arc<Mutex<Option<Box<EventLog<G>>>>>;
+
 /// Every event of a game up to `at`, the replay that produced them.
 struct EventLog<G: Game> {
     at: Bound<G>,
-    list: Vec<Event>,
+    /// Recording: every event up to `at`.
+    list: Events,
     /// Per observer (spectator first): how much of `list` is folded into the event hash.
     folds: Vec<(usize, u64)>,
     /// Scratch space for the encoding of the event being folded ([`Event::encode_key`]).
@@ -637,7 +641,7 @@ impl<G: Game> Bound<G> {
 
     /// Runs `f` on every event of the game so far, extending the shared log first.
     fn with_events<R>(&self, f: impl FnOnce(&[Event]) -> R) -> R {
-        self.with_log(|log| f(&log.list))
+        self.with_log(|log| f(log.list.as_slice()))
     }
 
     /// The event hash of `player` over the whole log of this state (see `info_state_hash`).
@@ -648,12 +652,13 @@ impl<G: Game> Bound<G> {
                 log.folds.resize(slot + 1, (0, StableHasher::default().finish()));
             }
             let (mut at, mut hash) = log.folds[slot];
-            for e in log.list[at..].iter().filter(|e| e.audience.includes(player)) {
+            let list = log.list.as_slice();
+            for e in list[at..].iter().filter(|e| e.audience.includes(player)) {
                 log.key.clear();
                 e.encode_key(&mut log.key);
                 hash = fold_bytes(hash, &log.key);
             }
-            at = log.list.len();
+            at = list.len();
             log.folds[slot] = (at, hash);
             hash
         })
@@ -667,14 +672,13 @@ impl<G: Game> Bound<G> {
         let mut log = match guard.take() {
             Some(log) if log.at.seed == self.seed && log.at.recorded == self.recorded && self.history.starts_with(&log.at.history) => log,
             _ => {
-                let mut ev = Events::recording();
-                let at = Bound::start(self.game.clone(), self.seed, self.recorded, &mut ev);
-                EventLog { at, list: ev.into_vec(), folds: Vec::new(), key: Vec::new() }
+                let mut list = Events::recording();
+                let at = Bound::start(self.game.clone(), self.seed, self.recorded, &mut list);
+                Box::new(EventLog { at, list, folds: Vec::new(), key: Vec::new() })
             }
         };
-        let mut ev = Events::recording();
-        log.at.advance(&self.history, &mut ev, Replay::Known).expect("a state's own action log always replays");
-        log.list.extend(ev.into_vec());
+        let EventLog { at, list, .. } = &mut *log;
+        at.advance(&self.history, list, Replay::Known).expect("a state's own action log always replays");
         let out = f(&mut log);
         *guard = Some(log);
         out

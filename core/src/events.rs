@@ -76,7 +76,8 @@ impl Event {
 }
 
 fn encode_value(v: &Value, out: &mut Vec<u8>) {
-    let len = |n: usize, out: &mut Vec<u8>| out.extend_from_slice(&(n as u64).to_le_bytes());
+    // Lengths past u32::MAX (4 GiB of event text) cannot occur: four bytes tell them apart.
+    let len = |n: usize, out: &mut Vec<u8>| out.extend_from_slice(&(n as u32).to_le_bytes());
     match v {
         Value::Null => out.push(0),
         Value::Bool(b) => out.push(1 + *b as u8),
