@@ -11,6 +11,10 @@ use crate::events::Events;
 use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
 
+/// Parts a call is cut into per thread, so that threads can even out their loads (see
+/// `pool.rs`).
+const PARTS_PER_THREAD: usize = 8;
+
 /// One environment of the batch, with its scratch space.
 struct Slot<G: Game> {
     state: G::State,
@@ -177,7 +181,7 @@ impl<G: Game> TypedBatch<G> {
         };
         // A panic below leaves the mask in an unknown state: the next call writes it in full.
         self.last_mask = None;
-        let parts = self.opts.threads.min(d.num_envs).max(1);
+        let parts = self.pool.as_ref().map_or(1, |p| (p.threads() * PARTS_PER_THREAD).min(d.num_envs).max(1));
         let size = d.num_envs.div_ceil(parts);
         let mut chunks = Vec::with_capacity(parts);
         let mut rest: &mut [Slot<G>] = &mut self.slots;
