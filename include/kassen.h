@@ -271,7 +271,8 @@ typedef struct kassen_batch_dims {
  * into it between calls (reading is fine). A different buffer, and every
  * `kassen_batch_reset`, is written in full. The batch knows a buffer by its address and
  * length: a new buffer allocated where the previous one was freed counts as the same, so
- * it must start zero-filled (`calloc`), or keep one buffer for the batch's life.
+ * it must start zero-filled (`calloc`), or call `kassen_batch_forget_mask` first, or keep
+ * one buffer for the batch's life.
  *
  * Same-step autoreset: an env whose episode ended has already been reset, and its `obs`,
  * `mask` and `player` belong to the first decision of its next episode.
@@ -406,6 +407,15 @@ kassen_status kassen_batch_step(struct kassen_batch *batch,
                                 const uint32_t *actions,
                                 size_t num_actions,
                                 const struct kassen_batch_out *out);
+
+/**
+ * Makes the next `kassen_batch_step` write its mask buffer in full, as for a buffer it has
+ * not seen: for a caller whose new mask buffer may sit at the address of the last one (a
+ * buffer freed and allocated again) or who wrote into the mask between calls.
+ *
+ * `KASSEN_STATUS_NULL_POINTER` if `batch` is NULL.
+ */
+kassen_status kassen_batch_forget_mask(struct kassen_batch *batch);
 
 /**
  * The seed of the initial state of env `slot`'s `episode`-th episode in a batch seeded

@@ -589,6 +589,9 @@ class Batch {
         kassen_batch_out c = out.to_c();
         detail::check(kassen_batch_step(batch_, actions.data(), actions.size(), &c));
     }
+    /// Makes the next `step` write the mask span in full (see `kassen_batch_forget_mask`):
+    /// call it before stepping into a new mask buffer that may sit where the last one was.
+    void forget_mask() { detail::check(kassen_batch_forget_mask(batch_)); }
     /// The seed of env `slot`'s `episode`-th episode in a batch seeded `seed`.
     static uint64_t episode_seed(uint64_t seed, std::size_t slot, uint64_t episode) noexcept {
         return kassen_batch_episode_seed(seed, slot, episode);

@@ -62,7 +62,8 @@ pub struct kassen_batch_dims {
 /// into it between calls (reading is fine). A different buffer, and every
 /// `kassen_batch_reset`, is written in full. The batch knows a buffer by its address and
 /// length: a new buffer allocated where the previous one was freed counts as the same, so
-/// it must start zero-filled (`calloc`), or keep one buffer for the batch's life.
+/// it must start zero-filled (`calloc`), or call `kassen_batch_forget_mask` first, or keep
+/// one buffer for the batch's life.
 ///
 /// Same-step autoreset: an env whose episode ended has already been reset, and its `obs`,
 /// `mask` and `player` belong to the first decision of its next episode.
@@ -274,6 +275,21 @@ pub unsafe extern "C" fn kassen_batch_step(
         let o = unsafe { arg_ref(out, "out") }?;
         let mut out = unsafe { outputs(o, batch.inner.options().obs_dtype) }?;
         Ok(batch.inner.step(actions, &mut out)?)
+    }
+}
+
+/// Makes the next `kassen_batch_step` write its mask buffer in full, as for a buffer it has
+/// not seen: for a caller whose new mask buffer may sit at the address of the last one (a
+/// buffer freed and allocated again) or who wrote into the mask between calls.
+///
+/// `KASSEN_STATUS_NULL_POINTER` if `batch` is NULL.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_batch_forget_mask(batch: *mut kassen_batch) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or a valid batch.
+        let batch = unsafe { arg_mut(batch, "batch") }?;
+        batch.inner.forget_mask();
+        Ok(())
     }
 }
 

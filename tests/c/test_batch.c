@@ -283,6 +283,39 @@ static void bots(const char *id) {
     kassen_game_free(game);
 }
 
+/* A mask buffer written over between calls (as a new buffer at the address of a freed one
+ * would be) is written in full after kassen_batch_forget_mask: the same mask as a batch that
+ * stepped into an untouched buffer. */
+static void forget_mask(const char *id) {
+    kassen_game *game = NULL;
+    CHECK_OK(kassen_game_new(id, NULL, &game));
+    const char *options = "{\"num_envs\": 4, \"seed\": 3, \"threads\": 2}";
+    kassen_batch *b1 = NULL, *b2 = NULL;
+    CHECK_OK(kassen_batch_new(game, options, &b1));
+    CHECK_OK(kassen_batch_new(game, options, &b2));
+    buffers x1, x2;
+    alloc_buffers(b1, &x1);
+    alloc_buffers(b2, &x2);
+    CHECK_OK(kassen_batch_reset(b1, NULL, &x1.out));
+    CHECK_OK(kassen_batch_reset(b2, NULL, &x2.out));
+    uint32_t actions[NUM_ENVS];
+    uint64_t rng = 5;
+    for (int step = 0; step < 20; step++) {
+        pick(&x1, actions, &rng);
+        memset(x1.out.mask, 0xAB, x1.out.mask_len);
+        CHECK_OK(kassen_batch_forget_mask(b1));
+        CHECK_OK(kassen_batch_step(b1, actions, NUM_ENVS, &x1.out));
+        CHECK_OK(kassen_batch_step(b2, actions, NUM_ENVS, &x2.out));
+        CHECK(same_outputs(&x1, &x2));
+    }
+    CHECK(kassen_batch_forget_mask(NULL) == KASSEN_STATUS_NULL_POINTER);
+    free_buffers(&x1);
+    free_buffers(&x2);
+    kassen_batch_free(b1);
+    kassen_batch_free(b2);
+    kassen_game_free(game);
+}
+
 int main(void) {
     char ids[16][64];
     int n = registered_games(ids, 16);
@@ -299,6 +332,7 @@ int main(void) {
              "{\"num_envs\": 4, \"seed\": 7, \"max_episode_steps\": 8, \"opponent\": \"monte_carlo:2\", \"threads\": 2}", true);
     for (int g = 0; g < n; g++) {
         bots(ids[g]);
+        forget_mask(ids[g]);
     }
     errors();
     return summary();

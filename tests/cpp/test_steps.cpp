@@ -152,9 +152,9 @@ static void drawing_and_bots(const std::string &id) {
     CHECK(rollouts.size() == 3 * game.num_players() && rollouts == state.random_rollouts(7, 3));
 }
 
-// Two envs stepped by their lowest legal action until env 0 ends an episode; the episode is
-// replayed through a State from kassen_batch_episode_seed and must give the same length and
-// returns.
+// Two envs stepped by their lowest legal action until env 0 ends an episode (the mask written
+// over before every other step, and forgotten); the episode is replayed through a State from
+// kassen_batch_episode_seed and must give the same length and returns.
 static void batch(const std::string &id) {
     kassen::Game game(id);
     kassen::Batch b(game, "{\"num_envs\": 2, \"seed\": 17}");
@@ -174,6 +174,11 @@ static void batch(const std::string &id) {
         }
         same &= buf.player[0] == replay.current_player() && replay.legal_actions().front() == actions[0];
         replay.apply_action(actions[0]);
+        if (steps % 2) {
+            // Written over between calls: forget_mask makes the step write the mask in full.
+            std::fill(buf.mask.begin(), buf.mask.end(), uint8_t{0xAB});
+            b.forget_mask();
+        }
         b.step(kassen::span<const uint32_t>(actions), buf.spans());
         steps++;
         if (buf.terminated[0] || steps > 100000) break;
