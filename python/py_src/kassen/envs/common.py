@@ -3,6 +3,7 @@ and chance sampling."""
 
 from __future__ import annotations
 
+import functools
 from typing import Optional, Tuple
 
 import numpy as np
@@ -112,13 +113,23 @@ def sample_legal_ids(counts: np.ndarray, ids: np.ndarray, rng: np.random.Generat
     n, width = ids.shape
     counts = np.asarray(counts)
     picks = (rng.random(n) * counts).astype(np.int64)
+    flat = ids.reshape(-1)
+    if n == 0 or counts.max() <= width:
+        return flat[_row_starts(n, width) + picks].astype(np.int64)
     over = counts > width
-    out = ids.reshape(-1)[np.arange(n) * width + np.minimum(picks, width - 1)].astype(np.int64)
-    if over.any():
-        if masks is None:
-            raise ValueError("a legal-id list was cut short: pass the masks")
-        out[over] = sample_legal_actions(np.asarray(masks)[over], rng)
+    out = flat[_row_starts(n, width) + np.minimum(picks, width - 1)].astype(np.int64)
+    if masks is None:
+        raise ValueError("a legal-id list was cut short: pass the masks")
+    out[over] = sample_legal_actions(np.asarray(masks)[over], rng)
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _row_starts(n: int, width: int) -> np.ndarray:
+    """The flat index of the first id of each row of an ``(n, width)`` array (read-only)."""
+    starts = np.arange(n, dtype=np.int64) * width
+    starts.flags.writeable = False
+    return starts
 
 
 def sample_chance(state: State, rng: np.random.Generator) -> int:
