@@ -337,15 +337,16 @@ where
     }
 }
 
-/// The keys of one emit site: as written, and the order that sorts them.
-pub(crate) struct Keys<const N: usize> {
+/// The keys of one emit site: as written, and the order that sorts them (built by [`event!`]).
+#[doc(hidden)]
+pub struct Keys<const N: usize> {
     written: [&'static str; N],
     sorted: [u8; N],
 }
 
 impl<const N: usize> Keys<N> {
     /// Sorts `written` by bytes; fails to compile on a repeated key or too many keys.
-    pub(crate) const fn new(written: [&'static str; N]) -> Keys<N> {
+    pub const fn new(written: [&'static str; N]) -> Keys<N> {
         assert!(N <= MAX_FIELDS, "an event body holds at most MAX_FIELDS fields");
         let mut sorted = [0u8; N];
         let mut i = 0;
@@ -392,7 +393,8 @@ pub struct Body {
 
 impl Body {
     /// The body with `keys` and `values` (built by [`event!`]).
-    pub(crate) fn new<const N: usize>(keys: &'static Keys<N>, values: [Field; N]) -> Body {
+    #[doc(hidden)]
+    pub fn new<const N: usize>(keys: &'static Keys<N>, values: [Field; N]) -> Body {
         let mut all = [NULL; MAX_FIELDS];
         for (slot, v) in all.iter_mut().zip(values) {
             *slot = v;
@@ -468,24 +470,36 @@ impl Serialize for Body {
 /// An event body with `serde_json::json!`'s syntax for a flat object:
 /// `event!({"kind": "place", "seat": seat, "at": {"hex": h}})`. Values are taken by
 /// reference ([`ToField`]); nested `{...}` and `[...]` are built by `json!`.
+///
+/// ```
+/// use kassen_core::event;
+/// use kassen_core::events::text;
+///
+/// let (seat, name) = (2usize, String::from("Guan Yu"));
+/// let body = event!({"kind": "place", "seat": seat, "general": text(&name), "at": {"hex": 7}, "unit": null});
+/// assert_eq!(body["kind"], "place");
+/// let json = r#"{"at":{"hex":7},"general":"Guan Yu","kind":"place","seat":2,"unit":null}"#;
+/// assert_eq!(serde_json::to_string(&body).unwrap(), json);
+/// ```
+#[macro_export]
 macro_rules! event {
     ({ $($body:tt)* }) => {
-        $crate::events::event!(@fields [] $($body)*)
+        $crate::event!(@fields [] $($body)*)
     };
     (@fields [$($done:tt)*]) => {
-        $crate::events::event!(@body $($done)*)
+        $crate::event!(@body $($done)*)
     };
     (@fields [$($done:tt)*] $key:literal : { $($obj:tt)* } $(, $($rest:tt)*)?) => {
-        $crate::events::event!(@fields [$($done)* ($key, $crate::events::Field::json(::serde_json::json!({ $($obj)* })))] $($($rest)*)?)
+        $crate::event!(@fields [$($done)* ($key, $crate::events::Field::json($crate::events::nested_json!({ $($obj)* })))] $($($rest)*)?)
     };
     (@fields [$($done:tt)*] $key:literal : [ $($items:tt)* ] $(, $($rest:tt)*)?) => {
-        $crate::events::event!(@fields [$($done)* ($key, $crate::events::Field::json(::serde_json::json!([ $($items)* ])))] $($($rest)*)?)
+        $crate::event!(@fields [$($done)* ($key, $crate::events::Field::json($crate::events::nested_json!([ $($items)* ])))] $($($rest)*)?)
     };
     (@fields [$($done:tt)*] $key:literal : null $(, $($rest:tt)*)?) => {
-        $crate::events::event!(@fields [$($done)* ($key, $crate::events::Field::Null)] $($($rest)*)?)
+        $crate::event!(@fields [$($done)* ($key, $crate::events::Field::Null)] $($($rest)*)?)
     };
     (@fields [$($done:tt)*] $key:literal : $value:expr $(, $($rest:tt)*)?) => {
-        $crate::events::event!(@fields [$($done)* ($key, $crate::events::ToField::to_field(&$value))] $($($rest)*)?)
+        $crate::event!(@fields [$($done)* ($key, $crate::events::ToField::to_field(&$value))] $($($rest)*)?)
     };
     (@body $(($key:literal, $value:expr))*) => {{
         static KEYS: $crate::events::Keys<{ [$($key),*].len() }> = $crate::events::Keys::new([$($key),*]);
@@ -493,7 +507,9 @@ macro_rules! event {
     }};
 }
 
-pub(crate) use event;
+/// `json!` for the nested values of [`event!`], which games outside this crate may use too.
+#[doc(hidden)]
+pub use serde_json::json as nested_json;
 
 #[cfg(test)]
 mod tests {

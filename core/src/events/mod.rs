@@ -12,7 +12,9 @@ use crate::game::{Player, SPECTATOR};
 
 mod body;
 
-pub(crate) use body::{event, Keys};
+pub use crate::event;
+#[doc(hidden)]
+pub use body::{nested_json, Keys};
 pub use body::{serialized, text, Body, Copied, Field, Serialized, ToField, MAX_FIELDS};
 
 /// The seats an event is shown to: everyone, or a set of seats (bit i = seat i).
