@@ -31,7 +31,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
     loop {
         let events = state.events(SPECTATOR).expect("the spectator is a valid observer");
         for e in &events[seen..] {
-            narrate(&e.body, &mut line);
+            narrate(&e.body.to_value(), &mut line);
         }
         seen = events.len();
         if state.is_terminal() {

@@ -215,7 +215,7 @@ fn hex_labels(view: &Value) -> BTreeMap<u64, String> {
 /// One public event as a line, or `None` for events that only restate the move or the turn
 /// order. Samurai's event kinds get sentences; other kinds are printed as their JSON.
 fn describe(game: &GameHandle, e: &Event, labels: &BTreeMap<u64, String>) -> Option<String> {
-    let b = &e.body;
+    let b = &e.body.to_value();
     let kind = b["kind"].as_str().unwrap_or("?");
     let hex = |v: &Value| v.as_u64().map(|h| labels.get(&h).cloned().unwrap_or_else(|| format!("h{h}"))).unwrap_or_default();
     if game.id() == "samurai" {

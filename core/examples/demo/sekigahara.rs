@@ -262,7 +262,7 @@ impl<'a> Log<'a> {
     }
 
     fn event(&mut self, e: &Event, view: &Value) {
-        let b = &e.body;
+        let b = &e.body.to_value();
         let who = side(&b["side"]);
         match b["kind"].as_str().unwrap_or("?") {
             // Restated by other lines, or carrying nothing a reader needs.

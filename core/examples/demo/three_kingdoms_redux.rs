@@ -101,7 +101,7 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
     loop {
         let events = state.events(SPECTATOR).expect("the spectator is a valid observer");
         for e in &events[seen..] {
-            if let Some(l) = line(&e.body) {
+            if let Some(l) = line(&e.body.to_value()) {
                 println!("{l}");
             }
         }

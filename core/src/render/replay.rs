@@ -43,7 +43,8 @@ fn event_text(body: &Value) -> String {
 /// The replay page of `state`'s game for `observer` (a seat, or -1 for the spectator).
 pub fn replay_html(state: &StateHandle, observer: Player) -> Result<String, RenderError> {
     let frames: Vec<Value> = frames(state, observer)?.into_iter().map(|(step, svg)| json!({"step": step, "svg": svg})).collect();
-    let events: Vec<Value> = state.events(observer)?.iter().map(|e| json!({"step": e.step, "text": event_text(&e.body)})).collect();
+    let events: Vec<Value> =
+        state.events(observer)?.iter().map(|e| json!({"step": e.step, "text": event_text(&e.body.to_value())})).collect();
     let who = if observer < 0 { "the spectator".to_string() } else { format!("seat {observer}") };
     let title = super::esc(&format!("{} replay for {who}", state.game().info().name));
     let data = json!({"frames": frames, "events": events}).to_string().replace("</", "<\\/");

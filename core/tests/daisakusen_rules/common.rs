@@ -66,7 +66,7 @@ pub fn act_ev(g: &Daisakusen, s: &mut State, a: Action) -> Vec<Value> {
     g.step(s, id, &mut ev).unwrap_or_else(|e| {
         panic!("{a:?} in {:?}: {e}; legal {:?}", s.pending, legal(g, s).iter().map(|&x| g.decode(x)).collect::<Vec<_>>())
     });
-    ev.into_vec().into_iter().map(|e| e.body).collect()
+    ev.into_vec().into_iter().map(|e| e.body.to_value()).collect()
 }
 
 pub fn is_legal(g: &Daisakusen, s: &State, a: Action) -> bool {

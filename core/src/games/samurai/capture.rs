@@ -7,12 +7,10 @@
 //! everyone at 0, it is set aside and belongs to nobody. 5.4 This happens at once, after each
 //! token; one token can complete two settlements, both are resolved before the end is checked.
 
-use serde_json::json;
-
 use super::scoring;
 use super::state::{cell_owner, cell_token, State, EMPTY};
 use super::{Samurai, FIGURE_TYPES};
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 
 /// Resolves every settlement the token on `hex` completed, then checks the end of the game (6).
 pub fn after_placement(g: &Samurai, s: &mut State, hex: u8, ev: &mut Events) {
@@ -68,19 +66,19 @@ fn resolve(g: &Samurai, s: &mut State, settlement: usize, ev: &mut Events) {
                 // 3.3*: with two players captured figures stand in front of the screen.
                 ev.emit(
                     Audience::ALL,
-                    || json!({"kind": "figure_captured", "seat": winner, "hex": hex, "figure": name, "influence": &infl[..g.n]}),
+                    || event!({"kind": "figure_captured", "seat": winner, "hex": hex, "figure": name, "influence": &infl[..g.n]}),
                 );
             } else {
                 // 3.3, INTERPRETATION (RULES_NOTES.md N6): behind the screen; the others see
                 // that a figure was taken, not which.
-                ev.emit(Audience::ALL, || json!({"kind": "figure_captured", "seat": winner, "hex": hex}));
-                ev.emit(Audience::seat(winner), || json!({"kind": "figure_captured_private", "seat": winner, "hex": hex, "figure": name}));
+                ev.emit(Audience::ALL, || event!({"kind": "figure_captured", "seat": winner, "hex": hex}));
+                ev.emit(Audience::seat(winner), || event!({"kind": "figure_captured_private", "seat": winner, "hex": hex, "figure": name}));
             }
         } else {
             s.set_aside[f as usize] += 1;
             ev.emit(
                 Audience::ALL,
-                || json!({"kind": "figure_set_aside", "hex": hex, "figure": name, "tied": leaders().collect::<Vec<_>>()}),
+                || event!({"kind": "figure_set_aside", "hex": hex, "figure": name, "tied": leaders().collect::<Vec<_>>()}),
             );
         }
     }

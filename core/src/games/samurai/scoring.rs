@@ -14,7 +14,7 @@ use serde_json::json;
 
 use super::state::{EndReason, Phase, State};
 use super::{bits, Samurai, FIGURE_TYPES};
-use crate::events::{Audience, Events};
+use crate::events::{event, serialized, Audience, Events};
 
 /// Set-aside figures that end the game (6.2). INTERPRETATION (RULES_NOTES.md N8): 4 for every
 /// player count.
@@ -41,9 +41,12 @@ pub fn finish(g: &Samurai, s: &mut State, reason: EndReason, ev: &mut Events) {
                 json!({"seat": p, "captured": {"helmet": c[0], "buddha": c[1], "rice": c[2]}, "hand": hand})
             })
             .collect();
-        json!({"kind": "screens_lifted", "seats": seats})
+        event!({"kind": "screens_lifted", "seats": seats})
     });
-    ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": reason_name(reason), "score": score(&s.captured[..g.n])}));
+    ev.emit(
+        Audience::ALL,
+        || event!({"kind": "game_over", "reason": reason_name(reason), "score": serialized(&score(&s.captured[..g.n]))}),
+    );
 }
 
 pub fn reason_name(r: EndReason) -> String {

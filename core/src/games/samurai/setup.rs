@@ -6,12 +6,10 @@
 //! start player (seat 0, the youngest) and going clockwise, players put a figure of their
 //! choice on a city until every city holds 2 (never two of a type), then on villages.
 
-use serde_json::json;
-
 use super::action::Action;
 use super::state::{Phase, State, Turn, EMPTY};
 use super::{bits, Samurai, HAND};
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 use crate::rng::Rng;
 
@@ -69,8 +67,8 @@ pub fn keep(g: &Samurai, s: &mut State, token: u8, ev: &mut Events) {
     let seat = s.seat as usize;
     s.hands[seat] |= 1 << token;
     let kept = s.hand_size(seat);
-    ev.emit(Audience::seat(seat), || json!({"kind": "token_kept", "seat": seat, "token": token}));
-    ev.emit(Audience::ALL, || json!({"kind": "token_chosen", "seat": seat, "behind_screen": kept}));
+    ev.emit(Audience::seat(seat), || event!({"kind": "token_kept", "seat": seat, "token": token}));
+    ev.emit(Audience::ALL, || event!({"kind": "token_chosen", "seat": seat, "behind_screen": kept}));
     if kept < HAND {
         return;
     }
@@ -81,7 +79,7 @@ pub fn keep(g: &Samurai, s: &mut State, token: u8, ev: &mut Events) {
     } else {
         s.phase = Phase::PlaceFigures;
         s.seat = 0;
-        ev.emit(Audience::ALL, || json!({"kind": "figure_placement_begins"}));
+        ev.emit(Audience::ALL, || event!({"kind": "figure_placement_begins"}));
     }
 }
 
@@ -138,13 +136,13 @@ pub fn place_figure(g: &Samurai, s: &mut State, figure: u8, hex: u8, ev: &mut Ev
     s.figures[st] |= 1 << figure;
     s.supply[figure as usize] -= 1;
     s.on_board[figure as usize] += 1;
-    ev.emit(Audience::ALL, || json!({"kind": "figure_placed", "seat": seat, "figure": super::FIGURE_TYPES[figure as usize], "hex": hex}));
+    ev.emit(Audience::ALL, || event!({"kind": "figure_placed", "seat": seat, "figure": super::FIGURE_TYPES[figure as usize], "hex": hex}));
     s.seat = g.next_seat(seat);
     if s.supply == [0; 3] {
         // 4.8 / 5.1: the start player takes the first turn.
         s.phase = Phase::Play;
         s.seat = 0;
         s.turn = Turn::NEW;
-        ev.emit(Audience::ALL, || json!({"kind": "play_begins", "seat": 0}));
+        ev.emit(Audience::ALL, || event!({"kind": "play_begins", "seat": 0}));
     }
 }

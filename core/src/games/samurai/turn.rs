@@ -12,13 +12,11 @@
 //! pick up one of one's own placed tokens without a Japanese character, put the exchange token
 //! (strength 0) in its place, and place the picked-up token again at once.
 
-use serde_json::json;
-
 use super::action::Action;
 use super::capture;
 use super::state::{cell, cell_owner, cell_token, Pending, Phase, State, Turn, EMPTY};
 use super::{bits, Samurai, TokenKind, FIGURE_TYPES, HAND};
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 
 // --- what may be played ---
@@ -192,7 +190,7 @@ pub fn place_token(g: &Samurai, s: &mut State, token: u8, hex: u8, ev: &mut Even
     s.cells[hex as usize] = cell(seat, token);
     ev.emit(
         Audience::ALL,
-        || json!({"kind": "token_placed", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name, "hex": hex}),
+        || event!({"kind": "token_placed", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name, "hex": hex}),
     );
     capture::after_placement(g, s, hex, ev);
 }
@@ -208,7 +206,7 @@ pub fn swap_figure(g: &Samurai, s: &mut State, figure: u8, hex: u8, ev: &mut Eve
             s.turn.pending = Pending::SwapFigure { settlement: st, figure };
             ev.emit(
                 Audience::ALL,
-                || json!({"kind": "figure_exchange_played", "seat": seat, "first": {"hex": hex, "figure": FIGURE_TYPES[figure as usize]}}),
+                || event!({"kind": "figure_exchange_played", "seat": seat, "first": {"hex": hex, "figure": FIGURE_TYPES[figure as usize]}}),
             );
         }
         Pending::SwapFigure { settlement: s1, figure: f1 } => {
@@ -218,7 +216,7 @@ pub fn swap_figure(g: &Samurai, s: &mut State, figure: u8, hex: u8, ev: &mut Eve
             s.turn.pending = Pending::None;
             let h1 = g.data().settlements[s1].hex;
             ev.emit(Audience::ALL, || {
-                json!({"kind": "figures_exchanged", "seat": seat,
+                event!({"kind": "figures_exchanged", "seat": seat,
                        "a": {"hex": h1, "figure": FIGURE_TYPES[f1 as usize]}, "b": {"hex": hex, "figure": FIGURE_TYPES[f2 as usize]}})
             });
         }
@@ -238,7 +236,7 @@ pub fn pick_up(g: &Samurai, s: &mut State, hex: u8, ev: &mut Events) {
     s.turn.pending = Pending::ReplaceToken { token };
     ev.emit(
         Audience::ALL,
-        || json!({"kind": "token_exchanged", "seat": seat, "hex": hex, "picked_up": token, "name": g.data().tokens[token as usize].name}),
+        || event!({"kind": "token_exchanged", "seat": seat, "hex": hex, "picked_up": token, "name": g.data().tokens[token as usize].name}),
     );
 }
 
@@ -247,14 +245,14 @@ pub fn end_turn(g: &Samurai, s: &mut State, ev: &mut Events) {
     if s.turn.played == 0 {
         // INTERPRETATION (RULES_NOTES.md N9): pass; a full round of passes ends the game.
         s.passes += 1;
-        ev.emit(Audience::ALL, || json!({"kind": "passed", "seat": seat}));
+        ev.emit(Audience::ALL, || event!({"kind": "passed", "seat": seat}));
         if s.passes as usize >= g.n {
             super::scoring::finish(g, s, super::EndReason::NobodyCanPlay, ev);
             return;
         }
     } else {
         s.passes = 0;
-        ev.emit(Audience::ALL, || json!({"kind": "turn_ended", "seat": seat}));
+        ev.emit(Audience::ALL, || event!({"kind": "turn_ended", "seat": seat}));
     }
     s.phase = Phase::Refill;
     refill_or_pass_on(g, s, ev);
@@ -274,10 +272,10 @@ pub fn draw(g: &Samurai, s: &mut State, token: u8, ev: &mut Events) {
     s.hands[seat] |= 1 << token;
     ev.emit(
         Audience::seat(seat),
-        || json!({"kind": "token_drawn", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name}),
+        || event!({"kind": "token_drawn", "seat": seat, "token": token, "name": g.data().tokens[token as usize].name}),
     );
     let left = s.stacks[seat].count_ones();
-    ev.emit(Audience::ALL, || json!({"kind": "drew", "seat": seat, "stack_left": left}));
+    ev.emit(Audience::ALL, || event!({"kind": "drew", "seat": seat, "stack_left": left}));
     refill_or_pass_on(g, s, ev);
 }
 
@@ -291,5 +289,5 @@ fn refill_or_pass_on(g: &Samurai, s: &mut State, ev: &mut Events) {
     s.seat = g.next_seat(s.seat);
     s.turn = Turn::NEW;
     let next = s.seat;
-    ev.emit(Audience::ALL, || json!({"kind": "turn_begins", "seat": next}));
+    ev.emit(Audience::ALL, || event!({"kind": "turn_begins", "seat": next}));
 }

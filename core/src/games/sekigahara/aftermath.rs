@@ -1,14 +1,12 @@
 //! After the deployments: casualties (8.7), the siege result (8.9.4), retreat (8.8), card
 //! replenishment (8.10), Hideyori and Sanada (9.1-9.2) and immediate victory (2.1).
 
-use serde_json::json;
-
 use super::control;
 use super::data::{DiskRule, ISHIDA, NONE, SIDES, TOKUGAWA};
 use super::state::{Pending, State, DEFECTED, DEPLOYED, IN_CASTLE, SELECTED};
 use super::{battle, week, Action, Sekigahara};
 use crate::bits::bits;
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 
 /// The deployments are over: the winner, and the hits each side takes.
@@ -30,7 +28,7 @@ pub fn resolve(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     }
     let (impact, hits, winner, siege, loc) = (b.impact, b.hits, b.winner, b.siege, b.loc);
     ev.emit(Audience::ALL, || {
-        json!({"kind": "battle_result", "at": g.data.locations[loc as usize].id, "type": if siege { "siege" } else { "field" },
+        event!({"kind": "battle_result", "at": g.data.locations[loc as usize].id, "type": if siege { "siege" } else { "field" },
                "impact": {"tokugawa": impact[0], "ishida": impact[1]}, "winner": (winner < 2).then(|| SIDES[winner as usize]),
                "casualties": {"tokugawa": hits[0], "ishida": hits[1]}})
     });
@@ -183,7 +181,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         (Pending::RetreatCastle, Action::Select(i)) => {
             s.blocks[i as usize].flags |= IN_CASTLE | SELECTED;
             let loc = s.battle.as_ref().expect("battle").loc;
-            ev.emit(Audience::ALL, || json!({"kind": "retreat_into_castle", "at": g.data.locations[loc as usize].id}));
+            ev.emit(Audience::ALL, || event!({"kind": "retreat_into_castle", "at": g.data.locations[loc as usize].id}));
         }
         (Pending::RetreatCastle, Action::Done) => after_castle(g, s, ev),
         (Pending::Retreat, Action::Retreat(l)) => retreat(g, s, l, ev),
@@ -216,7 +214,7 @@ fn losses_taken(g: &Sekigahara, s: &mut State, ev: &mut Events) {
             let attacker = b.attacker;
             ev.emit(
                 Audience::ALL,
-                || json!({"kind": "castle_falls", "at": g.data.locations[loc as usize].id, "to": SIDES[attacker as usize]}),
+                || event!({"kind": "castle_falls", "at": g.data.locations[loc as usize].id, "to": SIDES[attacker as usize]}),
             );
         }
         control::lift_sieges(g, s, loc);
@@ -338,10 +336,10 @@ fn retreat_into(g: &Sekigahara, s: &mut State, to: u8, garrison: bool, ev: &mut 
         }
     }
     ev.emit(Audience::ALL, || {
-        json!({"kind": "retreat", "side": SIDES[loser as usize], "from": g.data.locations[loc as usize].id, "to": g.data.locations[to as usize].id, "blocks": n})
+        event!({"kind": "retreat", "side": SIDES[loser as usize], "from": g.data.locations[loc as usize].id, "to": g.data.locations[to as usize].id, "blocks": n})
     });
     if garrison {
-        ev.emit(Audience::ALL, || json!({"kind": "retreat_into_castle", "at": g.data.locations[to as usize].id}));
+        ev.emit(Audience::ALL, || event!({"kind": "retreat_into_castle", "at": g.data.locations[to as usize].id}));
     }
     control::refresh_castle(g, s, loc);
     let mut overran = control::arrive(g, s, loser, to, ev);
@@ -385,7 +383,7 @@ fn replenish(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         };
         s.due.cards[p] += n + extra;
     }
-    ev.emit(Audience::ALL, || json!({"kind": "battle_over", "at": g.data.locations[b.loc as usize].id, "cards_drawn": {"tokugawa": s.due.cards[0], "ishida": s.due.cards[1]}}));
+    ev.emit(Audience::ALL, || event!({"kind": "battle_over", "at": g.data.locations[b.loc as usize].id, "cards_drawn": {"tokugawa": s.due.cards[0], "ishida": s.due.cards[1]}}));
     if !battle::next_battle(g, s, ev) {
         week::next_phase(g, s, ev);
     }

@@ -3,7 +3,6 @@
 //! (8.3), special attacks and double cards (8.4), the initiative (8.5) and Loyalty Challenges
 //! (8.6). Casualties, retreats and sieges' results are in `aftermath.rs`.
 
-use serde_json::json;
 use smallvec::SmallVec;
 
 use super::aftermath;
@@ -11,7 +10,7 @@ use super::cards;
 use super::data::{Unit, NONE, SIDES, TOKUGAWA, TURNS};
 use super::state::{Battle, Census, Deploy, Pending, State, DEFECTED, DEPLOYED, IN_CASTLE};
 use super::{Action, Sekigahara};
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 
 /// The side that holds the castle at `loc` and has units there, if any (8.9.1).
@@ -42,7 +41,7 @@ pub fn start_combat(g: &Sekigahara, s: &mut State, ev: &mut Events) -> bool {
     let (week, turn, side) = (s.week, s.turn, s.active());
     ev.emit(
         Audience::ALL,
-        || json!({"kind": "phase", "week": week, "turn": TURNS[turn as usize], "phase": "combat", "side": SIDES[side as usize]}),
+        || event!({"kind": "phase", "week": week, "turn": TURNS[turn as usize], "phase": "combat", "side": SIDES[side as usize]}),
     );
     next_battle(g, s, ev)
 }
@@ -73,7 +72,7 @@ fn declare(g: &Sekigahara, s: &mut State, loc: u8, attacker: u8, ev: &mut Events
     s.declared |= 1 << loc;
     ev.emit(
         Audience::ALL,
-        || json!({"kind": "battle_declared", "at": g.data.locations[loc as usize].id, "attacker": SIDES[attacker as usize]}),
+        || event!({"kind": "battle_declared", "at": g.data.locations[loc as usize].id, "attacker": SIDES[attacker as usize]}),
     );
     // INTERPRETATION (RULES_NOTES.md S13): before the siege choice.
     // 9.3: a Tokugawa attack on Osaka brings every block of the Mori box into the battle.
@@ -146,7 +145,7 @@ fn begin(g: &Sekigahara, s: &mut State, siege: bool, ev: &mut Events) {
     let (kind, attacker) = (if siege { "siege" } else { "field" }, b.attacker);
     ev.emit(
         Audience::ALL,
-        || json!({"kind": "battle_begins", "at": g.data.locations[loc as usize].id, "type": kind, "attacker": SIDES[attacker as usize]}),
+        || event!({"kind": "battle_begins", "at": g.data.locations[loc as usize].id, "type": kind, "attacker": SIDES[attacker as usize]}),
     );
     s.pending = Pending::Deploy;
 }
@@ -229,7 +228,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
                 // 8.9.2: the active player stays inside its castle: no battle here this phase.
                 ev.emit(
                     Audience::ALL,
-                    || json!({"kind": "stays_in_castle", "side": SIDES[side as usize], "at": g.data.locations[loc as usize].id}),
+                    || event!({"kind": "stays_in_castle", "side": SIDES[side as usize], "at": g.data.locations[loc as usize].id}),
                 );
                 for (blk, d) in s.blocks.iter_mut().zip(&g.data.blocks) {
                     if blk.loc == loc && d.side == side {
@@ -252,14 +251,14 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             b.used[c as usize] += 1;
             b.carded[side as usize] = true;
             b.last = b.deploys.len() as u8;
-            ev.emit(Audience::ALL, || json!({"kind": "card_played", "side": SIDES[side as usize], "card": g.data.cards[c as usize].id}));
+            ev.emit(Audience::ALL, || event!({"kind": "card_played", "side": SIDES[side as usize], "card": g.data.cards[c as usize].id}));
             s.pending = Pending::DeployBlock { card: c };
         }
         (Pending::Deploy, Action::EndDeploy) => {
             let b = s.battle.as_mut().expect("battle");
             b.done[side as usize] = true;
             let (siege, both) = (b.siege, b.done == [true, true]);
-            ev.emit(Audience::ALL, || json!({"kind": "deployment_done", "side": SIDES[side as usize]}));
+            ev.emit(Audience::ALL, || event!({"kind": "deployment_done", "side": SIDES[side as usize]}));
             if siege || both {
                 aftermath::resolve(g, s, ev);
             } else {
@@ -285,13 +284,13 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         (Pending::DeploySecond { .. }, Action::Done) => card_deployed(g, s, ev),
         (Pending::Challenge, Action::Challenge) => challenge(g, s, side, ev),
         (Pending::Challenge, Action::NoChallenge) => {
-            ev.emit(Audience::ALL, || json!({"kind": "no_challenge", "side": SIDES[side as usize]}));
+            ev.emit(Audience::ALL, || event!({"kind": "no_challenge", "side": SIDES[side as usize]}));
             next_initiative(g, s, ev);
         }
         (Pending::Refute, Action::Refute(c)) => {
             ev.emit(
                 Audience::ALL,
-                || json!({"kind": "challenge_refuted", "side": SIDES[side as usize], "shown": g.data.cards[c as usize].id}),
+                || event!({"kind": "challenge_refuted", "side": SIDES[side as usize], "shown": g.data.cards[c as usize].id}),
             );
             next_initiative(g, s, ev);
         }
@@ -321,7 +320,7 @@ fn deploy(g: &Sekigahara, s: &mut State, side: u8, i: u8, card: u8, ev: &mut Eve
     s.blocks[i as usize].flags |= DEPLOYED;
     let total = b.impact;
     ev.emit(Audience::ALL, || {
-        json!({"kind": "block_deployed", "side": SIDES[side as usize], "block": blk.id, "card": card_t.map(|c| c.id.as_str()),
+        event!({"kind": "block_deployed", "side": SIDES[side as usize], "block": blk.id, "card": card_t.map(|c| &c.id),
                "impact": impact + special, "special": special, "totals": {"tokugawa": total[0], "ishida": total[1]}})
     });
 }
@@ -350,7 +349,7 @@ fn challenge(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
     let b = s.battle.as_mut().expect("battle");
     b.used[c as usize] += 1;
     let blk = b.deploys[b.last as usize].block as usize;
-    ev.emit(Audience::ALL, || json!({"kind": "loyalty_challenge", "side": SIDES[side as usize], "card": g.data.cards[c as usize].id, "block": g.data.blocks[blk].id}));
+    ev.emit(Audience::ALL, || event!({"kind": "loyalty_challenge", "side": SIDES[side as usize], "card": g.data.cards[c as usize].id, "block": g.data.blocks[blk].id}));
     let deployer = 1 - side;
     if g.data.side_cards[deployer as usize].iter().any(|&c| s.hand[c as usize] > 0 && card_fits(g, c, blk)) {
         s.pending = Pending::Refute;
@@ -375,7 +374,7 @@ fn defect(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     }
     let total = b.impact;
     let ids = || b.deploys[last..].iter().map(|d| g.data.blocks[d.block as usize].id.as_str()).collect::<Vec<_>>();
-    ev.emit(Audience::ALL, || json!({"kind": "defection", "blocks": ids(), "to": SIDES[1 - deployer as usize], "totals": {"tokugawa": total[0], "ishida": total[1]}}));
+    ev.emit(Audience::ALL, || event!({"kind": "defection", "blocks": ids(), "to": SIDES[1 - deployer as usize], "totals": {"tokugawa": total[0], "ishida": total[1]}}));
     next_initiative(g, s, ev);
 }
 

@@ -2,14 +2,12 @@
 //! card counts, so every draw is uniform over the cards left in it. An empty deck is refilled
 //! from the discard pile. Also the Mori box (9.3), whose blocks arrive per card discarded.
 
-use serde_json::json;
-
 use super::control;
 use super::data::{ISHIDA, SIDES};
 use super::state::{State, BAG, BOX, MORI_BOX, MUSTERED};
 use super::{Action, Sekigahara};
 use crate::bits::bits;
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 
 /// INTERPRETATION (RULES_NOTES.md S4): setup draws in data order, then Tokugawa before Ishida.
@@ -86,12 +84,12 @@ pub fn draw_block(g: &Sekigahara, s: &mut State, b: u8, ev: &mut Events) {
     blk.from = super::NONE;
     let id = &g.data.blocks[b as usize].id;
     if dest == BOX {
-        ev.emit(Audience::ALL, || json!({"kind": "block_drawn", "side": SIDES[side as usize], "to": "recruitment_box"}));
-        ev.emit(Audience::seat(side as usize), || json!({"kind": "block_drawn_private", "block": id, "to": "recruitment_box"}));
+        ev.emit(Audience::ALL, || event!({"kind": "block_drawn", "side": SIDES[side as usize], "to": "recruitment_box"}));
+        ev.emit(Audience::seat(side as usize), || event!({"kind": "block_drawn_private", "block": id, "to": "recruitment_box"}));
     } else {
         let to = &g.data.locations[dest as usize].id;
-        ev.emit(Audience::ALL, || json!({"kind": "block_drawn", "side": SIDES[side as usize], "to": to}));
-        ev.emit(Audience::seat(side as usize), || json!({"kind": "block_drawn_private", "block": id, "to": to}));
+        ev.emit(Audience::ALL, || event!({"kind": "block_drawn", "side": SIDES[side as usize], "to": to}));
+        ev.emit(Audience::seat(side as usize), || event!({"kind": "block_drawn_private", "block": id, "to": to}));
     }
 }
 
@@ -100,8 +98,8 @@ pub fn draw_card(g: &Sekigahara, s: &mut State, c: u8, ev: &mut Events) {
     s.due.cards[side as usize] -= 1;
     s.deck[c as usize] -= 1;
     s.hand[c as usize] += 1;
-    ev.emit(Audience::ALL, || json!({"kind": "card_drawn", "side": SIDES[side as usize]}));
-    ev.emit(Audience::seat(side as usize), || json!({"kind": "card_drawn_private", "card": g.data.cards[c as usize].id}));
+    ev.emit(Audience::ALL, || event!({"kind": "card_drawn", "side": SIDES[side as usize]}));
+    ev.emit(Audience::seat(side as usize), || event!({"kind": "card_drawn_private", "card": g.data.cards[c as usize].id}));
 }
 
 /// Drops owed draws that cannot be made and refills empty decks from the discard pile (3.3).
@@ -119,7 +117,7 @@ pub fn settle_draws(g: &Sekigahara, s: &mut State, ev: &mut Events) {
                     s.deck[c as usize] += s.discard[c as usize];
                     s.discard[c as usize] = 0;
                 }
-                ev.emit(Audience::ALL, || json!({"kind": "deck_reshuffled", "side": SIDES[side as usize]}));
+                ev.emit(Audience::ALL, || event!({"kind": "deck_reshuffled", "side": SIDES[side as usize]}));
             }
         }
     }
@@ -134,7 +132,7 @@ pub fn discard(g: &Sekigahara, s: &mut State, c: u8, why: &'static str, ev: &mut
     s.discard[c as usize] += 1;
     ev.emit(
         Audience::ALL,
-        || json!({"kind": "card_discarded", "side": SIDES[side as usize], "card": g.data.cards[c as usize].id, "for": why}),
+        || event!({"kind": "card_discarded", "side": SIDES[side as usize], "card": g.data.cards[c as usize].id, "for": why}),
     );
     if side == ISHIDA && s.active() == ISHIDA && s.in_movement() && s.pending != super::Pending::Over {
         mori_arrive(g, s, 1, ev);
@@ -165,7 +163,7 @@ pub fn mori_arrive(g: &Sekigahara, s: &mut State, n: usize, ev: &mut Events) {
         blk.from = super::NONE;
         ev.emit(
             Audience::ALL,
-            || json!({"kind": "mori_arrival", "block": g.data.blocks[b as usize].id, "to": g.data.locations[exit as usize].id}),
+            || event!({"kind": "mori_arrival", "block": g.data.blocks[b as usize].id, "to": g.data.locations[exit as usize].id}),
         );
     }
     control::arrive(g, s, ISHIDA, exit, ev);

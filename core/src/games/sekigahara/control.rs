@@ -1,13 +1,11 @@
 //! Control of resource locations (4.2) and castles (4.3), eliminations, immediate victory
 //! (2.1) and overruns (7.4).
 
-use serde_json::json;
-
 use super::data::{DiskRule, NONE, SIDES};
 use super::state::{EndReason, Pending, State, DEAD, IN_CASTLE};
 use super::Sekigahara;
 use crate::bits::bits;
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 
 /// INTERPRETATION (RULES_NOTES.md S10): every arrival counts (move, muster, Mori box, retreat).
 /// 4.2: the last side to move blocks into (or through) a resource location controls it.
@@ -75,7 +73,7 @@ pub fn overrun(g: &Sekigahara, s: &mut State, side: u8, loc: u8, ev: &mut Events
     }
     let lost = (0..s.blocks.len()).filter(|&b| s.blocks[b].loc == loc && g.data.blocks[b].side == enemy).fold(0u128, |m, b| m | 1 << b);
     ev.emit(Audience::ALL, || {
-        json!({"kind": "overrun", "side": SIDES[side as usize], "at": g.data.locations[loc as usize].id, "blocks": mine, "overrun": theirs})
+        event!({"kind": "overrun", "side": SIDES[side as usize], "at": g.data.locations[loc as usize].id, "blocks": mine, "overrun": theirs})
     });
     let mut commander = false;
     for b in bits(lost) {
@@ -96,7 +94,7 @@ pub fn eliminate(g: &Sekigahara, s: &mut State, b: u8, ev: &mut Events) -> bool 
     s.blocks[b as usize].from = NONE;
     let d = &g.data.blocks[b as usize];
     ev.emit(Audience::ALL, || {
-        json!({"kind": "block_eliminated", "block": d.id, "side": SIDES[d.side as usize], "at": g.data.locations.get(at as usize).map(|l| l.id.as_str())})
+        event!({"kind": "block_eliminated", "block": d.id, "side": SIDES[d.side as usize], "at": g.data.locations.get(at as usize).map(|l| &l.id)})
     });
     d.commander
 }
@@ -105,7 +103,7 @@ pub fn eliminate(g: &Sekigahara, s: &mut State, b: u8, ev: &mut Events) -> bool 
 pub fn eliminate_disk(g: &Sekigahara, s: &mut State, d: u8, ev: &mut Events) -> bool {
     s.disks[d as usize] = false;
     let disk = &g.data.disks[d as usize];
-    ev.emit(Audience::ALL, || json!({"kind": "disk_eliminated", "disk": disk.id}));
+    ev.emit(Audience::ALL, || event!({"kind": "disk_eliminated", "disk": disk.id}));
     disk.rule == DiskRule::Hideyori
 }
 
@@ -119,7 +117,7 @@ pub fn win(s: &mut State, side: u8, ev: &mut Events) {
     s.pending = Pending::Over;
     s.due = Default::default();
     s.battle = None;
-    ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": "immediate", "winner": SIDES[side as usize]}));
+    ev.emit(Audience::ALL, || event!({"kind": "game_over", "reason": "immediate", "winner": SIDES[side as usize]}));
 }
 
 /// 2.2: victory points: 2 per castle, 1 per resource location.

@@ -1,15 +1,13 @@
 //! The movement phase (7): the mode and its cards (7.1), mustering (7.2), moving stacks along
 //! roads with the movement allowance (7.3), and contact and overruns on the way (7.3.2, 7.4).
 
-use serde_json::json;
-
 use super::cards;
 use super::control;
 use super::data::{NONE, SIDES};
 use super::state::{Census, Group, Mode, Pending, State, BOX, IN_CASTLE, MOVED, MUSTERED, SELECTED, SHOWN};
 use super::{week, Action, Sekigahara};
 use crate::bits::bits;
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 
 /// INTERPRETATION (RULES_NOTES.md S5): fixed by the group's size when it sets out.
@@ -176,7 +174,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
     match (s.pending, a) {
         (Pending::Mode, Action::Mode(m)) => {
             s.mode = m;
-            ev.emit(Audience::ALL, || json!({"kind": "movement_mode", "side": SIDES[side as usize], "mode": m.name()}));
+            ev.emit(Audience::ALL, || event!({"kind": "movement_mode", "side": SIDES[side as usize], "mode": m.name()}));
             s.muster_left = m != Mode::NoMove;
             s.stacks_left = match m {
                 Mode::NoMove => 0,
@@ -211,7 +209,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             s.pending = Pending::Group;
             ev.emit(
                 Audience::ALL,
-                || json!({"kind": "stack_selected", "side": SIDES[side as usize], "at": g.data.locations[l as usize].id}),
+                || event!({"kind": "stack_selected", "side": SIDES[side as usize], "at": g.data.locations[l as usize].id}),
             );
         }
         (Pending::Menu, Action::MusterA(l) | Action::MusterB(l)) => {
@@ -222,19 +220,19 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             s.pending = Pending::Muster { loc: l, option_a: matches!(a, Action::MusterA(_)) };
         }
         (Pending::Menu, Action::EndPhase) => {
-            ev.emit(Audience::ALL, || json!({"kind": "movement_done", "side": SIDES[side as usize]}));
+            ev.emit(Audience::ALL, || event!({"kind": "movement_done", "side": SIDES[side as usize]}));
             week::next_phase(g, s, ev);
         }
         // INTERPRETATION (RULES_NOTES.md S25): choosing is add-only.
         (Pending::Group, Action::Select(b)) => {
             s.blocks[b as usize].flags |= SELECTED;
-            ev.emit(Audience::seat(side as usize), || json!({"kind": "block_chosen", "block": g.data.blocks[b as usize].id}));
+            ev.emit(Audience::seat(side as usize), || event!({"kind": "block_chosen", "block": g.data.blocks[b as usize].id}));
         }
         (Pending::Group, Action::Step(r)) => step(g, s, side, r, ev),
         (Pending::Group, Action::Drop(b)) => {
             s.blocks[b as usize].flags &= !SELECTED;
-            let at = g.data.locations[s.group.at as usize].id.as_str();
-            ev.emit(Audience::ALL, || json!({"kind": "block_dropped", "side": SIDES[side as usize], "at": at}));
+            let at = &g.data.locations[s.group.at as usize].id;
+            ev.emit(Audience::ALL, || event!({"kind": "block_dropped", "side": SIDES[side as usize], "at": at}));
         }
         (Pending::Group, Action::Stop) => end_group(g, s, side),
         (Pending::Group, Action::EndStack) => {
@@ -246,7 +244,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         (Pending::Group, Action::Command(b)) => {
             s.group.command = true;
             s.blocks[b as usize].flags |= SHOWN;
-            ev.emit(Audience::ALL, || json!({"kind": "leader_revealed", "block": g.data.blocks[b as usize].id, "for": "command"}));
+            ev.emit(Audience::ALL, || event!({"kind": "leader_revealed", "block": g.data.blocks[b as usize].id, "for": "command"}));
         }
         (Pending::Group, Action::ForcedMarch(c)) => {
             s.group.forced = true;
@@ -255,7 +253,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         }
         (Pending::Muster { .. }, Action::Select(b)) => {
             s.blocks[b as usize].flags |= SELECTED;
-            ev.emit(Audience::seat(side as usize), || json!({"kind": "block_chosen", "block": g.data.blocks[b as usize].id}));
+            ev.emit(Audience::seat(side as usize), || event!({"kind": "block_chosen", "block": g.data.blocks[b as usize].id}));
         }
         (Pending::Muster { loc, option_a }, Action::Done) => muster(g, s, side, loc, option_a, ev),
         _ => unreachable!("movement::apply called with {a:?} at {:?}", s.pending),
@@ -299,7 +297,7 @@ fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
     s.group.all_main &= road.main;
     s.group.at = to;
     ev.emit(Audience::ALL, || {
-        json!({"kind": "move", "side": SIDES[side as usize], "from": g.data.locations[from as usize].id, "to": g.data.locations[to as usize].id, "blocks": size})
+        event!({"kind": "move", "side": SIDES[side as usize], "from": g.data.locations[from as usize].id, "to": g.data.locations[to as usize].id, "blocks": size})
     });
     control::lift_sieges(g, s, from);
     control::refresh_castle(g, s, from);
@@ -308,8 +306,8 @@ fn step(g: &Sekigahara, s: &mut State, side: u8, r: u8, ev: &mut Events) {
         return;
     }
     if enemy_at(g, s, side, to) {
-        let at = g.data.locations[to as usize].id.as_str();
-        ev.emit(Audience::ALL, || json!({"kind": "contact", "side": SIDES[side as usize], "at": at}));
+        let at = &g.data.locations[to as usize].id;
+        ev.emit(Audience::ALL, || event!({"kind": "contact", "side": SIDES[side as usize], "at": at}));
         end_group(g, s, side);
     }
 }
@@ -341,15 +339,15 @@ fn muster(g: &Sekigahara, s: &mut State, side: u8, loc: u8, option_a: bool, ev: 
         blk.flags = MUSTERED;
         blk.from = NONE;
     }
-    let at = g.data.locations[loc as usize].id.as_str();
+    let at = &g.data.locations[loc as usize].id;
     if option_a {
-        ev.emit(Audience::ALL, || json!({"kind": "muster", "side": SIDES[side as usize], "option": "A", "at": at, "blocks": ids()}));
+        ev.emit(Audience::ALL, || event!({"kind": "muster", "side": SIDES[side as usize], "option": "A", "at": at, "blocks": ids()}));
     } else {
         ev.emit(
             Audience::ALL,
-            || json!({"kind": "muster", "side": SIDES[side as usize], "option": "B", "at": at, "count": chosen.count_ones()}),
+            || event!({"kind": "muster", "side": SIDES[side as usize], "option": "B", "at": at, "count": chosen.count_ones()}),
         );
-        ev.emit(Audience::seat(side as usize), || json!({"kind": "muster_private", "blocks": ids()}));
+        ev.emit(Audience::seat(side as usize), || event!({"kind": "muster_private", "blocks": ids()}));
     }
     s.pending = Pending::Menu;
     if chosen != 0 {

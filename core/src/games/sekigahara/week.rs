@@ -1,14 +1,12 @@
 //! Setup (5), the week cycle (6): reinforcement, the initiative bid, turns A and B with their
 //! movement and combat phases, and the end of the game after the last week (2.2).
 
-use serde_json::json;
-
 use super::cards;
 use super::control;
 use super::data::{Start, ISHIDA, NONE, SIDES, TOKUGAWA, TURNS};
 use super::state::{Blk, Due, EndReason, Group, Mode, Pending, State, BAG, BOX, MORI_BOX, MOVED, MUSTERED, SELECTED, SHOWN};
 use super::{battle, Action, Sekigahara};
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 use crate::rng::Rng;
 
@@ -138,7 +136,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             s.hand[c as usize] -= 1;
             s.reinforce_discards[c as usize] += 1;
             s.reinforce_done[side as usize] += 1;
-            ev.emit(Audience::seat(side as usize), || json!({"kind": "reinforce_discard_private", "card": g.data.cards[c as usize].id}));
+            ev.emit(Audience::seat(side as usize), || event!({"kind": "reinforce_discard_private", "card": g.data.cards[c as usize].id}));
             let (_, hi) = reinforce_bounds(g, s, side);
             if s.reinforce_done[side as usize] as u32 >= hi {
                 reinforce_next(g, s, side, ev);
@@ -152,7 +150,7 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
         (Pending::Bid { side }, Action::BidNothing) => bid_made(g, s, side, NONE, ev),
         (Pending::ChooseFirst { side }, Action::First(f)) => {
             s.first = f;
-            ev.emit(Audience::ALL, || json!({"kind": "first_player", "chosen_by": SIDES[side as usize], "first": SIDES[f as usize]}));
+            ev.emit(Audience::ALL, || event!({"kind": "first_player", "chosen_by": SIDES[side as usize], "first": SIDES[f as usize]}));
             s.turn = 0;
             s.step = 0;
             start_movement(s, ev);
@@ -174,7 +172,7 @@ fn reinforce_next(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
             .filter(|&c| s.reinforce_discards[c] > 0)
             .map(|c| (g.data.cards[c].id.as_str(), s.reinforce_discards[c]))
             .collect();
-        json!({"kind": "reinforcement_discards", "cards": shown})
+        event!({"kind": "reinforcement_discards", "cards": shown})
     });
     for c in 0..g.data.cards.len() {
         s.discard[c] += s.reinforce_discards[c];
@@ -187,7 +185,7 @@ fn reinforce_next(g: &Sekigahara, s: &mut State, side: u8, ev: &mut Events) {
         s.due.cards[p] += 5 + u8::from(castles[p] > castles[1 - p]);
         s.due.blocks[p] += row + u8::from(resources[p] >= resources[1 - p]);
     }
-    ev.emit(Audience::ALL, || json!({"kind": "reinforcements", "week": s.week, "castles": castles, "resources": resources}));
+    ev.emit(Audience::ALL, || event!({"kind": "reinforcements", "week": s.week, "castles": castles, "resources": resources}));
     s.pending = Pending::Bid { side: TOKUGAWA };
 }
 
@@ -202,8 +200,8 @@ fn needs_discard_choice(g: &Sekigahara, s: &State, side: u8) -> bool {
 fn bid_made(g: &Sekigahara, s: &mut State, side: u8, c: u8, ev: &mut Events) {
     s.bids[side as usize] = c;
     s.bid_made[side as usize] = true;
-    ev.emit(Audience::ALL, || json!({"kind": "bid_placed", "side": SIDES[side as usize]}));
-    ev.emit(Audience::seat(side as usize), || json!({"kind": "bid_private", "card": g.data.cards.get(c as usize).map(|x| x.id.as_str())}));
+    ev.emit(Audience::ALL, || event!({"kind": "bid_placed", "side": SIDES[side as usize]}));
+    ev.emit(Audience::seat(side as usize), || event!({"kind": "bid_private", "card": g.data.cards.get(c as usize).map(|x| &x.id)}));
     if side == TOKUGAWA {
         s.pending = Pending::Bid { side: ISHIDA };
         return;
@@ -215,8 +213,8 @@ fn bid_made(g: &Sekigahara, s: &mut State, side: u8, c: u8, ev: &mut Events) {
     let winner = if t > i { TOKUGAWA } else { ISHIDA };
     let bids = s.bids;
     ev.emit(Audience::ALL, || {
-        json!({"kind": "bids_revealed", "tokugawa": g.data.cards.get(bids[0] as usize).map(|x| x.id.as_str()),
-               "ishida": g.data.cards.get(bids[1] as usize).map(|x| x.id.as_str()), "winner": SIDES[winner as usize]})
+        event!({"kind": "bids_revealed", "tokugawa": g.data.cards.get(bids[0] as usize).map(|x| &x.id),
+               "ishida": g.data.cards.get(bids[1] as usize).map(|x| &x.id), "winner": SIDES[winner as usize]})
     });
     for p in 0..2 {
         if s.bids[p] != NONE {
@@ -248,7 +246,7 @@ pub fn start_movement(s: &mut State, ev: &mut Events) {
     let (week, turn, side) = (s.week, s.turn, s.active());
     ev.emit(
         Audience::ALL,
-        || json!({"kind": "phase", "week": week, "turn": TURNS[turn as usize], "phase": "movement", "side": SIDES[side as usize]}),
+        || event!({"kind": "phase", "week": week, "turn": TURNS[turn as usize], "phase": "movement", "side": SIDES[side as usize]}),
     );
 }
 
@@ -289,7 +287,7 @@ fn end_week(g: &Sekigahara, s: &mut State, ev: &mut Events) {
         let w = s.winner;
         ev.emit(
             Audience::ALL,
-            || json!({"kind": "game_over", "reason": "points", "points": {"tokugawa": p[0], "ishida": p[1]}, "winner": SIDES[w as usize]}),
+            || event!({"kind": "game_over", "reason": "points", "points": {"tokugawa": p[0], "ishida": p[1]}, "winner": SIDES[w as usize]}),
         );
         return;
     }
@@ -297,7 +295,7 @@ fn end_week(g: &Sekigahara, s: &mut State, ev: &mut Events) {
     s.turn = 0;
     s.step = 0;
     let week = s.week;
-    ev.emit(Audience::ALL, || json!({"kind": "week", "week": week}));
+    ev.emit(Audience::ALL, || event!({"kind": "week", "week": week}));
     if needs_discard_choice(g, s, TOKUGAWA) {
         s.pending = Pending::ReinforceDiscard { side: TOKUGAWA };
     } else if needs_discard_choice(g, s, ISHIDA) {

@@ -8,7 +8,7 @@ use serde_json::json;
 use super::data::{Faction, Kind, EAST, NONE, SEA_SIDE, SIDES, WEST};
 use super::state::{bit, Pending, State, DEAD, TRACK};
 use super::Daisakusen;
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 
 impl Daisakusen {
     pub fn unit_name(&self, u: u8) -> String {
@@ -167,7 +167,7 @@ impl Daisakusen {
         s.morale[t as usize] = next as u8;
         if next != cur {
             ev.emit(Audience::ALL, || {
-                json!({"kind": "morale", "track": self.data.morale_tracks[t as usize].name, "toward": SIDES[toward as usize], "from": cur, "to": next, "value": self.data.morale_tracks[t as usize].values[next as usize], "why": why.to_string()})
+                event!({"kind": "morale", "track": self.data.morale_tracks[t as usize].name, "toward": SIDES[toward as usize], "from": cur, "to": next, "value": self.data.morale_tracks[t as usize].values[next as usize], "why": why.to_string()})
             });
         }
     }
@@ -183,7 +183,7 @@ impl Daisakusen {
         let next = if toward == EAST { (cur - n as i32).max(0) } else { (cur + n as i32).min(last) };
         s.chouryaku = next as u8;
         ev.emit(Audience::ALL, || {
-            json!({"kind": "chouryaku", "toward": SIDES[toward as usize], "from": self.data.chouryaku_labels[cur as usize], "to": self.data.chouryaku_labels[next as usize], "why": why.to_string()})
+            event!({"kind": "chouryaku", "toward": SIDES[toward as usize], "from": self.data.chouryaku_labels[cur as usize], "to": self.data.chouryaku_labels[next as usize], "why": why.to_string()})
         });
         for t in 0..self.data.morale_tracks.len() as u8 {
             self.move_marker(s, t, toward, n, why, ev);
@@ -197,7 +197,7 @@ impl Daisakusen {
 
     // === 14.0 victory ===
 
-    pub fn game_over(&self, s: &mut State, winner: u8, why: &str, ev: &mut Events) {
+    pub fn game_over(&self, s: &mut State, winner: u8, why: &'static str, ev: &mut Events) {
         if s.pending == Pending::Over {
             return;
         }
@@ -206,18 +206,18 @@ impl Daisakusen {
         s.fight = None;
         ev.emit(
             Audience::ALL,
-            || json!({"kind": "game_over", "winner": if winner < 2 { json!(SIDES[winner as usize]) } else { json!(null) }, "why": why}),
+            || event!({"kind": "game_over", "winner": if winner < 2 { json!(SIDES[winner as usize]) } else { json!(null) }, "why": why}),
         );
     }
 
     /// Removes a counter from the map (R 7.1(4)②, 12.1(3), 13.0(4)); a commander moves every
     /// marker toward the side that removed it (R 11.0(1)①); 家康, 石田三成 and 豊臣秀頼 end the
     /// game (R 14.0(1)(2)).
-    pub fn eliminate(&self, s: &mut State, u: u8, by: u8, why: &str, ev: &mut Events) {
+    pub fn eliminate(&self, s: &mut State, u: u8, by: u8, why: &'static str, ev: &mut Events) {
         let from = s.units[u as usize].loc;
         self.relocate(s, u, DEAD);
         s.group &= !bit(u);
-        ev.emit(Audience::ALL, || json!({"kind": "eliminated", "unit": self.unit_name(u), "hex": if Self::on_map(from) { json!(self.data.hexes[from as usize].id) } else { json!(null) }, "why": why}));
+        ev.emit(Audience::ALL, || event!({"kind": "eliminated", "unit": self.unit_name(u), "hex": if Self::on_map(from) { json!(self.data.hexes[from as usize].id) } else { json!(null) }, "why": why}));
         if u == self.data.ieyasu {
             self.game_over(s, WEST, "徳川家康 was removed (R 14.0(1))", ev);
         } else if u == self.data.ishida || u == self.data.hideyori {
@@ -246,7 +246,7 @@ impl Daisakusen {
             s.castle_alive &= !(1 << c);
         }
         let castle = &self.data.castles[c as usize];
-        ev.emit(Audience::ALL, || json!({"kind": "castle_taken", "castle": castle.name, "hex": self.data.hexes[h as usize].id, "by": SIDES[side as usize], "by_defection": by_defection}));
+        ev.emit(Audience::ALL, || event!({"kind": "castle_taken", "castle": castle.name, "hex": self.data.hexes[h as usize].id, "by": SIDES[side as usize], "by_defection": by_defection}));
         let n = if castle.double { self.data.mv_double_castle } else { self.data.mv_castle };
         self.move_all(s, side, n, &"enemy castle taken (R 11.0(1)③)", ev);
     }
@@ -255,7 +255,7 @@ impl Daisakusen {
     pub fn end_move_at(&self, s: &mut State, h: u16, side: u8, ev: &mut Events) {
         if h == self.data.kyoto && s.kyoto_owner != side {
             s.kyoto_owner = side;
-            ev.emit(Audience::ALL, || json!({"kind": "kyoto_taken", "by": SIDES[side as usize]}));
+            ev.emit(Audience::ALL, || event!({"kind": "kyoto_taken", "by": SIDES[side as usize]}));
             self.move_all(s, side, self.data.mv_kyoto, &"京 taken from the enemy (R 11.0(1)④)", ev);
         }
     }
@@ -268,7 +268,7 @@ impl Daisakusen {
             for (i, c) in self.data.cards.iter().enumerate() {
                 if c.enters == super::data::Enters::HideyoriLeaves {
                     s.deck |= 1 << i;
-                    ev.emit(Audience::ALL, || json!({"kind": "card_enters_deck", "card": c.name}));
+                    ev.emit(Audience::ALL, || event!({"kind": "card_enters_deck", "card": c.name}));
                 }
             }
         }

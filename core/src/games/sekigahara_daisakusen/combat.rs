@@ -1,15 +1,13 @@
 //! Attack (7.1), sieges (7.2), advance after combat (7.3) and the attacked commander's
 //! marker (11.0(2)).
 
-use serde_json::json;
-
 use super::action::Action;
 use super::data::{Faction, Kind, Terrain, NO_HEX, RIVER, SEA_SIDE, SIDES};
 use super::movement::{advance, crossing_ok};
 use super::sequence::commander_done;
 use super::state::{bit, bits, Fight, Pending, State};
 use super::Daisakusen;
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 
 /// Whether the commander at `from` may attack the hex in direction `d` (R 7.1, 7.1(3)③,
@@ -130,7 +128,7 @@ fn declare(g: &Daisakusen, s: &mut State, d: u8, ev: &mut Events) {
     };
     let defenders = Daisakusen::side_mask_at(s, target, 1 - side);
     ev.emit(Audience::ALL, || {
-        json!({"kind": "attack", "by": SIDES[side as usize], "commander": g.unit_name(s.cmdr), "from": g.data.hexes[from as usize].id, "target": g.data.hexes[target as usize].id, "siege": siege, "modifier": modifier, "attackers": s.group.count_ones(), "defenders": defenders.count_ones()})
+        event!({"kind": "attack", "by": SIDES[side as usize], "commander": g.unit_name(s.cmdr), "from": g.data.hexes[from as usize].id, "target": g.data.hexes[target as usize].id, "siege": siege, "modifier": modifier, "attackers": s.group.count_ones(), "defenders": defenders.count_ones()})
     });
     // R 11.0(2): an attacked commander's marker moves 1 toward his own side.
     // INTERPRETATION (RULES_NOTES.md D19).
@@ -181,7 +179,7 @@ pub fn die(g: &Daisakusen, s: &mut State, roll: u8, ev: &mut Events) {
     if hit {
         f.hits += 1;
     }
-    ev.emit(Audience::ALL, || json!({"kind": "combat_die", "unit": g.unit_name(u), "roll": roll, "need": need, "hit": hit}));
+    ev.emit(Audience::ALL, || event!({"kind": "combat_die", "unit": g.unit_name(u), "roll": roll, "need": need, "hit": hit}));
     s.fight = Some(f);
     if f.queue == 0 {
         volley_done(g, s, ev);
@@ -211,7 +209,7 @@ fn take_hit(g: &Daisakusen, s: &mut State, u: u8, ev: &mut Events) {
         }
     } else {
         s.units[u as usize].flipped = true;
-        ev.emit(Audience::ALL, || json!({"kind": "hit", "unit": g.unit_name(u), "flipped": true}));
+        ev.emit(Audience::ALL, || event!({"kind": "hit", "unit": g.unit_name(u), "flipped": true}));
     }
     let f = s.fight.expect("a fight");
     if f.hits == 0 || hit_candidates(s, side) == 0 {

@@ -1,14 +1,12 @@
 //! Leading units (5.1(4)-(6), 6.1), movement (6.2), ZOC (6.3), garrisons (6.4), 豊臣秀頼
 //! (13.0), the entry tracks (5.3, 9.0) and recovery (8.0).
 
-use serde_json::json;
-
 use super::action::Action;
 use super::data::{Enters, Faction, Kind, EAST, NO_HEX, RIVER, ROAD, SEA_SIDE};
 use super::sequence::commander_done;
 use super::state::{bit, bits, Mode, Pending, State, TRACK};
 use super::Daisakusen;
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 
 // === 5.1(4)-(6), 6.1 who may go with the commander ===
@@ -65,20 +63,20 @@ pub fn apply_select(g: &Daisakusen, s: &mut State, mode: Mode, a: Action, ev: &m
     match a {
         Action::Select(v) => {
             s.group |= bit(v);
-            ev.emit(Audience::ALL, || json!({"kind": "select", "unit": g.unit_name(v)}));
+            ev.emit(Audience::ALL, || event!({"kind": "select", "unit": g.unit_name(v)}));
         }
         _ => match mode {
             Mode::Move => {
                 s.mp = g.morale_of(s, s.cmdr);
                 s.pending = Pending::Moving;
-                ev.emit(Audience::ALL, || json!({"kind": "move_start", "mode": "normal", "points": s.mp}));
+                ev.emit(Audience::ALL, || event!({"kind": "move_start", "mode": "normal", "points": s.mp}));
             }
             Mode::Strategic => s.pending = Pending::StratDie,
             Mode::Attack => s.pending = Pending::Target,
             Mode::Recover => {
                 for v in bits(s.group) {
                     s.units[v as usize].flipped = false;
-                    ev.emit(Audience::ALL, || json!({"kind": "recovered", "unit": g.unit_name(v)}));
+                    ev.emit(Audience::ALL, || event!({"kind": "recovered", "unit": g.unit_name(v)}));
                 }
                 commander_done(g, s, ev);
             }
@@ -90,7 +88,7 @@ pub fn apply_select(g: &Daisakusen, s: &mut State, mode: Mode, a: Action, ev: &m
 pub fn strategic_die(g: &Daisakusen, s: &mut State, roll: u8, ev: &mut Events) {
     s.mp = roll + g.morale_of(s, s.cmdr);
     s.pending = Pending::Moving;
-    ev.emit(Audience::ALL, || json!({"kind": "move_start", "mode": "strategic", "roll": roll, "points": s.mp}));
+    ev.emit(Audience::ALL, || event!({"kind": "move_start", "mode": "strategic", "roll": roll, "points": s.mp}));
 }
 
 // === 6.2 crossing a hexside ===
@@ -194,7 +192,7 @@ pub fn apply_moving(g: &Daisakusen, s: &mut State, a: Action, ev: &mut Events) {
             let capture = hideyori_alone(g, s, n, side);
             s.mp -= 1;
             move_group(g, s, n);
-            ev.emit(Audience::ALL, || json!({"kind": "step", "commander": g.unit_name(s.cmdr), "from": g.data.hexes[h as usize].id, "to": g.data.hexes[n as usize].id, "points_left": s.mp}));
+            ev.emit(Audience::ALL, || event!({"kind": "step", "commander": g.unit_name(s.cmdr), "from": g.data.hexes[h as usize].id, "to": g.data.hexes[n as usize].id, "points_left": s.mp}));
             g.check_hideyori(s, ev);
             if capture {
                 g.eliminate(s, g.data.hideyori, side, "captured alone by an East 外様 commander (R 13.0(4))", ev);
@@ -216,7 +214,7 @@ fn finish_move(g: &Daisakusen, s: &mut State, ev: &mut Events) {
     let side = s.units[s.cmdr as usize].side;
     let h = s.units[s.cmdr as usize].loc;
     s.mp = 0;
-    ev.emit(Audience::ALL, || json!({"kind": "move_end", "hex": g.data.hexes[h as usize].id}));
+    ev.emit(Audience::ALL, || event!({"kind": "move_end", "hex": g.data.hexes[h as usize].id}));
     g.end_move_at(s, h, side, ev);
     commander_done(g, s, ev);
 }
@@ -225,7 +223,7 @@ fn finish_move(g: &Daisakusen, s: &mut State, ev: &mut Events) {
 pub fn advance(g: &Daisakusen, s: &mut State, to: u16, ev: &mut Events) {
     let side = s.units[s.cmdr as usize].side;
     move_group(g, s, to);
-    ev.emit(Audience::ALL, || json!({"kind": "advance", "to": g.data.hexes[to as usize].id}));
+    ev.emit(Audience::ALL, || event!({"kind": "advance", "to": g.data.hexes[to as usize].id}));
     g.check_hideyori(s, ev);
     g.take_castle(s, to, side, false, ev);
     if s.pending != Pending::Over {
@@ -252,7 +250,7 @@ pub fn march(g: &Daisakusen, s: &mut State, ev: &mut Events) {
     let e = &g.data.entry[t];
     s.entry[t] += 1;
     let at = s.entry[t] as usize;
-    ev.emit(Audience::ALL, || json!({"kind": "march", "track": e.name, "box": e.boxes.get(at).cloned().unwrap_or_else(|| "登場".into())}));
+    ev.emit(Audience::ALL, || event!({"kind": "march", "track": e.name, "box": e.boxes.get(at).cloned().unwrap_or_else(|| "登場".into())}));
     if at >= e.boxes.len() {
         let group = (0..s.units.len() as u8).filter(|&u| s.units[u as usize].loc == TRACK + t as u16).fold(0, |m, u| m | bit(u));
         for u in bits(group) {
@@ -261,14 +259,14 @@ pub fn march(g: &Daisakusen, s: &mut State, ev: &mut Events) {
         }
         ev.emit(
             Audience::ALL,
-            || json!({"kind": "arrival", "track": e.name, "hex": g.data.hexes[e.hex as usize].id, "units": group.count_ones()}),
+            || event!({"kind": "arrival", "track": e.name, "hex": g.data.hexes[e.hex as usize].id, "units": group.count_ones()}),
         );
         if e.commander == g.data.ieyasu && !s.ieyasu_arrived {
             s.ieyasu_arrived = true;
             for (i, c) in g.data.cards.iter().enumerate() {
                 if c.enters == Enters::IeyasuArrives {
                     s.deck |= 1 << i;
-                    ev.emit(Audience::ALL, || json!({"kind": "card_enters_deck", "card": c.name}));
+                    ev.emit(Audience::ALL, || event!({"kind": "card_enters_deck", "card": c.name}));
                 }
             }
         }

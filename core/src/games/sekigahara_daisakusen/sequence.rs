@@ -1,13 +1,11 @@
 //! Set-up (3.0), the sequence of play and the cards (4.0, the 16 card texts), commanders and
 //! their actions (5.0), the entry tracks (9.0) and 調略 (12.0).
 
-use serde_json::json;
-
 use super::action::{Action, ACT_ATTACK, ACT_HOLD, ACT_MARCH, ACT_MOVE, ACT_NAMES, ACT_RECOVER, ACT_STRATEGIC};
 use super::data::{Enters, Faction, Kind, Who, EAST, NONE, SIDES, WEST};
 use super::state::{bit, bits, Mode, Pending, State, Unit, DEAD, TRACK};
 use super::Daisakusen;
-use crate::events::{Audience, Events};
+use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
 use crate::rng::Rng;
 
@@ -116,7 +114,7 @@ pub fn is_chance(s: &State) -> bool {
 pub fn draw(g: &Daisakusen, s: &mut State, c: u8, ev: &mut Events) {
     let card = &g.data.cards[c as usize];
     s.deck &= !(1 << c);
-    ev.emit(Audience::ALL, || json!({"kind": "card_drawn", "card": card.name, "id": card.id, "turn": s.turn}));
+    ev.emit(Audience::ALL, || event!({"kind": "card_drawn", "card": card.name, "id": card.id, "turn": s.turn}));
     if card.draw_again {
         // 強行軍: draw again at once; drawn at the very start, it goes back and is redrawn
         // (card text). INTERPRETATION (RULES_NOTES.md D2).
@@ -208,7 +206,7 @@ fn end_card(g: &Daisakusen, s: &mut State, ev: &mut Events) {
         // max_turns cap: INTERPRETATION (RULES_NOTES.md D1).
         s.deck |= s.discard | 1 << c;
         s.discard = 0;
-        ev.emit(Audience::ALL, || json!({"kind": "reshuffle", "turn_ended": s.turn}));
+        ev.emit(Audience::ALL, || event!({"kind": "reshuffle", "turn_ended": s.turn}));
         if s.turn >= g.max_turns {
             g.game_over(s, 2, "max_turns reached: the stalemate is a draw", ev);
             return;
@@ -324,7 +322,7 @@ pub fn apply(g: &Daisakusen, s: &mut State, a: Action, ev: &mut Events) {
             let u = g.data.tozama_units[k as usize];
             let h = g.data.tozama_hexes[slot as usize].0;
             g.relocate(s, u, h);
-            ev.emit(Audience::ALL, || json!({"kind": "setup_place", "unit": g.unit_name(u), "hex": g.data.hexes[h as usize].id}));
+            ev.emit(Audience::ALL, || event!({"kind": "setup_place", "unit": g.unit_name(u), "hex": g.data.hexes[h as usize].id}));
             s.pending = if (k as usize) + 1 < g.data.tozama_units.len() { Pending::Setup { next: k + 1 } } else { Pending::Draw };
         }
         (Pending::Commander, Action::Pass) => {
@@ -335,10 +333,10 @@ pub fn apply(g: &Daisakusen, s: &mut State, a: Action, ev: &mut Events) {
             s.cmdr = u;
             s.acted |= bit(u);
             s.pending = Pending::ActionChoice;
-            ev.emit(Audience::ALL, || json!({"kind": "commander", "unit": g.unit_name(u)}));
+            ev.emit(Audience::ALL, || event!({"kind": "commander", "unit": g.unit_name(u)}));
         }
         (Pending::ActionChoice, Action::Act(k)) => {
-            ev.emit(Audience::ALL, || json!({"kind": "action", "unit": g.unit_name(s.cmdr), "action": ACT_NAMES[k as usize]}));
+            ev.emit(Audience::ALL, || event!({"kind": "action", "unit": g.unit_name(s.cmdr), "action": ACT_NAMES[k as usize]}));
             let u = s.cmdr;
             s.group = bit(u);
             match k {
@@ -434,7 +432,7 @@ pub fn plot_die(g: &Daisakusen, s: &mut State, hex: u16, intimidate: bool, roll:
     let need = plot_threshold(g, s, side, hex, intimidate);
     let ok = roll <= need;
     ev.emit(Audience::ALL, || {
-        json!({"kind": if intimidate { "intimidation" } else { "chouryaku_roll" }, "by": SIDES[side as usize], "hex": g.data.hexes[hex as usize].id, "roll": roll, "need": need, "success": ok})
+        event!({"kind": if intimidate { "intimidation" } else { "chouryaku_roll" }, "by": SIDES[side as usize], "hex": g.data.hexes[hex as usize].id, "roll": roll, "need": need, "success": ok})
     });
     if ok {
         defect(g, s, hex, side, ev);
@@ -459,13 +457,13 @@ pub fn defect(g: &Daisakusen, s: &mut State, hex: u16, gainer: u8, ev: &mut Even
         .fold(0, |m, u| m | bit(u));
     let turning = bits(here).filter(|&u| s.units[u as usize].faction == turnable).fold(0, |m, u| m | bit(u));
     if turning == 0 {
-        ev.emit(Audience::ALL, || json!({"kind": "defection_void", "hex": g.data.hexes[hex as usize].id}));
+        ev.emit(Audience::ALL, || event!({"kind": "defection_void", "hex": g.data.hexes[hex as usize].id}));
         return;
     }
     let mut commanders = 0;
     for u in bits(turning) {
         g.set_side(s, u, gainer, new_faction);
-        ev.emit(Audience::ALL, || json!({"kind": "defection", "unit": g.unit_name(u), "to": SIDES[gainer as usize]}));
+        ev.emit(Audience::ALL, || event!({"kind": "defection", "unit": g.unit_name(u), "to": SIDES[gainer as usize]}));
         if g.data.counters[u as usize].kind == Kind::Commander {
             commanders += 1;
         }

@@ -1,13 +1,11 @@
 //! Action bonuses (`action_bonus` effects, §8 3)): which trigger, the owner's order of
 //! resolution, and resolving one (T10).
 
-use serde_json::json;
-
 use super::data::*;
 use super::rules::Card;
 use super::state::*;
 use super::Tkr;
-use crate::events::{Audience, Events};
+use crate::events::{event, text, Audience, Events};
 
 /// Whether a gain can give token `k` (any option of a choose_one).
 fn gain_gives(gain: &Gain, k: usize) -> bool {
@@ -127,7 +125,7 @@ impl Tkr {
             return;
         }
         let name = self.card_name(c);
-        ev.emit(Audience::ALL, || json!({"kind": "ability", "seat": seat, "card": name, "action": ACTIONS[a as usize]}));
+        ev.emit(Audience::ALL, || event!({"kind": "ability", "seat": seat, "card": text(name), "action": ACTIONS[a as usize]}));
         // the prompts of this gain go before the ones already queued
         let queued = s.queue.len();
         self.grant(s, seat, gain, c, i, times, ev);

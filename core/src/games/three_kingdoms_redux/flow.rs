@@ -9,7 +9,7 @@ use super::data::*;
 use super::rules::{Card, Generals};
 use super::state::*;
 use super::Tkr;
-use crate::events::{Audience, Events};
+use crate::events::{event, text, Audience, Events};
 use crate::rng::Rng;
 
 impl Tkr {
@@ -257,7 +257,7 @@ impl Tkr {
             }
         }
         ev.emit(Audience::ALL, || {
-            json!({"kind": "reveal", "round": round, "generals": revealed.iter().map(|g| json!({"seat": self.data.generals[g as usize].kingdom, "general": self.data.generals[g as usize].id})).collect::<Vec<_>>()})
+            event!({"kind": "reveal", "round": round, "generals": revealed.iter().map(|g| json!({"seat": self.data.generals[g as usize].kingdom, "general": self.data.generals[g as usize].id})).collect::<Vec<_>>()})
         });
         // immediate_gain of the new generals (C31: setup ones after setup)
         for g in revealed.iter().map(usize::from) {
@@ -433,7 +433,7 @@ impl Tkr {
             s.han_used = true;
         }
         ev.emit(Audience::ALL, || {
-            json!({"kind": "place", "seat": seat, "general": self.data.generals[pl.general as usize].id, "action": ACTIONS[a as usize],
+            event!({"kind": "place", "seat": seat, "general": self.data.generals[pl.general as usize].id, "action": ACTIONS[a as usize],
                    "unit": if pl.unit == NONE { None } else { Some(UNITS[pl.unit as usize]) }, "units": pl.units, "gold": pl.gold,
                    "support": pl.support, "han": pl.han, "bonus": pl.bonus, "value": pl.value, "total": s.totals[a as usize][seat]})
         });
@@ -527,7 +527,7 @@ impl Tkr {
                 }
             }
             let seq_w = w;
-            ev.emit(Audience::ALL, || json!({"kind": "bid_won", "action": ACTIONS[a as usize], "seats": (0..3).filter(|k| seq_w & (1 << k) != 0).collect::<Vec<_>>()}));
+            ev.emit(Audience::ALL, || event!({"kind": "bid_won", "action": ACTIONS[a as usize], "seats": (0..3).filter(|k| seq_w & (1 << k) != 0).collect::<Vec<_>>()}));
             // losers take back generals, units and the Han token; support is spent
             for i in 0..s.placements.len() {
                 let p = s.placements[i];
@@ -549,7 +549,7 @@ impl Tkr {
             (std::cmp::Reverse(s.seats[k as usize].won.count_ones()), std::cmp::Reverse(s.seats[k as usize].military), k)
         });
         s.bid_order = order;
-        ev.emit(Audience::ALL, || json!({"kind": "order", "action_order": s.action_order, "next_bid_order": s.bid_order}));
+        ev.emit(Audience::ALL, || event!({"kind": "order", "action_order": s.action_order, "next_bid_order": s.bid_order}));
     }
 
     /// Returns placement `i`'s units (and refunds tribal gold unless `paid`); support is spent.
@@ -615,7 +615,7 @@ impl Tkr {
         s.pending = Pending::Auto;
         ev.emit(
             Audience::ALL,
-            || json!({"kind": if performed { "performed" } else { "declined" }, "seat": seat, "action": ACTIONS[a as usize]}),
+            || event!({"kind": if performed { "performed" } else { "declined" }, "seat": seat, "action": ACTIONS[a as usize]}),
         );
     }
 
@@ -645,7 +645,7 @@ impl Tkr {
                             s.seats[seat].tribal = (s.seats[seat].tribal - 1).max(1);
                         }
                         let t = s.seats[seat].tribal;
-                        ev.emit(Audience::ALL, || json!({"kind": "tribal", "seat": seat, "tribal": t, "held": hold}));
+                        ev.emit(Audience::ALL, || event!({"kind": "tribal", "seat": seat, "tribal": t, "held": hold}));
                     }
                 }
                 1 => {
@@ -658,7 +658,7 @@ impl Tkr {
                             return;
                         }
                         s.seats[seat].deficits += 1;
-                        ev.emit(Audience::ALL, || json!({"kind": "deficit", "seat": seat, "cause": "rebellion"}));
+                        ev.emit(Audience::ALL, || event!({"kind": "deficit", "seat": seat, "cause": "rebellion"}));
                     }
                 }
                 _ => {
@@ -754,7 +754,7 @@ impl Tkr {
         let name = self.card_name(c);
         match &self.effects(c)[i as usize] {
             Effect::RoundEndIncome { gain, cond } if self.cond_ok_pub(s, seat, cond, c, None, None) => {
-                ev.emit(Audience::ALL, || json!({"kind": "income", "seat": seat, "card": name}));
+                ev.emit(Audience::ALL, || event!({"kind": "income", "seat": seat, "card": text(name)}));
                 self.grant(s, seat, gain, c, i, 1, ev);
             }
             Effect::MilitaryScoreChange { self_amount, each_opponent, transfer, cond, .. }
@@ -777,7 +777,7 @@ impl Tkr {
                     if placed_round == s.round {
                         let n = (*initial).min(self.available(s, *resource).max(0));
                         s.reservoir[c as usize] = n as i8;
-                        ev.emit(Audience::ALL, || json!({"kind": "reservoir_stocked", "seat": seat, "card": name, "amount": n}));
+                        ev.emit(Audience::ALL, || event!({"kind": "reservoir_stocked", "seat": seat, "card": text(name), "amount": n}));
                     }
                 } else if r > 0 && self.cond_ok_pub(s, seat, cond, c, None, None) {
                     let n = (*per_round).min(r as i32);
@@ -790,7 +790,7 @@ impl Tkr {
                         B_TRAINED => s.seats[seat].trained += n,
                         k => s.seats[seat].weapons[k - B_SPEAR] += n,
                     }
-                    ev.emit(Audience::ALL, || json!({"kind": "reservoir_paid", "seat": seat, "card": name, "amount": n}));
+                    ev.emit(Audience::ALL, || event!({"kind": "reservoir_paid", "seat": seat, "card": text(name), "amount": n}));
                 }
             }
             _ => {}
@@ -839,7 +839,7 @@ impl Tkr {
             s.stage = Stage::Over;
             s.pending = Pending::Over;
             s.final_scores = self.scores(s).iter().map(|x| x.total).collect();
-            ev.emit(Audience::ALL, || json!({"kind": "game_over", "reason": t, "scores": s.final_scores}));
+            ev.emit(Audience::ALL, || event!({"kind": "game_over", "reason": t, "scores": s.final_scores}));
             return;
         }
         self.upkeep(s, ev);
@@ -879,7 +879,7 @@ impl Tkr {
             let units: i32 = s.regions.iter().filter(|r| r.seat as usize == seat).map(|r| r.units as i32).sum();
             s.seats[seat].military += units;
             ev.emit(Audience::ALL, || {
-                json!({"kind": "upkeep", "seat": seat, "support_rice": support_rice, "unit_gold": unit_gold, "unit_rice": unit_rice,
+                event!({"kind": "upkeep", "seat": seat, "support_rice": support_rice, "unit_gold": unit_gold, "unit_rice": unit_rice,
                        "deficits": gold_short + rice_short, "military_gain": units})
             });
         }

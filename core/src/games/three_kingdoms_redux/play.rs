@@ -1,13 +1,11 @@
 //! Legal actions of each pending decision, and their effects (§3, §7, §8 actions).
 
-use serde_json::json;
-
 use super::action::{Action, Actions, Count};
 use super::data::*;
 use super::rules::Generals;
 use super::state::*;
 use super::Tkr;
-use crate::events::{Audience, Events};
+use crate::events::{event, text, Audience, Events};
 
 /// Lots of a rice trade: (buy lots, sell lots) bounds come from the trade caps (C13).
 fn rice_lot(r: &Rate, buying: bool) -> i32 {
@@ -304,7 +302,7 @@ impl Tkr {
                 s.han_criterion = c;
                 ev.emit(
                     Audience::ALL,
-                    || json!({"kind": "criterion", "control_han_emperor": if c == 0 { "administration" } else { "combat" }}),
+                    || event!({"kind": "criterion", "control_han_emperor": if c == 0 { "administration" } else { "combat" }}),
                 );
                 s.pending = Pending::Auto;
             }
@@ -321,9 +319,9 @@ impl Tkr {
                 } else {
                     s.seats[k].hand |= 1 << d;
                 }
-                let id = self.data.developments[d as usize].id.as_str();
-                ev.emit(Audience::seat(k), || json!({"kind": "draw_development", "seat": k, "deck": deck, "card": id}));
-                ev.emit(Audience::all_but(k, 3), || json!({"kind": "draw_development", "seat": k, "deck": deck}));
+                let id = &self.data.developments[d as usize].id;
+                ev.emit(Audience::seat(k), || event!({"kind": "draw_development", "seat": k, "deck": deck, "card": id}));
+                ev.emit(Audience::all_but(k, 3), || event!({"kind": "draw_development", "seat": k, "deck": deck}));
                 if left > 1 && self.dev_remaining(s, deck).next().is_some() {
                     s.pending = Pending::DrawDev { seat: k as u8, deck, left: left - 1, import };
                 } else if import {
@@ -336,9 +334,9 @@ impl Tkr {
             (Pending::DrawGeneral { seat: k, left }, Action::DrawGeneral(i)) => {
                 let g = self.general_deck(s, k as usize).nth(i as usize).expect("a general left");
                 s.gloc[g as usize] = GLoc::Drawn;
-                let id = self.data.generals[g as usize].id.as_str();
-                ev.emit(Audience::seat(k as usize), || json!({"kind": "draw_general", "seat": k, "general": id}));
-                ev.emit(Audience::all_but(k as usize, 3), || json!({"kind": "draw_general", "seat": k}));
+                let id = &self.data.generals[g as usize].id;
+                ev.emit(Audience::seat(k as usize), || event!({"kind": "draw_general", "seat": k, "general": id}));
+                ev.emit(Audience::all_but(k as usize, 3), || event!({"kind": "draw_general", "seat": k}));
                 if left > 1 {
                     s.pending = Pending::DrawGeneral { seat: k, left: left - 1 };
                 } else {
@@ -353,9 +351,9 @@ impl Tkr {
             }
             (Pending::Keep { seat: k, left }, Action::Keep(g)) => {
                 s.gloc[g as usize] = GLoc::Chosen;
-                let id = self.data.generals[g as usize].id.as_str();
-                ev.emit(Audience::seat(k as usize), || json!({"kind": "keep_general", "seat": k, "general": id}));
-                ev.emit(Audience::all_but(k as usize, 3), || json!({"kind": "keep_general", "seat": k}));
+                let id = &self.data.generals[g as usize].id;
+                ev.emit(Audience::seat(k as usize), || event!({"kind": "keep_general", "seat": k, "general": id}));
+                ev.emit(Audience::all_but(k as usize, 3), || event!({"kind": "keep_general", "seat": k}));
                 if left > 1 {
                     s.pending = Pending::Keep { seat: k, left: left - 1 };
                 } else {
@@ -366,7 +364,7 @@ impl Tkr {
                 s.alliance_action = x;
                 ev.emit(
                     Audience::ALL,
-                    || json!({"kind": "alliance", "seat": seat, "action": ACTIONS[x as usize], "allies": [s.bid_order[1], s.bid_order[2]]}),
+                    || event!({"kind": "alliance", "seat": seat, "action": ACTIONS[x as usize], "allies": [s.bid_order[1], s.bid_order[2]]}),
                 );
                 s.stage = Stage::Bidding;
                 s.turn = 0;
@@ -390,7 +388,7 @@ impl Tkr {
             }
             (Pending::Bid, Action::Pass) => {
                 s.passed[seat] = true;
-                ev.emit(Audience::ALL, || json!({"kind": "pass", "seat": seat}));
+                ev.emit(Audience::ALL, || event!({"kind": "pass", "seat": seat}));
                 s.turn = (s.turn + 1) % 3;
                 s.pending = Pending::Auto;
             }
@@ -494,7 +492,7 @@ impl Tkr {
                 let trained = self.param(s, seat, a, None, P_AS_TRAINED, w).min(n);
                 let t = self.take(s, seat, B_TRAINED, trained);
                 let u = self.take(s, seat, B_UNTRAINED, n - trained);
-                ev.emit(Audience::ALL, || json!({"kind": "recruit_armies", "seat": seat, "untrained": u, "trained": t}));
+                ev.emit(Audience::ALL, || event!({"kind": "recruit_armies", "seat": seat, "untrained": u, "trained": t}));
                 self.complete(s, seat, a, 0, None);
             }
             A_TRAIN => {
@@ -509,7 +507,7 @@ impl Tkr {
             A_SUPPORT => {
                 let n = self.param(s, seat, a, None, P_SUPPORT, w);
                 let got = self.take(s, seat, B_SUPPORT, n);
-                ev.emit(Audience::ALL, || json!({"kind": "support", "seat": seat, "amount": got}));
+                ev.emit(Audience::ALL, || event!({"kind": "support", "seat": seat, "amount": got}));
                 self.complete(s, seat, a, 0, None);
             }
             A_HAN => {
@@ -518,7 +516,7 @@ impl Tkr {
                 p.gold -= cost;
                 p.office += 1;
                 let office = p.office;
-                ev.emit(Audience::ALL, || json!({"kind": "office", "seat": seat, "office": office, "paid": cost}));
+                ev.emit(Audience::ALL, || event!({"kind": "office", "seat": seat, "office": office, "paid": cost}));
                 let exhaust = self.param(s, seat, a, None, P_HAN_EXHAUST, w);
                 if exhaust > 0 && w.len() > 1 {
                     s.pending = Pending::HanFlip;
@@ -556,7 +554,7 @@ impl Tkr {
         *level += n;
         *area += n;
         let lv = *level;
-        ev.emit(Audience::ALL, || json!({"kind": "develop", "seat": seat, "action": ACTIONS[a as usize], "level": lv}));
+        ev.emit(Audience::ALL, || event!({"kind": "develop", "seat": seat, "action": ACTIONS[a as usize], "level": lv}));
         self.complete(s, seat, a, 1 << mode, None);
     }
 
@@ -569,7 +567,7 @@ impl Tkr {
         let p = &mut s.seats[seat];
         p.tribal = (p.tribal + steps).min(self.data.tribal_max);
         let t = p.tribal;
-        ev.emit(Audience::ALL, || json!({"kind": "tribal_action", "seat": seat, "steps": steps, "tribal": t}));
+        ev.emit(Audience::ALL, || event!({"kind": "tribal_action", "seat": seat, "steps": steps, "tribal": t}));
         self.bonuses(s, seat, a, 0, None);
         s.queue.push(Deferred::Tribal12 { seat: seat as u8 });
         s.queue.push(Deferred::Finish { seat: seat as u8, action: a });
@@ -605,7 +603,7 @@ impl Tkr {
                     p.market_area = 0;
                     p.gold += cashed * per;
                 }
-                ev.emit(Audience::ALL, || json!({"kind": if farm { "harvest" } else { "collect_tax" }, "seat": seat, "banked": k, "cashed": cashed, "gain": cashed * per}));
+                ev.emit(Audience::ALL, || event!({"kind": if farm { "harvest" } else { "collect_tax" }, "seat": seat, "banked": k, "cashed": cashed, "gain": cashed * per}));
                 self.complete(s, seat, action, 1 << mode, None);
             }
             Pending::TradeRice => {
@@ -621,7 +619,7 @@ impl Tkr {
                     p.gold += l * r.rice_sell.get;
                     s.scratch |= 1 << 4;
                 }
-                ev.emit(Audience::ALL, || json!({"kind": "trade_rice", "seat": seat, "choice": k}));
+                ev.emit(Audience::ALL, || event!({"kind": "trade_rice", "seat": seat, "choice": k}));
                 s.pending = Pending::TradeWeapons;
             }
             Pending::TradeWeapons => {
@@ -638,7 +636,7 @@ impl Tkr {
                     s.queue.push(Deferred::Weapons { seat: seat as u8, n: (l * r.weapon_sell.pay) as u8, give: true });
                     modes |= 1 << 5;
                 }
-                ev.emit(Audience::ALL, || json!({"kind": "trade_weapons", "seat": seat, "choice": k}));
+                ev.emit(Audience::ALL, || event!({"kind": "trade_weapons", "seat": seat, "choice": k}));
                 self.complete(s, seat, A_TRADE, modes, None);
             }
             Pending::WeaponPick { left, give } => {
@@ -650,7 +648,7 @@ impl Tkr {
                 }
                 ev.emit(
                     Audience::ALL,
-                    || json!({"kind": if give { "weapon_paid" } else { "weapon_gained" }, "seat": seat, "weapon": WEAPONS[t as usize]}),
+                    || event!({"kind": if give { "weapon_paid" } else { "weapon_gained" }, "seat": seat, "weapon": WEAPONS[t as usize]}),
                 );
                 let more =
                     if give { s.seats[seat].weapons.iter().sum::<i32>() > 0 } else { (0..4).any(|w| self.available(s, B_SPEAR + w) > 0) };
@@ -669,7 +667,7 @@ impl Tkr {
                     p.untrained -= k;
                     p.trained += k;
                     s.scratch |= 1 << 6;
-                    ev.emit(Audience::ALL, || json!({"kind": "hire_instructor", "seat": seat, "trained": k}));
+                    ev.emit(Audience::ALL, || event!({"kind": "hire_instructor", "seat": seat, "trained": k}));
                 }
                 s.pending = Pending::Import;
             }
@@ -681,7 +679,7 @@ impl Tkr {
                     s.scratch |= 1 << M_IMPORT;
                     let n = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_DRAW, w).max(1);
                     let have = self.dev_remaining(s, deck).count() as i32; // the bottom included
-                    ev.emit(Audience::ALL, || json!({"kind": "import_tech", "seat": seat, "deck": deck}));
+                    ev.emit(Audience::ALL, || event!({"kind": "import_tech", "seat": seat, "deck": deck}));
                     s.pending = Pending::DrawDev { seat: seat as u8, deck, left: n.min(have) as u8, import: true };
                 }
             }
@@ -690,8 +688,8 @@ impl Tkr {
                 let p = &mut s.seats[seat];
                 p.import_drawn &= !(1 << d);
                 p.hand |= 1 << d;
-                let id = self.data.developments[d as usize].id.as_str();
-                ev.emit(Audience::seat(seat), || json!({"kind": "keep_development", "seat": seat, "card": id}));
+                let id = &self.data.developments[d as usize].id;
+                ev.emit(Audience::seat(seat), || event!({"kind": "keep_development", "seat": seat, "card": id}));
                 if left > 1 && s.seats[seat].import_drawn != 0 {
                     s.pending = Pending::KeepImport { left: left - 1 };
                 } else {
@@ -716,17 +714,20 @@ impl Tkr {
                 let first = if action == A_SPEAR_HORSE { B_SPEAR } else { B_SPEAR + 2 };
                 let a1 = self.take(s, seat, first, k);
                 let a2 = self.take(s, seat, first + 1, amount - k);
-                ev.emit(
-                    Audience::ALL,
-                    || json!({"kind": "produce", "seat": seat, WEAPONS[first - B_SPEAR]: a1, WEAPONS[first + 1 - B_SPEAR]: a2}),
-                );
+                ev.emit(Audience::ALL, || {
+                    if action == A_SPEAR_HORSE {
+                        event!({"kind": "produce", "seat": seat, "spear": a1, "horse": a2})
+                    } else {
+                        event!({"kind": "produce", "seat": seat, "crossbow": a1, "ship": a2})
+                    }
+                });
                 self.complete(s, seat, action, 0, None);
             }
             Pending::Train => {
                 let p = &mut s.seats[seat];
                 p.untrained -= k;
                 p.trained += k;
-                ev.emit(Audience::ALL, || json!({"kind": "train", "seat": seat, "amount": k}));
+                ev.emit(Audience::ALL, || event!({"kind": "train", "seat": seat, "amount": k}));
                 self.complete(s, seat, A_TRAIN, 0, None);
             }
             Pending::Tribute => {
@@ -740,8 +741,8 @@ impl Tkr {
             Pending::HanFlip => {
                 let Action::General(g) = x else { unreachable!("han flip") };
                 s.han_flipped = g;
-                let id = self.data.generals[g as usize].id.as_str();
-                ev.emit(Audience::ALL, || json!({"kind": "han_flip", "seat": seat, "general": id}));
+                let id = &self.data.generals[g as usize].id;
+                ev.emit(Audience::ALL, || event!({"kind": "han_flip", "seat": seat, "general": id}));
                 self.complete(s, seat, A_HAN, 0, None);
             }
             Pending::OccupyGeneral { action } => match x {
@@ -766,9 +767,9 @@ impl Tkr {
                     p.treasury_regions |= 1 << region;
                 }
                 let reg = s.regions[region as usize];
-                let (rid, gid) = (self.data.regions[region as usize].id.as_str(), self.data.generals[reg.general as usize].id.as_str());
+                let (rid, gid) = (&self.data.regions[region as usize].id, &self.data.generals[reg.general as usize].id);
                 ev.emit(Audience::ALL, || {
-                    json!({"kind": "occupy", "seat": seat, "region": rid, "general": gid, "unit": UNITS[reg.unit as usize], "units": reg.units,
+                    event!({"kind": "occupy", "seat": seat, "region": rid, "general": gid, "unit": UNITS[reg.unit as usize], "units": reg.units,
                            "flipped": reg.flipped, "token_to": if k == 0 { "granary" } else { "treasury" }})
                 });
                 let action = s.acting;
@@ -793,7 +794,7 @@ impl Tkr {
                     let p = &mut s.seats[seat];
                     p.rice -= 2;
                     p.support += 1;
-                    ev.emit(Audience::ALL, || json!({"kind": "tribal12_support", "seat": seat}));
+                    ev.emit(Audience::ALL, || event!({"kind": "tribal12_support", "seat": seat}));
                 }
                 s.pending = Pending::Auto;
             }
@@ -805,10 +806,10 @@ impl Tkr {
                         }
                     }
                     s.seats[seat].protections_used += 1;
-                    ev.emit(Audience::ALL, || json!({"kind": "deficit_protected", "seat": seat}));
+                    ev.emit(Audience::ALL, || event!({"kind": "deficit_protected", "seat": seat}));
                 } else {
                     s.seats[seat].deficits += 1;
-                    ev.emit(Audience::ALL, || json!({"kind": "deficit", "seat": seat, "cause": "rebellion"}));
+                    ev.emit(Audience::ALL, || event!({"kind": "deficit", "seat": seat, "cause": "rebellion"}));
                 }
                 s.pending = Pending::Auto;
             }
@@ -837,7 +838,7 @@ impl Tkr {
                 let get_w = get[B_WEAPON];
                 get[B_WEAPON] = 0;
                 let picks = self.gain(s, seat, &get, ev);
-                ev.emit(Audience::ALL, || json!({"kind": "exchange", "seat": seat, "card": self.card_name(card), "option": k - 1}));
+                ev.emit(Audience::ALL, || event!({"kind": "exchange", "seat": seat, "card": text(self.card_name(card)), "option": k - 1}));
                 if give_w > 0 {
                     s.queue.push(Deferred::Weapons { seat: seat as u8, n: give_w as u8, give: true });
                 }
@@ -869,9 +870,12 @@ impl Tkr {
             s.bottom[deck as usize].extend(cards().map(|c| (c, seat as u8)));
             ev.emit(Audience::seat(seat), || {
                 let ids: Vec<&str> = cards().map(|c| self.data.developments[c as usize].id.as_str()).collect();
-                json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "cards": ids})
+                event!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "cards": ids})
             });
-            ev.emit(Audience::all_but(seat, 3), || json!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "count": cards().count()}));
+            ev.emit(
+                Audience::all_but(seat, 3),
+                || event!({"kind": "to_deck_bottom", "seat": seat, "deck": deck, "count": cards().count()}),
+            );
         }
         seq.clear();
         s.import_seq = seq;
@@ -886,8 +890,8 @@ impl Tkr {
         p.hand &= !(1 << d);
         p.built |= 1 << d;
         s.built_round[d as usize] = s.round;
-        let id = self.data.developments[d as usize].id.as_str();
-        ev.emit(Audience::ALL, || json!({"kind": "build", "seat": seat, "card": id, "trained_armies_paid": trained_army}));
+        let id = &self.data.developments[d as usize].id;
+        ev.emit(Audience::ALL, || event!({"kind": "build", "seat": seat, "card": id, "trained_armies_paid": trained_army}));
         let card = (self.g_count() + d as usize) as u16;
         for (i, e) in self.data.developments[d as usize].effects.iter().enumerate() {
             match e {

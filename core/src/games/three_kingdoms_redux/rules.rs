@@ -7,8 +7,7 @@ use super::action::CHOICES;
 use super::data::*;
 use super::state::*;
 use super::Tkr;
-use crate::events::{Audience, Events};
-use serde_json::json;
+use crate::events::{event, Audience, Events};
 
 // === helpers: stats, effects, conditions, metrics ===
 
@@ -265,7 +264,7 @@ impl Tkr {
         for k in [B_GOLD, B_RICE, B_SUPPORT, B_UNTRAINED, B_TRAINED, B_SPEAR, B_SPEAR + 1, B_SPEAR + 2, B_SPEAR + 3] {
             if b[k] > 0 {
                 let got = self.take(s, seat, k, b[k]);
-                ev.emit(Audience::ALL, || json!({"kind": "gain", "seat": seat, "token": BUNDLE_KEYS[k], "amount": got}));
+                ev.emit(Audience::ALL, || event!({"kind": "gain", "seat": seat, "token": BUNDLE_KEYS[k], "amount": got}));
             }
         }
         if b[B_TRAIN] > 0 {
@@ -273,7 +272,7 @@ impl Tkr {
             let n = b[B_TRAIN].min(p.untrained);
             p.untrained -= n;
             p.trained += n;
-            ev.emit(Audience::ALL, || json!({"kind": "train", "seat": seat, "amount": n}));
+            ev.emit(Audience::ALL, || event!({"kind": "train", "seat": seat, "amount": n}));
         }
         if b[B_TRIBAL] > 0 {
             let p = &mut s.seats[seat];

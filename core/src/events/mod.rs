@@ -10,6 +10,13 @@ use serde_json::Value;
 
 use crate::game::{Player, SPECTATOR};
 
+mod body;
+
+pub use crate::event;
+#[doc(hidden)]
+pub use body::{nested_json, Keys};
+pub use body::{serialized, text, Body, Copied, Field, Serialized, ToField, MAX_FIELDS};
+
 /// The seats an event is shown to: everyone, or a set of seats (bit i = seat i).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Audience(u32);
@@ -55,13 +62,13 @@ impl Serialize for Audience {
 }
 
 /// One event: the index of the action that caused it, its audience and its body
-/// (a JSON object with a `"kind"` field).
+/// (a flat JSON object with a `"kind"` field).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Event {
     pub step: u32,
     pub audience: Audience,
     #[serde(flatten)]
-    pub body: Value,
+    pub body: Body,
 }
 
 impl Event {
@@ -71,13 +78,25 @@ impl Event {
     pub(crate) fn encode_key(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.step.to_le_bytes());
         out.extend_from_slice(&self.audience.0.to_le_bytes());
-        encode_value(&self.body, out);
+        self.body.encode(out);
     }
 }
 
+// Lengths past u32::MAX (4 GiB of event text) cannot occur: four bytes tell them apart.
+fn encode_len(n: usize, out: &mut Vec<u8>) {
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+}
+
+fn encode_str(t: &str, out: &mut Vec<u8>) {
+    out.push(6);
+    encode_len(t.len(), out);
+    out.extend_from_slice(t.as_bytes());
+}
+
+/// The key encoding of a JSON value (what [`Body::encode`] writes for nested values, and
+/// the encoding a body's must equal).
 fn encode_value(v: &Value, out: &mut Vec<u8>) {
-    // Lengths past u32::MAX (4 GiB of event text) cannot occur: four bytes tell them apart.
-    let len = |n: usize, out: &mut Vec<u8>| out.extend_from_slice(&(n as u32).to_le_bytes());
+    let len = encode_len;
     match v {
         Value::Null => out.push(0),
         Value::Bool(b) => out.push(1 + *b as u8),
@@ -93,11 +112,7 @@ fn encode_value(v: &Value, out: &mut Vec<u8>) {
                 out.extend_from_slice(&n.as_f64().unwrap_or(f64::NAN).to_bits().to_le_bytes());
             }
         }
-        Value::String(t) => {
-            out.push(6);
-            len(t.len(), out);
-            out.extend_from_slice(t.as_bytes());
-        }
+        Value::String(t) => encode_str(t, out),
         Value::Array(items) => {
             out.push(7);
             len(items.len(), out);
@@ -151,7 +166,7 @@ impl Events {
     }
 
     /// Records the event built by `body` if the sink is on.
-    pub fn emit(&mut self, audience: Audience, body: impl FnOnce() -> Value) {
+    pub fn emit(&mut self, audience: Audience, body: impl FnOnce() -> Body) {
         if self.on {
             let step = self.step;
             self.list.push(Event { step, audience, body: body() });
@@ -185,25 +200,24 @@ mod tests {
 
     #[test]
     fn key_encodings_differ_where_the_events_differ() {
-        use serde_json::json;
         let event = |step, audience, body| Event { step, audience, body };
         let bodies = [
-            json!({"a": "bc"}),
-            json!({"ab": "c"}),
-            json!({"a": ["b", "c"]}),
-            json!({"a": ["bc"]}),
-            json!({"a": [1, 2]}),
-            json!({"a": [12]}),
-            json!({"a": 1}),
-            json!({"a": -1}),
-            json!({"a": 1.0}),
-            json!({"a": "1"}),
-            json!({"a": true}),
-            json!({"a": null}),
-            json!({"a": {}}),
-            json!({"a": []}),
-            json!({"a": 1, "b": 2}),
-            json!({"a": {"b": 2}}),
+            event!({"a": "bc"}),
+            event!({"ab": "c"}),
+            event!({"a": ["b", "c"]}),
+            event!({"a": ["bc"]}),
+            event!({"a": [1, 2]}),
+            event!({"a": [12]}),
+            event!({"a": 1}),
+            event!({"a": -1}),
+            event!({"a": 1.0}),
+            event!({"a": "1"}),
+            event!({"a": true}),
+            event!({"a": null}),
+            event!({"a": {}}),
+            event!({"a": []}),
+            event!({"a": 1, "b": 2}),
+            event!({"a": {"b": 2}}),
         ];
         let mut events: Vec<Event> = bodies.iter().map(|b| event(0, Audience::ALL, b.clone())).collect();
         events.push(event(1, Audience::ALL, bodies[0].clone()));
@@ -224,6 +238,40 @@ mod tests {
         let mut again = Vec::new();
         events[3].encode_key(&mut again);
         assert_eq!(again, keys[3]);
+    }
+
+    /// Every body of random playouts of every game (each covered configuration) encodes,
+    /// serializes and reads back as the `serde_json::Value` serde builds from it.
+    #[test]
+    fn bodies_encode_as_their_json_values_in_every_game() {
+        use crate::rng::Rng;
+        let mut rng = Rng::from_seed(7);
+        let mut checked = 0;
+        for (id, _) in crate::games() {
+            for config in crate::engine::covered_configs(id) {
+                let game = crate::load_game(id, Some(&config)).unwrap();
+                let mut state = game.new_initial_state(rng.next_u64());
+                let mut legal = Vec::new();
+                while !state.is_terminal() && state.history().len() < 600 {
+                    legal.clear();
+                    state.legal_actions_into(&mut legal);
+                    state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+                }
+                for p in std::iter::once(SPECTATOR).chain(0..game.num_players() as Player) {
+                    for e in state.events(p).unwrap() {
+                        let value = serde_json::to_value(&e.body).unwrap();
+                        let (mut compact, mut through_serde) = (Vec::new(), Vec::new());
+                        e.body.encode(&mut compact);
+                        encode_value(&value, &mut through_serde);
+                        assert_eq!(compact, through_serde, "{id}: {value}");
+                        assert_eq!(e.body.to_value(), value, "{id}");
+                        assert_eq!(serde_json::to_string(&e.body).unwrap(), value.to_string(), "{id}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} events");
     }
 
     #[test]
