@@ -48,11 +48,12 @@ impl Field {
         }
     }
 
-    fn int(i: i64) -> Field {
+    /// An integer as `serde_json` holds it: `U64` when it is not negative, else `I64`.
+    fn int(i: i128) -> Field {
         if i >= 0 {
             Field::U64(i as u64)
         } else {
-            Field::I64(i)
+            Field::I64(i as i64)
         }
     }
 
@@ -207,28 +208,18 @@ pub trait ToField {
     fn to_field(&self) -> Field;
 }
 
-macro_rules! unsigned_fields {
+macro_rules! integer_fields {
     ($($t:ty),*) => {$(
         impl ToField for $t {
             fn to_field(&self) -> Field {
-                Field::U64(*self as u64)
+                // Every integer type here fits in an i128 exactly.
+                Field::int(*self as i128)
             }
         }
     )*};
 }
 
-macro_rules! signed_fields {
-    ($($t:ty),*) => {$(
-        impl ToField for $t {
-            fn to_field(&self) -> Field {
-                Field::int(*self as i64)
-            }
-        }
-    )*};
-}
-
-unsigned_fields!(u8, u16, u32, u64, usize);
-signed_fields!(i8, i16, i32, i64, isize);
+integer_fields!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 
 impl ToField for bool {
     fn to_field(&self) -> Field {
