@@ -28,6 +28,15 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: the caller's contract is passed on.
         unsafe { System.alloc(l) }
     }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: as above. (Forwarded, not left to the default `alloc` and fill, so that
+        // the heap is laid out as without this counter: `calloc` and `malloc` place blocks
+        // differently, and where slots' states land decides how well two threads share the
+        // cache. With the default, Samurai's batch measured 1.0-1.3x from 1 to 2 threads here,
+        // against 1.5-1.9x without counting.)
+        unsafe { System.alloc_zeroed(l) }
+    }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         // SAFETY: as above.
         unsafe { System.dealloc(p, l) }

@@ -6,15 +6,28 @@
 //! a slot usually stays on the same thread from one call to the next (its state stays in that
 //! core's cache), a thread whose games ran longer is helped, and the caller does not sit idle
 //! while a parked worker wakes up.
+//!
+//! After a call each worker stays awake a little while, spinning and then yielding its core:
+//! a training loop comes back within microseconds (a Python loop sampling the next actions
+//! takes about ten), and waking a sleeping thread costs tens of microseconds on a virtual
+//! machine, more than the work of a small batch. Only then does it sleep.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long a worker spins after a call, then yields its core, before it may sleep.
+const SPIN: Duration = Duration::from_micros(50);
+const AWAKE: Duration = Duration::from_micros(250);
 
 /// `workers` threads that run parts of a call next to the calling thread.
 pub(super) struct Pool {
     pool: Option<rayon_core::ThreadPool>,
     handles: Vec<JoinHandle<()>>,
+    /// Calls started: a worker staying awake after a call returns when it moves.
+    calls: Arc<AtomicU64>,
 }
 
 impl Pool {
@@ -38,7 +51,7 @@ impl Pool {
             })
             .build();
         match pool {
-            Ok(pool) => Some(Pool { pool: Some(pool), handles }),
+            Ok(pool) => Some(Pool { pool: Some(pool), handles, calls: Arc::default() }),
             Err(_) => {
                 // The threads that did start stop when the builder's registry is dropped.
                 for h in handles {
@@ -62,6 +75,7 @@ impl Pool {
             parts.into_iter().for_each(work);
             return;
         };
+        let call = self.calls.fetch_add(1, Ordering::Release) + 1;
         let queue = Queue::new(parts, self.threads());
         let (queue, work) = (&queue, &work);
         pool.in_place_scope(|scope| {
@@ -69,47 +83,95 @@ impl Pool {
                 scope.spawn(move |_| queue.drain(home, work));
             }
             queue.drain(0, work);
+            // Wait for the workers here, spinning, rather than asleep in the scope's end.
+            let start = Instant::now();
+            while queue.drained.load(Ordering::Acquire) < queue.regions.len() && start.elapsed() < AWAKE {
+                for _ in 0..64 {
+                    std::hint::spin_loop();
+                }
+            }
         });
+        for _ in 1..self.threads() {
+            let calls = Arc::clone(&self.calls);
+            pool.spawn(move || stay_awake(&calls, call));
+        }
+    }
+}
+
+/// Spins, then yields, until a call after `call` starts or [`AWAKE`] has passed.
+fn stay_awake(calls: &AtomicU64, call: u64) {
+    let start = Instant::now();
+    let mut spins = 0u32;
+    while calls.load(Ordering::Acquire) == call {
+        spins = spins.wrapping_add(1);
+        if spins % 64 == 0 {
+            let awake = start.elapsed();
+            if awake > AWAKE {
+                return;
+            }
+            if awake > SPIN {
+                std::thread::yield_now();
+            }
+        }
+        std::hint::spin_loop();
     }
 }
 
 /// The parts of one call, cut into one region of consecutive parts per thread.
 struct Queue<T> {
     parts: Vec<Mutex<Option<T>>>,
-    /// Per region: the next part to take, and the end of the region.
-    regions: Vec<(AtomicUsize, usize)>,
+    /// Per region: the parts not taken yet (`start..end`). Its thread takes them from the
+    /// start, the others from the end: when one thread keeps finishing early, it keeps taking
+    /// the same parts of the other's region, so slots do not move back and forth.
+    regions: Vec<Mutex<Range<usize>>>,
+    /// Threads that found no part left.
+    drained: AtomicUsize,
 }
 
 impl<T> Queue<T> {
     fn new(parts: Vec<T>, threads: usize) -> Self {
         let n = parts.len();
-        let regions = (0..threads).map(|r| (AtomicUsize::new(r * n / threads), (r + 1) * n / threads)).collect();
-        Queue { parts: parts.into_iter().map(|p| Mutex::new(Some(p))).collect(), regions }
+        let regions = (0..threads).map(|r| Mutex::new(r * n / threads..(r + 1) * n / threads)).collect();
+        Queue { parts: parts.into_iter().map(|p| Mutex::new(Some(p))).collect(), regions, drained: AtomicUsize::new(0) }
     }
 
-    /// Takes parts until none is left: those of region `home` first, then the others'.
+    /// Takes parts until none is left: those of region `home` from its start, then the
+    /// others' from their ends.
     fn drain(&self, home: usize, work: &impl Fn(T)) {
         let r = self.regions.len();
-        for (next, end) in (0..r).map(|k| &self.regions[(home + k) % r]) {
+        for k in 0..r {
+            let region = &self.regions[(home + k) % r];
             loop {
+                let next = {
+                    let mut left = lock(region);
+                    if k == 0 {
+                        left.next()
+                    } else {
+                        left.next_back()
+                    }
+                };
+                let Some(i) = next else { break };
                 // Each index is handed out once, so the part's lock is never contended.
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= *end {
-                    break;
-                }
-                let part = self.parts[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
-                if let Some(part) = part {
+                if let Some(part) = lock(&self.parts[i]).take() {
                     work(part);
                 }
             }
         }
+        self.drained.fetch_add(1, Ordering::Release);
     }
+}
+
+/// A lock that a panic in a part cannot poison for good (every critical section here only
+/// moves a bound or takes a part).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        // Dropping the pool tells its threads to stop; joining them frees them before the
-        // batch is gone.
+        // Dropping the pool tells its threads to stop (those staying awake return at once);
+        // joining them frees them before the batch is gone.
+        self.calls.fetch_add(1, Ordering::Release);
         drop(self.pool.take());
         for h in self.handles.drain(..) {
             let _ = h.join();
@@ -136,12 +198,26 @@ mod tests {
     }
 
     #[test]
+    fn calls_after_the_workers_slept_run_every_part() {
+        let pool = Pool::new(2).expect("threads start");
+        for pause in [Duration::ZERO, AWAKE * 4, SPIN / 2] {
+            std::thread::sleep(pause);
+            let done: Vec<AtomicUsize> = (0..24).map(|_| AtomicUsize::new(0)).collect();
+            pool.run((0..24).collect(), |i: usize| {
+                done[i].fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(done.iter().all(|d| d.load(Ordering::Relaxed) == 1), "after a pause of {pause:?}");
+        }
+    }
+
+    #[test]
     fn regions_cover_the_parts_in_order() {
         let q = Queue::new((0..10).collect::<Vec<usize>>(), 3);
-        let bounds: Vec<(usize, usize)> = q.regions.iter().map(|(next, end)| (next.load(Ordering::Relaxed), *end)).collect();
-        assert_eq!(bounds, [(0, 3), (3, 6), (6, 10)]);
+        let bounds: Vec<Range<usize>> = q.regions.iter().map(|r| lock(r).clone()).collect();
+        assert_eq!(bounds, [0..3, 3..6, 6..10]);
         let seen = Mutex::new(Vec::new());
         q.drain(1, &|i| seen.lock().unwrap().push(i));
-        assert_eq!(*seen.lock().unwrap(), [3, 4, 5, 6, 7, 8, 9, 0, 1, 2]);
+        // Its own region from the start, then the others from their ends.
+        assert_eq!(*seen.lock().unwrap(), [3, 4, 5, 9, 8, 7, 6, 2, 1, 0]);
     }
 }
