@@ -15,7 +15,7 @@ use crate::rng::Rng;
 /// `pool.rs`).
 const PARTS_PER_THREAD: usize = 8;
 
-/// One environment of the batch, with its scratch space.
+/// One environment of the batch.
 struct Slot<G: Game> {
     state: G::State,
     /// The opponent's generator (single-agent mode).
@@ -24,8 +24,6 @@ struct Slot<G: Game> {
     steps: u32,
     /// The legal actions of `state` (also the entries set in the slot's mask row).
     legal: Vec<ActionId>,
-    /// The float observation before quantization (uint8 batches only).
-    scratch: Vec<f32>,
     /// The seed of this episode's initial state and every action and chance outcome applied
     /// since (kept only for a bot opponent, which gets the episode as a full state).
     seed: u64,
@@ -43,6 +41,9 @@ struct SlotOut<'a> {
     final_returns: &'a mut [f32],
     episode_len: &'a mut u32,
     legal: Option<(&'a mut u32, &'a mut [u32])>,
+    /// The float observation before quantization (uint8 batches only), shared by the slots
+    /// of a part: it stays in the core's cache from one slot to the next.
+    scratch: &'a mut [f32],
 }
 
 /// What every slot's work reads: the rules and the options of the batch.
@@ -62,6 +63,8 @@ pub(crate) struct TypedBatch<G: Game> {
     slots: Vec<Slot<G>>,
     /// Worker threads besides the caller's (`threads - 1` of them), if any.
     pool: Option<Pool>,
+    /// One float observation per part of a call (uint8 batches only; see `SlotOut::scratch`).
+    scratch: Vec<Vec<f32>>,
     /// Address and length of the mask buffer the last call wrote completely.
     last_mask: Option<(usize, usize)>,
     /// Nothing happened since construction: a `reset(None)` keeps the episodes (episode 0).
@@ -112,14 +115,13 @@ impl<G: Game> TypedBatch<G> {
                 episode: 0,
                 steps: 0,
                 legal: Vec::with_capacity(dims.max_legal),
-                scratch: vec![0.0; if opts.obs_dtype == ObsDtype::U8 { dims.obs_len } else { 0 }],
                 seed: 0,
                 history: Vec::new(),
             };
             ctx.start_episode(i, &mut slot);
             slots.push(slot);
         }
-        let mut b = TypedBatch { game, explicit_chance, opts, dims, slots, pool: None, last_mask: None, fresh: true };
+        let mut b = TypedBatch { game, explicit_chance, opts, dims, slots, pool: None, scratch: Vec::new(), last_mask: None, fresh: true };
         b.start_pool();
         Ok(b)
     }
@@ -183,6 +185,9 @@ impl<G: Game> TypedBatch<G> {
         self.last_mask = None;
         let parts = self.pool.as_ref().map_or(1, |p| (p.threads() * PARTS_PER_THREAD).min(d.num_envs).max(1));
         let size = d.num_envs.div_ceil(parts);
+        let scratch_len = if self.opts.obs_dtype == ObsDtype::U8 { d.obs_len } else { 0 };
+        self.scratch.resize_with(parts, || vec![0.0; scratch_len]);
+        let mut scratch = self.scratch.iter_mut();
         let mut chunks = Vec::with_capacity(parts);
         let mut rest: &mut [Slot<G>] = &mut self.slots;
         let mut rest_out = reborrow(out);
@@ -190,15 +195,15 @@ impl<G: Game> TypedBatch<G> {
         while rest.len() > size {
             let (head, tail) = rest.split_at_mut(size);
             let (head_out, tail_out) = split_out(rest_out, size, d);
-            chunks.push((base, head, head_out));
+            chunks.push((base, head, head_out, scratch.next().expect("a scratch per part")));
             rest = tail;
             rest_out = tail_out;
             base += size;
         }
-        chunks.push((base, rest, rest_out));
-        let work = |(base, chunk, mut o): (usize, &mut [Slot<G>], BatchOut<'_>)| {
+        chunks.push((base, rest, rest_out, scratch.next().expect("a scratch per part")));
+        let work = |(base, chunk, mut o, scratch): (usize, &mut [Slot<G>], BatchOut<'_>, &mut Vec<f32>)| {
             for (j, slot) in chunk.iter_mut().enumerate() {
-                let mut so = slot_out(&mut o, j, d);
+                let mut so = slot_out(&mut o, j, d, scratch);
                 f(&ctx, base + j, slot, &mut so);
             }
         };
@@ -314,8 +319,8 @@ impl<G: Game> Ctx<'_, G> {
         match &mut o.obs {
             ObsBuf::F32(buf) => rules.observation_tensor(&slot.state, seat, buf),
             ObsBuf::U8(buf) => {
-                rules.observation_tensor(&slot.state, seat, &mut slot.scratch);
-                quantize(&slot.scratch, buf);
+                rules.observation_tensor(&slot.state, seat, o.scratch);
+                quantize(o.scratch, buf);
             }
         }
     }
@@ -354,11 +359,29 @@ impl<G: Game> Ctx<'_, G> {
 
 /// The uint8 observation: `round(clamp(v, 0, 1) × 255)`, ties to even (NaN gives 0, which
 /// `f32::clamp`, passing NaN on, would not promise).
-#[allow(clippy::manual_clamp)]
+/// Sixteen values at a time (a fifth faster than one by one on baseline x86-64, where the
+/// compiler then packs whole vectors).
 fn quantize(src: &[f32], dst: &mut [u8]) {
-    for (q, &v) in dst.iter_mut().zip(src) {
-        *q = byte_of(v.max(0.0).min(1.0) * 255.0);
+    let (mut src16, mut dst16) = (src.chunks_exact(16), dst.chunks_exact_mut(16));
+    for (v, q) in (&mut src16).zip(&mut dst16) {
+        let mut bytes = [0u32; 16];
+        for (b, &x) in bytes.iter_mut().zip(v) {
+            *b = byte_of(unit(x)) as u32;
+        }
+        for (q, b) in q.iter_mut().zip(bytes) {
+            *q = b as u8;
+        }
     }
+    for (q, &x) in dst16.into_remainder().iter_mut().zip(src16.remainder()) {
+        *q = byte_of(unit(x));
+    }
+}
+
+/// `clamp(v, 0, 1) × 255` (NaN gives 0).
+#[inline]
+#[allow(clippy::manual_clamp)]
+fn unit(v: f32) -> f32 {
+    v.max(0.0).min(1.0) * 255.0
 }
 
 /// `x.round_ties_even() as u8` for `x` in `[0, 255]`, in one addition and a bit cast, which
@@ -444,7 +467,7 @@ fn split_out(o: BatchOut<'_>, k: usize, d: BatchDims) -> (BatchOut<'_>, BatchOut
 }
 
 /// The outputs of slot `j` of a chunk.
-fn slot_out<'b>(o: &'b mut BatchOut<'_>, j: usize, d: BatchDims) -> SlotOut<'b> {
+fn slot_out<'b>(o: &'b mut BatchOut<'_>, j: usize, d: BatchDims, scratch: &'b mut [f32]) -> SlotOut<'b> {
     let obs = match &mut o.obs {
         ObsBuf::F32(b) => ObsBuf::F32(&mut b[j * d.obs_len..(j + 1) * d.obs_len]),
         ObsBuf::U8(b) => ObsBuf::U8(&mut b[j * d.obs_len..(j + 1) * d.obs_len]),
@@ -460,6 +483,7 @@ fn slot_out<'b>(o: &'b mut BatchOut<'_>, j: usize, d: BatchDims) -> SlotOut<'b> 
         final_returns: &mut o.final_returns[j * p..(j + 1) * p],
         episode_len: &mut o.episode_len[j],
         legal: o.legal.as_mut().map(|l| (&mut l.count[j], &mut l.ids[j * d.max_legal..(j + 1) * d.max_legal])),
+        scratch,
     }
 }
 
@@ -539,5 +563,13 @@ mod tests {
         let mut out = [9u8; 6];
         quantize(&[-1.0, 0.0, 0.5 / 255.0, 1.0, 7.0, f32::NAN], &mut out);
         assert_eq!(out, [0, 0, 0, 255, 255, 0]);
+        // Whole blocks of sixteen and a remainder give what one value at a time gives.
+        let mut src: Vec<f32> = (0..53).map(|k| k as f32 / 52.0 - 0.1).collect();
+        (src[5], src[20], src[50]) = (f32::NAN, 7.0, f32::NAN);
+        let mut blocks = vec![7u8; src.len()];
+        quantize(&src, &mut blocks);
+        let one_by_one: Vec<u8> = src.iter().map(|&v| byte_of(super::unit(v))).collect();
+        assert_eq!(blocks, one_by_one);
+        assert!(blocks.iter().any(|&b| b > 0 && b < 255));
     }
 }
