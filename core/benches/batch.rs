@@ -2,7 +2,8 @@
 //! threads, with observations, masks and legal ids written and one random legal action per
 //! env drawn from the legal ids (O(legal), as a sampler should); learner steps/s of a single-agent Samurai 2p batch against the random bot;
 //! allocations per step (a counting global allocator, 1 thread); the information-state hash of
-//! the player to act, ns per call, on a cached state and right after one step.
+//! the player to act, ns per call, on a cached state and right after one step. Throughputs are
+//! the best of [`REPEATS`] runs of `KASSEN_BENCH_SECONDS` each.
 //! `cargo bench -p kassen-core --bench batch`; JSON to `KASSEN_BENCH_BATCH_OUT` (default
 //! `bench-results/batch.json` at the workspace root). `KASSEN_BENCH_SECONDS` sets the time per
 //! row (default 1), `KASSEN_BENCH_GAMES` a comma-separated list of game ids to run (default
@@ -50,6 +51,15 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
+
+/// Runs per rate, in rounds (1 thread, then 2, then again): the best is reported, every run
+/// recorded. On a shared virtual machine other tenants only ever slow a run down.
+const REPEATS: usize = 3;
+
+/// The best of some runs' rates.
+fn best(rates: &[f64]) -> f64 {
+    rates.iter().copied().fold(0.0, f64::max)
+}
 
 /// Envs per batch unless `KASSEN_BENCH_ENVS` says otherwise.
 const NUM_ENVS: usize = 256;
@@ -185,8 +195,15 @@ fn main() {
     for (id, _) in games().into_iter().filter(|(id, _)| wanted(id)) {
         let game = load_game(id, None).unwrap();
         let opts = |threads| BatchOptions { threads, max_episode_steps: Some(5000), ..BatchOptions::new(num_envs, 7) };
-        let (one, allocs, _) = run(&game, opts(1), budget);
-        let (two, _, _) = run(&game, opts(2), budget);
+        let (mut ones, mut twos, mut allocs) = (Vec::new(), Vec::new(), 0.0);
+        for _ in 0..REPEATS {
+            let (one, a, _) = run(&game, opts(1), budget);
+            let (two, _, _) = run(&game, opts(2), budget);
+            ones.push(one);
+            twos.push(two);
+            allocs = a;
+        }
+        let (one, two) = (best(&ones), best(&twos));
         let (rules, zero, encode) = step_costs_ns(&game, budget);
         println!(
             "{id:<24} {one:>14.0} {two:>14.0} {:>7.2}x {allocs:>12.4}   per step: rules {rules:.0} ns, zeroing obs {zero:.0} ns, encoder {encode:.0} ns, batch {:.0} ns",
@@ -195,15 +212,23 @@ fn main() {
         );
         rows.push(json!({"game": id, "config": game.info().config, "num_envs": num_envs, "steps_per_sec_1_thread": one,
             "steps_per_sec_2_threads": two, "thread_ratio": two / one, "allocs_per_step_1_thread": allocs,
+            "runs": {"steps_per_sec_1_thread": ones, "steps_per_sec_2_threads": twos},
             "ns_per_step_1_thread": {"batch": 1e9 / one, "rules": rules, "zero_obs": zero, "encoder": encode}}));
     }
     let samurai = load_game("samurai", Some(&json!({"players": 2}))).unwrap();
     let mut single = Vec::new();
     for threads in [1, 2] {
         let opts = BatchOptions { threads, opponent: Some(Opponent::Random), ..BatchOptions::new(num_envs, 7) };
-        let (rate, allocs, ended) = run(&samurai, opts, budget);
+        let mut runs = Vec::new();
+        let (mut allocs, mut ended) = (0.0, 0);
+        for _ in 0..REPEATS {
+            let (rate, a, e) = run(&samurai, opts.clone(), budget);
+            (allocs, ended) = (a, e);
+            runs.push(rate);
+        }
+        let rate = best(&runs);
         println!("samurai 2p vs random, {threads} thread(s): {rate:.0} learner steps/s, {allocs:.4} allocs/step, {ended} episodes");
-        single.push(json!({"threads": threads, "learner_steps_per_sec": rate, "allocs_per_step": allocs}));
+        single.push(json!({"threads": threads, "learner_steps_per_sec": rate, "allocs_per_step": allocs, "runs": runs}));
     }
     let mut info_state = Vec::new();
     for (id, _) in games().into_iter().filter(|(id, _)| wanted(id)) {
@@ -213,7 +238,8 @@ fn main() {
     }
     let load = json!({"before": load_before, "after": load_average()});
     println!("load average (1, 5, 15 min): {load}");
-    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": num_envs, "seconds_per_config": secs, "load_average": load,
+    let out: Value = json!({"kassen_version": kassen_core::VERSION, "num_envs": num_envs, "seconds_per_run": secs,
+        "repeats": REPEATS, "best_of_runs": true, "load_average": load,
         "multi_agent": rows, "single_agent_samurai_2p": single, "info_state_hash": info_state});
     let path = std::env::var("KASSEN_BENCH_BATCH_OUT")
         .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench-results/batch.json").to_string());
