@@ -161,8 +161,9 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchO
 /// `learner_seat` and `kassen_batch_step` plays the other seats and chance nodes itself, with
 /// uniformly random legal actions (`"random"`) or the Monte Carlo bot's choices with P
 /// playouts per decision (`"monte_carlo:P"`; `"monte_carlo"`: the bot's default, 128). The first episodes are started here; `kassen_batch_reset` writes their
-/// observations. With `threads` T > 1 the batch starts T - 1 worker threads here, which wait
-/// between calls and are stopped and joined by `kassen_batch_free`.
+/// observations. With `threads` T > 1 the batch starts T - 1 worker threads here, which stay
+/// awake for up to 250 µs after each call (spinning, then yielding their cores), then sleep
+/// until the next; `kassen_batch_free` stops and joins them.
 ///
 /// On success, `*out` receives a new batch that the caller owns and must release with
 /// `kassen_batch_free`. On failure `*out` is not written and the status says why:

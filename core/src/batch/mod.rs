@@ -114,8 +114,10 @@ pub struct BatchOptions {
     pub num_envs: usize,
     pub seed: u64,
     /// Threads for `step` and `reset` (1 = the calling thread only). The batch starts
-    /// `threads - 1` worker threads once, parks them between calls and joins them when it is
-    /// dropped; each call splits the envs into `threads` contiguous parts.
+    /// `threads - 1` worker threads once and joins them when it is dropped. Each call cuts the
+    /// envs into contiguous parts, a region of them per thread (a thread done early takes
+    /// parts left in the others'). After a call the workers stay awake for up to 250 µs
+    /// (spinning, then yielding their cores) so that the next call starts at once, then sleep.
     pub threads: usize,
     /// Observe this seat instead of the player to act (multi-agent mode only).
     pub obs_seat: Option<Player>,
