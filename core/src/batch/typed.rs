@@ -360,10 +360,15 @@ impl<G: Game> Ctx<'_, G> {
 /// The uint8 observation: `round(clamp(v, 0, 1) × 255)`, ties to even (NaN gives 0, which
 /// `f32::clamp`, passing NaN on, would not promise).
 /// Sixteen values at a time (a fifth faster than one by one on baseline x86-64, where the
-/// compiler then packs whole vectors).
+/// compiler then packs whole vectors), and sixteen zeros at once: observations are mostly
+/// zeros (92% of Samurai's, 93% of 関ヶ原大作戦's, along random games).
 fn quantize(src: &[f32], dst: &mut [u8]) {
     let (mut src16, mut dst16) = (src.chunks_exact(16), dst.chunks_exact_mut(16));
     for (v, q) in (&mut src16).zip(&mut dst16) {
+        if v.iter().fold(0, |any, x| any | x.to_bits()) == 0 {
+            q.fill(0);
+            continue;
+        }
         let mut bytes = [0u32; 16];
         for (b, &x) in bytes.iter_mut().zip(v) {
             *b = byte_of(unit(x)) as u32;
@@ -566,6 +571,10 @@ mod tests {
         // Whole blocks of sixteen and a remainder give what one value at a time gives.
         let mut src: Vec<f32> = (0..53).map(|k| k as f32 / 52.0 - 0.1).collect();
         (src[5], src[20], src[50]) = (f32::NAN, 7.0, f32::NAN);
+        // A block of zeros, and one of zeros but for a negative zero, each a whole block.
+        src.resize(64, 0.5);
+        src.extend([0.0; 16].into_iter().chain((0..16).map(|k| if k == 9 { -0.0 } else { 0.0 })));
+        src.push(0.25);
         let mut blocks = vec![7u8; src.len()];
         quantize(&src, &mut blocks);
         let one_by_one: Vec<u8> = src.iter().map(|&v| byte_of(super::unit(v))).collect();
