@@ -273,6 +273,16 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// rules object is, and then writing what depends on the state and the observer.
     fn observation_tensor(&self, s: &Self::State, player: Player, out: &mut [f32]);
 
+    /// Writes the observation of `player` as bytes ([`crate::quantize`]: each value of
+    /// [`Game::observation_tensor`] as `round(clamp(v, 0, 1) × 255)`, ties to even), the uint8
+    /// observations of a batch. `scratch` has as many elements as `out`. The default encodes
+    /// the floats into `scratch` and quantizes them; a game may write the bytes directly
+    /// (its tests then check that they are the quantized floats).
+    fn observation_tensor_u8(&self, s: &Self::State, player: Player, out: &mut [u8], scratch: &mut [f32]) {
+        self.observation_tensor(s, player, scratch);
+        crate::quantize::quantize(scratch, out);
+    }
+
     /// Determinization by history: an action log that `observer` cannot tell apart from
     /// `history` (every action and chance outcome applied since the initial state). Replayed
     /// from the initial state with its chance outcomes as recorded, it must be legal at every

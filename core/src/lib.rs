@@ -17,6 +17,7 @@ pub mod games;
 pub mod hex;
 pub mod json_text;
 pub mod layout;
+pub mod quantize;
 pub mod render;
 pub mod rng;
 pub mod testing;

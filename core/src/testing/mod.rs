@@ -13,7 +13,8 @@
 //! same seed and actions reproduce the same state, and every event a seat gets is addressed
 //! to it, and the returns and chance outcome ids are as the game info declares (metadata.rs).
 //! The declared observation layout tiles the tensor, and every value of every observer's
-//! tensor at every step is finite and inside its feature's bounds (`crate::layout`).
+//! tensor at every step is finite and inside its feature's bounds (`crate::layout`); its bytes
+//! (`observation_tensor_u8`, a uint8 batch's observations) are the quantized floats.
 
 use std::sync::Arc;
 
@@ -246,6 +247,13 @@ fn check_views<G: Game>(
         let t = s.observation_tensor(p).map_err(|e| e.to_string())?;
         ensure(t.len() == len && t.iter().all(|x| x.is_finite()), || "tensor has the wrong length or a non-finite value".into())?;
         crate::layout::check_values(&game.info().observation_layout, &t).map_err(|e| format!("observer {p} at step {step}: {e}"))?;
+        // The bytes of a uint8 batch are the quantized floats (a game may write them itself).
+        let typed = s.as_any().downcast_ref::<crate::engine::Bound<G>>().ok_or("the state is not of this game")?;
+        let (mut bytes, mut scratch) = (vec![7u8; len], vec![f32::NAN; len]);
+        game.rules().observation_tensor_u8(typed.state(), p, &mut bytes, &mut scratch);
+        let mut expected = vec![0u8; len];
+        crate::quantize::quantize(&t, &mut expected);
+        ensure(bytes == expected, || format!("observer {p} at step {step}: the uint8 observation is not the quantized float one"))?;
         if step % 10 == 0 && check_determinization(s, p, rng.next_u64())? {
             report.hidden_variants += 1;
         }

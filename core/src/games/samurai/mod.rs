@@ -341,6 +341,11 @@ impl Game for Samurai {
         tensor::write(self, s, player, out)
     }
 
+    /// The bytes written directly: a quarter of the float tensor's, with no float pass.
+    fn observation_tensor_u8(&self, s: &State, player: Player, out: &mut [u8], _scratch: &mut [f32]) {
+        tensor::write_u8(self, s, player, out)
+    }
+
     /// Other seats' keeps and draws are dealt anew (hidden.rs).
     fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
         hidden::resample_history(self, history, observer, rng)

@@ -19,6 +19,7 @@ use super::view::{sees_captured, used_tokens};
 use super::{Samurai, HAND};
 use crate::game::{Player, SPECTATOR};
 use crate::layout::{Feature, LayoutBuilder};
+use crate::quantize::Value;
 
 pub const HEX_FEATURES: usize = 17;
 
@@ -76,6 +77,8 @@ pub struct Tables {
     /// The tensor with the values no state changes (in play, sea, land, settlement per hex) and
     /// zeros elsewhere: every observation starts as a copy of it.
     base: Vec<f32>,
+    /// The same as bytes, for uint8 observations.
+    base_u8: Vec<u8>,
     /// Per token: its influence on helmet/buddha/rice (strength / strongest token, 0 where it
     /// has none) and whether it is quick, the 4 values of a hex it stands on.
     token: Vec<[f32; 4]>,
@@ -121,43 +124,63 @@ impl Tables {
             .filter(|&h| g.in_play[h] && d.settlement_at[h] != super::data::NO_HEX)
             .map(|h| (h, d.settlement_at[h] as usize))
             .collect();
-        Tables { base, token, settlements, stack_max: nt.saturating_sub(HAND as usize).max(1) as f32, per_type: g.per_type.max(1) as f32 }
+        let base_u8 = base.iter().map(|&v| u8::of(v)).collect();
+        Tables {
+            base,
+            base_u8,
+            token,
+            settlements,
+            stack_max: nt.saturating_sub(HAND as usize).max(1) as f32,
+            per_type: g.per_type.max(1) as f32,
+        }
     }
 }
 
 pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
+    write_values(g, s, observer, out, &g.tensor.base)
+}
+
+/// The tensor as bytes ([`crate::quantize`]), written directly.
+pub fn write_u8(g: &Samurai, s: &State, observer: Player, out: &mut [u8]) {
+    write_values(g, s, observer, out, &g.tensor.base_u8)
+}
+
+/// Writes the tensor as floats or bytes, starting from `base` (the constant values as `T`).
+fn write_values<T: Value>(g: &Samurai, s: &State, observer: Player, out: &mut [T], base: &[T]) {
     let d = g.data();
     let tables = &g.tensor;
     let nt = d.tokens.len();
     let (stack_max, per_type) = (tables.stack_max, tables.per_type);
-    out.copy_from_slice(&tables.base);
+    out.copy_from_slice(base);
     // Per hex: the token on it (only hexes in play hold one) ...
     for (h, &c) in s.cells.iter().enumerate() {
         if c != EMPTY && g.in_play[h] {
             let o = &mut out[h * HEX_FEATURES..(h + 1) * HEX_FEATURES];
-            o[4 + rel(g, observer, cell_owner(c))] = 1.0;
-            o[8..12].copy_from_slice(&tables.token[cell_token(c) as usize]);
+            o[4 + rel(g, observer, cell_owner(c))] = T::ONE;
+            for (x, &v) in o[8..12].iter_mut().zip(&tables.token[cell_token(c) as usize]) {
+                *x = T::of(v);
+            }
         }
     }
     // ... the figures of its settlement and whether it was resolved ...
     for &(h, st) in &tables.settlements {
         let o = &mut out[h * HEX_FEATURES..(h + 1) * HEX_FEATURES];
         for f in 0..3 {
-            o[12 + f] = (s.figures[st] & (1 << f) != 0) as u8 as f32;
+            o[12 + f] = T::flag(s.figures[st] & (1 << f) != 0);
         }
-        o[15] = s.is_resolved(st) as u8 as f32;
+        o[15] = T::flag(s.is_resolved(st));
     }
     // ... and whether it holds the first figure of a pending figure exchange.
     if let Pending::SwapFigure { settlement, .. } = s.turn.pending {
         let h = d.settlements[settlement as usize].hex as usize;
         if g.in_play[h] {
-            out[h * HEX_FEATURES + 16] = 1.0;
+            out[h * HEX_FEATURES + 16] = T::ONE;
         }
     }
     let mut i = d.hexes.len() * HEX_FEATURES;
-    let flags = |out: &mut [f32], i: &mut usize, mask: u32| {
+    let flags = |out: &mut [T], i: &mut usize, mask: u32| {
         for t in 0..nt {
-            out[*i + t] = (mask & (1 << t) != 0) as u8 as f32;
+            out[*i + t] = T::flag(mask & (1 << t) != 0);
         }
         *i += nt;
     };
@@ -168,14 +191,14 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
         let seat = (0..g.n).find(|&p| rel(g, observer, p) == r);
         if let Some(p) = seat {
             flags(out, &mut i, used_tokens(g, s, p));
-            out[i] = s.hand_size(p) as f32 / HAND as f32;
-            out[i + 1] = s.stacks[p].count_ones() as f32 / stack_max;
+            out[i] = T::of(s.hand_size(p) as f32 / HAND as f32);
+            out[i + 1] = T::of(s.stacks[p].count_ones() as f32 / stack_max);
             if sees_captured(g, s, observer, p) {
                 for f in 0..3 {
-                    out[i + 2 + f] = s.captured[p][f] as f32 / per_type;
+                    out[i + 2 + f] = T::of(s.captured[p][f] as f32 / per_type);
                 }
             }
-            out[i + 5] = s.captured[p].iter().sum::<u8>() as f32 / (3.0 * per_type);
+            out[i + 5] = T::of(s.captured[p].iter().sum::<u8>() as f32 / (3.0 * per_type));
         } else {
             i += nt;
         }
@@ -183,7 +206,7 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
     }
     for v in [s.set_aside, s.on_board, s.supply] {
         for f in 0..3 {
-            out[i + f] = v[f] as f32 / per_type;
+            out[i + f] = T::of(v[f] as f32 / per_type);
         }
         i += 3;
     }
@@ -194,23 +217,23 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [f32]) {
         Phase::Refill => 3,
         Phase::Over => 4,
     };
-    out[i + phase] = 1.0;
+    out[i + phase] = T::ONE;
     i += 5;
     if matches!(s.phase, Phase::ChooseTokens | Phase::PlaceFigures | Phase::Play) {
-        out[i + rel(g, observer, s.seat as usize)] = 1.0;
+        out[i + rel(g, observer, s.seat as usize)] = T::ONE;
     }
     i += 4;
     // At most the whole hand is played in one turn.
-    out[i] = s.turn.played as f32 / HAND as f32;
-    out[i + 1] = s.turn.normal_used as u8 as f32;
-    out[i + 2] = matches!(s.turn.pending, Pending::SwapFigure { .. }) as u8 as f32;
-    out[i + 3] = matches!(s.turn.pending, Pending::ReplaceToken { .. }) as u8 as f32;
+    out[i] = T::of(s.turn.played as f32 / HAND as f32);
+    out[i + 1] = T::flag(s.turn.normal_used);
+    out[i + 2] = T::flag(matches!(s.turn.pending, Pending::SwapFigure { .. }));
+    out[i + 3] = T::flag(matches!(s.turn.pending, Pending::ReplaceToken { .. }));
     i += 4;
     if let Pending::ReplaceToken { token } = s.turn.pending {
-        out[i + token as usize] = 1.0;
+        out[i + token as usize] = T::ONE;
     }
     i += nt;
     // The game ends when every seat has passed in a row (turn.rs).
-    out[i] = s.passes as f32 / g.n as f32;
+    out[i] = T::of(s.passes as f32 / g.n as f32);
     debug_assert_eq!(i + 1, out.len());
 }
