@@ -26,6 +26,7 @@ use super::data::{Kind, Terrain, EAST, FACTION_NAMES, NONE, NO_HEX, RIVER, ROAD,
 use super::state::{bit, Mode, Pending, State, DEAD, TRACK};
 use super::Daisakusen;
 use crate::game::{ActionId, Player};
+use crate::quantize::Value as ObsValue;
 
 pub const HEX_PLANES: usize = 35;
 pub const PENDING_KINDS: [&str; 15] = [
@@ -104,6 +105,8 @@ pub struct TensorTables {
     /// hexsides: planes 0-3 and 6-19), with zeros in the castle planes 4 and 5 between them;
     /// every observation starts with a copy of them and zeros after.
     map_planes: Vec<f32>,
+    /// The same as bytes, for uint8 observations.
+    map_planes_u8: Vec<u8>,
     /// Per castle hex: (hex, castle).
     castles: Vec<(usize, u8)>,
     /// The 京 hexes.
@@ -146,25 +149,67 @@ impl TensorTables {
         }
         let castles = d.hexes.iter().enumerate().filter(|(_, hx)| hx.castle != NONE).map(|(h, hx)| (h, hx.castle)).collect();
         let kyoto = d.hexes.iter().enumerate().filter(|(_, hx)| hx.kyoto).map(|(h, _)| h).collect();
-        TensorTables { map_planes, castles, kyoto }
+        let map_planes_u8 = map_planes.iter().map(|&v| u8::of(v)).collect();
+        TensorTables { map_planes, map_planes_u8, castles, kyoto }
     }
 }
 
+/// A value of a counter plane (counters / 6, clamped) with one counter more. The bytes of 0 to
+/// 6 sixths added up in floats are seven different bytes ([`SIXTHS`]), so a byte tells how
+/// many counters it counts.
+trait Count: ObsValue {
+    fn one_more(self) -> Self;
+}
+
+impl Count for f32 {
+    fn one_more(self) -> f32 {
+        (self + 1.0 / 6.0).min(1.0)
+    }
+}
+
+impl Count for u8 {
+    fn one_more(self) -> u8 {
+        let k = SIXTHS.iter().position(|&b| b == self).unwrap_or(6);
+        SIXTHS[(k + 1).min(6)]
+    }
+}
+
+/// The bytes of 0, 1, ... 6 counters on a plane, each the float value's byte.
+static SIXTHS: std::sync::LazyLock<[u8; 7]> = std::sync::LazyLock::new(|| {
+    let mut v = 0.0f32;
+    std::array::from_fn(|k| {
+        if k > 0 {
+            v = v.one_more();
+        }
+        u8::of(v)
+    })
+});
+
 pub fn tensor(g: &Daisakusen, s: &State, player: Player, out: &mut [f32]) {
+    tensor_values(g, s, player, out, &g.tensor.map_planes)
+}
+
+/// The tensor as bytes ([`crate::quantize`]), written directly.
+pub fn tensor_u8(g: &Daisakusen, s: &State, player: Player, out: &mut [u8]) {
+    tensor_values(g, s, player, out, &g.tensor.map_planes_u8)
+}
+
+/// Writes the tensor as floats or bytes, starting from `map_planes` (the constant planes as `T`).
+fn tensor_values<T: Count>(g: &Daisakusen, s: &State, player: Player, out: &mut [T], map_planes: &[T]) {
     let d = &g.data;
     let t = &g.tensor;
     let me = if player == 1 { 1u8 } else { 0u8 };
     let n = d.hexes.len();
     let (map, rest) = out.split_at_mut(STATIC_PLANES * n);
-    map.copy_from_slice(&t.map_planes);
-    rest.fill(0.0);
+    map.copy_from_slice(map_planes);
+    rest.fill(T::default());
     for &(h, c) in &t.castles {
-        out[(if g.castle_alive(s, h as u16) { 4 } else { 5 }) * n + h] = 1.0;
-        out[(if g.castle_owner(s, c) == me { 20 } else { 21 }) * n + h] = 1.0;
+        out[(if g.castle_alive(s, h as u16) { 4 } else { 5 }) * n + h] = T::ONE;
+        out[(if g.castle_owner(s, c) == me { 20 } else { 21 }) * n + h] = T::ONE;
     }
     if s.kyoto_owner == me {
         for &h in &t.kyoto {
-            out[22 * n + h] = 1.0;
+            out[22 * n + h] = T::ONE;
         }
     }
     // ZOC planes from the counters outward (the same rule as `enemy_zoc`, R 6.3).
@@ -177,7 +222,7 @@ pub fn tensor(g: &Daisakusen, s: &State, player: Player, out: &mut [f32]) {
         let hx = &d.hexes[h];
         let mut mark = |k: usize| {
             if d.hexes[k].passable() && !g.castle_alive(s, k as u16) {
-                out[plane * n + k] = 1.0;
+                out[plane * n + k] = T::ONE;
             }
         };
         mark(h);
@@ -199,53 +244,52 @@ pub fn tensor(g: &Daisakusen, s: &State, player: Player, out: &mut [f32]) {
             (false, false) => 25,
             (false, true) => 26,
         };
-        out[plane * n + h] += 1.0 / 6.0;
-        out[plane * n + h] = out[plane * n + h].min(1.0);
+        out[plane * n + h] = out[plane * n + h].one_more();
         match d.counters[u].kind {
-            Kind::Commander => out[(if mine { 27 } else { 28 }) * n + h] = 1.0,
-            Kind::Garrison => out[(if mine { 29 } else { 30 }) * n + h] = 1.0,
+            Kind::Commander => out[(if mine { 27 } else { 28 }) * n + h] = T::ONE,
+            Kind::Garrison => out[(if mine { 29 } else { 30 }) * n + h] = T::ONE,
             _ => {}
         }
     }
     if s.cmdr != NONE && Daisakusen::on_map(s.units[s.cmdr as usize].loc) {
-        out[33 * n + s.units[s.cmdr as usize].loc as usize] = 1.0;
+        out[33 * n + s.units[s.cmdr as usize].loc as usize] = T::ONE;
     }
     if let Some(f) = s.fight {
-        out[34 * n + f.target as usize] = 1.0;
+        out[34 * n + f.target as usize] = T::ONE;
     }
     let mut k = HEX_PLANES * n;
-    out[k + s.chouryaku as usize] = 1.0;
+    out[k + s.chouryaku as usize] = T::ONE;
     k += d.chouryaku_labels.len();
     for (t, tr) in d.morale_tracks.iter().enumerate() {
-        out[k + s.morale[t] as usize] = 1.0;
+        out[k + s.morale[t] as usize] = T::ONE;
         k += tr.values.len();
     }
     for (t, e) in d.entry.iter().enumerate() {
-        out[k + s.entry[t] as usize] = 1.0;
+        out[k + s.entry[t] as usize] = T::ONE;
         k += e.boxes.len() + 1;
     }
     let c = d.cards.len();
     for i in 0..c {
-        out[k + i] = (s.deck >> i & 1) as f32;
-        out[k + c + i] = (s.discard >> i & 1) as f32;
-        out[k + 2 * c + i] = (s.card as usize == i) as u8 as f32;
+        out[k + i] = T::flag(s.deck >> i & 1 != 0);
+        out[k + c + i] = T::flag(s.discard >> i & 1 != 0);
+        out[k + 2 * c + i] = T::flag(s.card as usize == i);
     }
     k += 3 * c;
     let un = d.counters.len();
     for (u, x) in s.units.iter().enumerate() {
-        out[k + u] = Daisakusen::on_map(x.loc) as u8 as f32;
-        out[k + un + u] = x.flipped as u8 as f32;
-        out[k + 2 * un + u] = (x.side == me) as u8 as f32;
-        out[k + 3 * un + u] = (x.loc == DEAD) as u8 as f32;
-        out[k + 4 * un + u] = (s.group & bit(u as u8) != 0) as u8 as f32;
-        out[k + 5 * un + u] = (s.used & bit(u as u8) != 0) as u8 as f32;
+        out[k + u] = T::flag(Daisakusen::on_map(x.loc));
+        out[k + un + u] = T::flag(x.flipped);
+        out[k + 2 * un + u] = T::flag(x.side == me);
+        out[k + 3 * un + u] = T::flag(x.loc == DEAD);
+        out[k + 4 * un + u] = T::flag(s.group & bit(u as u8) != 0);
+        out[k + 5 * un + u] = T::flag(s.used & bit(u as u8) != 0);
     }
     k += 6 * un;
-    out[k] = (s.turn as f32 / g.max_turns as f32).min(1.0);
-    out[k + 1] = (s.mp as f32 / 12.0).min(1.0);
-    out[k + 2] = (me == EAST) as u8 as f32;
-    out[k + 3] = (player >= 0 && g.current_player(s) == player) as u8 as f32;
-    out[k + 4 + pending_index(&s.pending)] = 1.0;
+    out[k] = T::of((s.turn as f32 / g.max_turns as f32).min(1.0));
+    out[k + 1] = T::of((s.mp as f32 / 12.0).min(1.0));
+    out[k + 2] = T::flag(me == EAST);
+    out[k + 3] = T::flag(player >= 0 && g.current_player(s) == player);
+    out[k + 4 + pending_index(&s.pending)] = T::ONE;
 }
 
 use crate::game::Game;
@@ -549,4 +593,20 @@ pub fn action_json(g: &Daisakusen, s: &State, a: ActionId) -> Value {
         m.extend(e);
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Count, SIXTHS};
+
+    #[test]
+    fn a_byte_of_a_counter_plane_tells_its_count() {
+        assert!(SIXTHS.windows(2).all(|w| w[0] < w[1]), "{:?}", *SIXTHS);
+        assert_eq!((SIXTHS[0], SIXTHS[6]), (0, 255));
+        let (mut f, mut b) = (0.0f32, 0u8);
+        for _ in 0..9 {
+            (f, b) = (f.one_more(), b.one_more());
+            assert_eq!(b, crate::quantize::byte(f));
+        }
+    }
 }
