@@ -8,15 +8,9 @@ pub trait Value: Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + 's
     const ONE: Self;
     /// The value of `v`.
     fn of(v: f32) -> Self;
-    /// 1.0 where `b`, 0.0 elsewhere.
-    #[inline]
-    fn flag(b: bool) -> Self {
-        if b {
-            Self::ONE
-        } else {
-            Self::default()
-        }
-    }
+    /// 1.0 where `b`, 0.0 elsewhere (without a branch: encoders write flags in loops whose
+    /// conditions a branch predictor cannot learn).
+    fn flag(b: bool) -> Self;
 }
 
 impl Value for f32 {
@@ -25,6 +19,10 @@ impl Value for f32 {
     fn of(v: f32) -> f32 {
         v
     }
+    #[inline]
+    fn flag(b: bool) -> f32 {
+        b as u8 as f32
+    }
 }
 
 impl Value for u8 {
@@ -32,6 +30,10 @@ impl Value for u8 {
     #[inline]
     fn of(v: f32) -> u8 {
         byte(v)
+    }
+    #[inline]
+    fn flag(b: bool) -> u8 {
+        0u8.wrapping_sub(b as u8)
     }
 }
 
