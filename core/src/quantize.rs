@@ -65,14 +65,14 @@ pub fn quantize(src: &[f32], dst: &mut [u8]) {
 
 /// The byte of one value: `round(clamp(v, 0, 1) × 255)`, ties to even (NaN gives 0).
 #[inline]
-pub fn byte(v: f32) -> u8 {
+pub const fn byte(v: f32) -> u8 {
     byte_of(unit(v))
 }
 
 /// `clamp(v, 0, 1) × 255` (NaN gives 0).
 #[inline]
 #[allow(clippy::manual_clamp)]
-fn unit(v: f32) -> f32 {
+const fn unit(v: f32) -> f32 {
     v.max(0.0).min(1.0) * 255.0
 }
 
@@ -83,7 +83,7 @@ fn unit(v: f32) -> f32 {
 /// baseline x86-64, and a saturating `as u8` per element does not vectorize either: uint8
 /// observations cost ten times float32 ones that way.)
 #[inline]
-fn byte_of(x: f32) -> u8 {
+const fn byte_of(x: f32) -> u8 {
     const TWO_23: f32 = 8_388_608.0;
     (x + TWO_23).to_bits() as u8
 }

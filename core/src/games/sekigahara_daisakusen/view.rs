@@ -174,16 +174,17 @@ impl Count for u8 {
     }
 }
 
-/// The bytes of 0, 1, ... 6 counters on a plane, each the float value's byte.
-static SIXTHS: std::sync::LazyLock<[u8; 7]> = std::sync::LazyLock::new(|| {
-    let mut v = 0.0f32;
-    std::array::from_fn(|k| {
-        if k > 0 {
-            v = v.one_more();
-        }
-        u8::of(v)
-    })
-});
+/// The bytes of 0, 1, ... 6 counters on a plane, each the byte of the float value (added up
+/// as `f32::one_more` does).
+const SIXTHS: [u8; 7] = {
+    let (mut bytes, mut v, mut k) = ([0u8; 7], 0.0f32, 1);
+    while k < 7 {
+        v = (v + 1.0 / 6.0).min(1.0);
+        bytes[k] = crate::quantize::byte(v);
+        k += 1;
+    }
+    bytes
+};
 
 pub fn tensor(g: &Daisakusen, s: &State, player: Player, out: &mut [f32]) {
     tensor_values(g, s, player, out, &g.tensor.map_planes)
@@ -601,7 +602,7 @@ mod tests {
 
     #[test]
     fn a_byte_of_a_counter_plane_tells_its_count() {
-        assert!(SIXTHS.windows(2).all(|w| w[0] < w[1]), "{:?}", *SIXTHS);
+        assert!(SIXTHS.windows(2).all(|w| w[0] < w[1]), "{SIXTHS:?}");
         assert_eq!((SIXTHS[0], SIXTHS[6]), (0, 255));
         let (mut f, mut b) = (0.0f32, 0u8);
         for _ in 0..9 {
