@@ -3,7 +3,7 @@
 //! bytes; [`Value`] lets a game's encoder write either kind directly.
 
 /// A value of an observation tensor: `f32`, or its byte (`u8`).
-pub trait Value: Copy + Default + PartialEq + std::fmt::Debug + Send + Sync + 'static {
+pub trait Value: Copy + Default + Send + Sync + 'static {
     /// The value of 1.0.
     const ONE: Self;
     /// The value of `v`.
@@ -52,14 +52,14 @@ pub fn quantize(src: &[f32], dst: &mut [u8]) {
         }
         let mut bytes = [0u32; 16];
         for (b, &x) in bytes.iter_mut().zip(v) {
-            *b = byte_of(unit(x)) as u32;
+            *b = byte(x) as u32;
         }
         for (q, b) in q.iter_mut().zip(bytes) {
             *q = b as u8;
         }
     }
     for (q, &x) in dst16.into_remainder().iter_mut().zip(src16.remainder()) {
-        *q = byte_of(unit(x));
+        *q = byte(x);
     }
 }
 

@@ -84,12 +84,7 @@ impl Pool {
             }
             queue.drain(0, work);
             // Wait for the workers here, spinning, rather than asleep in the scope's end.
-            let start = Instant::now();
-            while queue.drained.load(Ordering::Acquire) < queue.regions.len() && start.elapsed() < AWAKE {
-                for _ in 0..64 {
-                    std::hint::spin_loop();
-                }
-            }
+            spin_until(|| queue.drained.load(Ordering::Acquire) == queue.regions.len(), AWAKE, AWAKE);
         });
         for _ in 1..self.threads() {
             let calls = Arc::clone(&self.calls);
@@ -100,20 +95,27 @@ impl Pool {
 
 /// Spins, then yields, until a call after `call` starts or [`AWAKE`] has passed.
 fn stay_awake(calls: &AtomicU64, call: u64) {
+    spin_until(|| calls.load(Ordering::Acquire) != call, SPIN, AWAKE);
+}
+
+/// Waits until `done()` or `limit` has passed: spinning for `spin`, then yielding its core
+/// between looks.
+fn spin_until(done: impl Fn() -> bool, spin: Duration, limit: Duration) {
     let start = Instant::now();
-    let mut spins = 0u32;
-    while calls.load(Ordering::Acquire) == call {
-        spins = spins.wrapping_add(1);
-        if spins % 64 == 0 {
-            let awake = start.elapsed();
-            if awake > AWAKE {
+    loop {
+        for _ in 0..64 {
+            if done() {
                 return;
             }
-            if awake > SPIN {
-                std::thread::yield_now();
-            }
+            std::hint::spin_loop();
         }
-        std::hint::spin_loop();
+        let waited = start.elapsed();
+        if waited > limit {
+            return;
+        }
+        if waited > spin {
+            std::thread::yield_now();
+        }
     }
 }
 
