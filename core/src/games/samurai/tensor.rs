@@ -67,7 +67,22 @@ fn rel(g: &Samurai, observer: Player, seat: usize) -> usize {
     if observer == SPECTATOR {
         seat
     } else {
-        (seat + g.n - observer as usize) % g.n
+        wrap(g, seat + g.n - observer as usize)
+    }
+}
+
+/// The seat at relative seat `r` (none past the player count).
+fn seat_at(g: &Samurai, observer: Player, r: usize) -> Option<usize> {
+    (r < g.n).then(|| if observer == SPECTATOR { r } else { wrap(g, r + observer as usize) })
+}
+
+/// `k mod players` for `k < 2 × players`, without a division (the encoder asks it per token
+/// on the board).
+fn wrap(g: &Samurai, k: usize) -> usize {
+    if k >= g.n {
+        k - g.n
+    } else {
+        k
     }
 }
 
@@ -188,7 +203,7 @@ fn write_values<T: Value>(g: &Samurai, s: &State, observer: Player, out: &mut [T
     flags(out, &mut i, hand);
     flags(out, &mut i, stack);
     for r in 0..4 {
-        let seat = (0..g.n).find(|&p| rel(g, observer, p) == r);
+        let seat = seat_at(g, observer, r);
         if let Some(p) = seat {
             flags(out, &mut i, used_tokens(g, s, p));
             out[i] = T::of(s.hand_size(p) as f32 / HAND as f32);
