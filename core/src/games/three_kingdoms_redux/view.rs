@@ -456,12 +456,11 @@ fn bottom_view<'a>(g: &'a Tkr, s: &State, deck: usize, me: Option<usize>) -> Vec
 pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
     let d = &g.data;
     let me = if player == SPECTATOR { None } else { Some(player as usize) };
-    // Every element is written in order, each clamped into [0, 1] (tensor.rs).
-    let mut i = 0usize;
-    let mut put = |v: f32, out: &mut [f32]| {
-        out[i] = v.clamp(0.0, 1.0);
-        i += 1;
-    };
+    // Every element is written in order (tensor.rs): values clamped into [0, 1], flags and
+    // bits of a mask as 0 or 1. (Most are zeros: the buffer is cleared first, and a mask or a
+    // one-hot range writes only its ones.)
+    out.fill(0.0);
+    let mut w = Writer { out, i: 0 };
     for k in 0..3 {
         let p = &s.seats[k];
         for v in [
@@ -493,76 +492,89 @@ pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
             (s.bid_order[1] as usize == k) as u8 as f32,
             (s.bid_order[2] as usize == k) as u8 as f32,
         ] {
-            put(v, out);
+            w.value(v);
         }
-        for c in 0..d.developments.len() {
-            put((p.built >> c & 1) as f32, out);
-        }
-        for a in 0..18 {
-            put((p.won >> a & 1) as f32, out);
-        }
-        for a in 0..18 {
-            put((p.todo >> a & 1) as f32, out);
-        }
+        w.bits(p.built, d.developments.len());
+        w.bits(p.won as u64, 18);
+        w.bits(p.todo as u64, 18);
     }
     let placed = s.placed_generals();
     for (x, gen) in d.generals.iter().enumerate() {
         let own = me == Some(gen.kingdom as usize);
-        put((s.gloc[x] == GLoc::Active) as u8 as f32, out);
-        put((s.gloc[x] == GLoc::Stationed) as u8 as f32, out);
-        put((placed >> x & 1) as f32, out);
-        put((s.han_flipped as usize == x) as u8 as f32, out);
-        put((own && matches!(s.gloc[x], GLoc::Drawn | GLoc::Chosen)) as u8 as f32 * if s.gloc[x] == GLoc::Chosen { 1.0 } else { 0.5 }, out);
+        w.flag(s.gloc[x] == GLoc::Active);
+        w.flag(s.gloc[x] == GLoc::Stationed);
+        w.flag(placed >> x & 1 != 0);
+        w.flag(s.han_flipped as usize == x);
+        w.value((own && matches!(s.gloc[x], GLoc::Drawn | GLoc::Chosen)) as u8 as f32 * if s.gloc[x] == GLoc::Chosen { 1.0 } else { 0.5 });
     }
     let (hand, imp) = me.map_or((0, 0), |k| (s.seats[k].hand, s.seats[k].import_drawn));
-    for c in 0..d.developments.len() {
-        put((hand >> c & 1) as f32, out);
-    }
-    for c in 0..d.developments.len() {
-        put((imp >> c & 1) as f32, out);
-    }
+    w.bits(hand, d.developments.len());
+    w.bits(imp, d.developments.len());
     let mine = s.bottom.iter().flatten().filter(|&&(_, seat)| me == Some(seat as usize)).fold(0u64, |m, &(c, _)| m | 1 << c);
-    for c in 0..d.developments.len() {
-        put((mine >> c & 1) as f32, out);
-    }
+    w.bits(mine, d.developments.len());
     for b in &s.bottom {
-        put(b.len() as f32 / 10.0, out);
+        w.value(b.len() as f32 / 10.0);
     }
     for r in &s.regions {
         for k in 0..3u8 {
-            put((r.seat == k) as u8 as f32, out);
+            w.flag(r.seat == k);
         }
-        put(r.flipped as u8 as f32, out);
-        put(r.units as f32 / 2.0, out);
+        w.flag(r.flipped);
+        w.value(r.units as f32 / 2.0);
     }
     for a in 0..18 {
         for k in 0..3 {
-            put(s.totals[a][k] as f32 / 20.0, out);
+            w.value(s.totals[a][k] as f32 / 20.0);
         }
     }
-    put(s.round as f32 / 12.0, out);
-    put(s.han_criterion as f32, out);
-    for k in 0..4u8 {
-        put((s.han_holder == k || (k == 3 && s.han_holder == NONE)) as u8 as f32, out);
+    w.value(s.round as f32 / 12.0);
+    w.value(s.han_criterion as f32);
+    w.one_hot(if s.han_holder == NONE { 3 } else { s.han_holder as usize }, 4);
+    w.one_hot(s.alliance_action as usize, 18);
+    w.one_hot(s.last_alliance_action as usize, 18);
+    w.one_hot(pending_kind(&s.pending).0, PENDING_KINDS);
+    w.one_hot(if s.is_over() { 3 } else { s.seat as usize }, 3);
+    w.one_hot(me.unwrap_or(3), 4);
+    w.flag(s.is_over());
+    debug_assert_eq!(w.i, w.out.len());
+}
+
+/// Writes the tensor's elements in order.
+struct Writer<'a> {
+    out: &'a mut [f32],
+    i: usize,
+}
+
+impl Writer<'_> {
+    /// A value, clamped into [0, 1].
+    fn value(&mut self, v: f32) {
+        self.out[self.i] = v.clamp(0.0, 1.0);
+        self.i += 1;
     }
-    for a in 0..18u8 {
-        put((s.alliance_action == a) as u8 as f32, out);
+
+    fn flag(&mut self, b: bool) {
+        self.out[self.i] = b as u8 as f32;
+        self.i += 1;
     }
-    for a in 0..18u8 {
-        put((s.last_alliance_action == a) as u8 as f32, out);
+
+    /// Bits `0..n` of `mask`, one flag each (`n` ≤ 64; the range holds zeros).
+    fn bits(&mut self, mask: u64, n: usize) {
+        let range = &mut self.out[self.i..self.i + n];
+        let mut m = if n < 64 { mask & ((1 << n) - 1) } else { mask };
+        while m != 0 {
+            range[m.trailing_zeros() as usize] = 1.0;
+            m &= m - 1;
+        }
+        self.i += n;
     }
-    let (pk, _) = pending_kind(&s.pending);
-    for k in 0..PENDING_KINDS {
-        put((k == pk) as u8 as f32, out);
+
+    /// A one-hot range of `n` flags with `k` set (none where `k` ≥ `n`; the range holds zeros).
+    fn one_hot(&mut self, k: usize, n: usize) {
+        if k < n {
+            self.out[self.i + k] = 1.0;
+        }
+        self.i += n;
     }
-    for k in 0..3u8 {
-        put((s.seat == k && !s.is_over()) as u8 as f32, out);
-    }
-    for k in 0..4 {
-        put((me == Some(k) || (k == 3 && me.is_none())) as u8 as f32, out);
-    }
-    put(s.is_over() as u8 as f32, out);
-    debug_assert_eq!(i, out.len());
 }
 
 /// The meaning of Choice(k) in the pending prompt.
