@@ -326,6 +326,11 @@ impl Game for Tkr {
         tensor::write(self, s, player, out)
     }
 
+    /// The bytes written directly: mostly zeros, cleared at once.
+    fn observation_tensor_u8(&self, s: &State, player: Player, out: &mut [u8], _scratch: &mut [f32]) {
+        tensor::write_u8(self, s, player, out)
+    }
+
     fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
         hidden::resample(self, history, observer, rng)
     }

@@ -2,7 +2,8 @@
 //! (what a seat may see, beside the view); its counts are divided by caps rather than hard
 //! maxima (gold and rice have no supply limit, and the other supplies only with
 //! `component_limits`), so the encoder clamps every value into `[0, 1]` as it writes it
-//! (RULES_NOTES.md T31). It writes every element in order, so it needs no cleared buffer.
+//! (RULES_NOTES.md T31). It clears the buffer, then writes every element in order (only the
+//! ones of masks and one-hot ranges), as floats or directly as bytes.
 
 use super::state::State;
 use super::{view, Tkr};
@@ -52,4 +53,9 @@ pub fn layout(g: &Tkr) -> Vec<Feature> {
 
 pub fn write(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
     view::tensor(g, s, player, out);
+}
+
+/// The tensor as bytes, written directly (the same bytes as quantizing the floats).
+pub fn write_u8(g: &Tkr, s: &State, player: Player, out: &mut [u8]) {
+    view::tensor_u8(g, s, player, out);
 }

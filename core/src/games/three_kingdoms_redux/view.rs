@@ -27,6 +27,7 @@ use super::data::*;
 use super::state::*;
 use super::Tkr;
 use crate::game::{ActionId, Player, SPECTATOR};
+use crate::quantize::Value as TensorValue;
 
 const SEAT_SCALARS: usize = 27;
 const PENDING_KINDS: usize = 40;
@@ -454,12 +455,22 @@ fn bottom_view<'a>(g: &'a Tkr, s: &State, deck: usize, me: Option<usize>) -> Vec
 }
 
 pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
+    tensor_values(g, s, player, out)
+}
+
+/// The tensor as bytes ([`crate::quantize`]), written directly.
+pub fn tensor_u8(g: &Tkr, s: &State, player: Player, out: &mut [u8]) {
+    tensor_values(g, s, player, out)
+}
+
+/// Writes the tensor as floats or bytes.
+fn tensor_values<T: TensorValue>(g: &Tkr, s: &State, player: Player, out: &mut [T]) {
     let d = &g.data;
     let me = if player == SPECTATOR { None } else { Some(player as usize) };
     // Every element is written in order (tensor.rs): values clamped into [0, 1], flags and
     // bits of a mask as 0 or 1. (Most are zeros: the buffer is cleared first, and a mask or a
     // one-hot range writes only its ones.)
-    out.fill(0.0);
+    out.fill(T::default());
     let mut w = Writer { out, i: 0 };
     for k in 0..3 {
         let p = &s.seats[k];
@@ -540,20 +551,20 @@ pub fn tensor(g: &Tkr, s: &State, player: Player, out: &mut [f32]) {
 }
 
 /// Writes the tensor's elements in order.
-struct Writer<'a> {
-    out: &'a mut [f32],
+struct Writer<'a, T> {
+    out: &'a mut [T],
     i: usize,
 }
 
-impl Writer<'_> {
+impl<T: TensorValue> Writer<'_, T> {
     /// A value, clamped into [0, 1].
     fn value(&mut self, v: f32) {
-        self.out[self.i] = v.clamp(0.0, 1.0);
+        self.out[self.i] = T::of(v.clamp(0.0, 1.0));
         self.i += 1;
     }
 
     fn flag(&mut self, b: bool) {
-        self.out[self.i] = b as u8 as f32;
+        self.out[self.i] = T::flag(b);
         self.i += 1;
     }
 
@@ -562,7 +573,7 @@ impl Writer<'_> {
         let range = &mut self.out[self.i..self.i + n];
         let mut m = if n < 64 { mask & ((1 << n) - 1) } else { mask };
         while m != 0 {
-            range[m.trailing_zeros() as usize] = 1.0;
+            range[m.trailing_zeros() as usize] = T::ONE;
             m &= m - 1;
         }
         self.i += n;
@@ -571,7 +582,7 @@ impl Writer<'_> {
     /// A one-hot range of `n` flags with `k` set (none where `k` ≥ `n`; the range holds zeros).
     fn one_hot(&mut self, k: usize, n: usize) {
         if k < n {
-            self.out[self.i + k] = 1.0;
+            self.out[self.i + k] = T::ONE;
         }
         self.i += n;
     }
