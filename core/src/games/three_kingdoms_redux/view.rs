@@ -527,9 +527,7 @@ fn tensor_values<T: TensorValue>(g: &Tkr, s: &State, player: Player, out: &mut [
         w.value(b.len() as f32 / 10.0);
     }
     for r in &s.regions {
-        for k in 0..3u8 {
-            w.flag(r.seat == k);
-        }
+        w.one_hot(r.seat as usize, 3);
         w.flag(r.flipped);
         w.value(r.units as f32 / 2.0);
     }
