@@ -190,23 +190,22 @@ pub trait DynState: Send + Sync {
     /// every step pays only for what is new.
     fn events_since(&self, player: Player, from: usize) -> Result<Vec<Event>, RuleError>;
     /// A perfect-recall information-state key of `player` ([`SPECTATOR`]: public information
-    /// only): a stable 64-bit hash of the seat, its whole event history (`events(player)`,
-    /// which holds what it saw and did) and the player to act. Two states give a seat the
-    /// same key exactly when they give it the same events and player to act (up to hash
-    /// collisions), so a determinization for the seat has the same key. The hash is folded
-    /// over the shared event log as it grows: a repeated query on the same state is a cached
-    /// read, a query after a step costs only the new events.
+    /// only): a stable 64-bit hash of the seat, everything it has seen and done in the order it
+    /// happened, and the player to act. What it has seen and done: its events
+    /// (`events(player)`) and the moves of the log as it knows them: its own choices (prompt
+    /// steps included), the actions shown to it ([`Game::action_is_public`]; every action of a
+    /// game without hidden information), and of every other action only who chose it at
+    /// which step. Two states give a seat the same key exactly when they give it the same
+    /// events, moves and player to act (up to hash collisions): then its view, tensor and
+    /// legal actions are the same too (the conformance suite checks it), and a determinization
+    /// for the seat has the same key. The hash is folded over the shared log as it grows: a
+    /// repeated query on the same state is a cached read, a query after a step costs only what
+    /// is new.
     fn info_state_hash(&self, player: Player) -> Result<u64, RuleError>;
     /// The information state behind [`DynState::info_state_hash`] as a JSON string:
-    /// `{"player", "current_player", "events"}`.
-    fn info_state_string(&self, player: Player) -> Result<String, RuleError> {
-        let key = serde_json::json!({
-            "player": player,
-            "current_player": self.current_player(),
-            "events": self.events(player)?,
-        });
-        Ok(key.to_string())
-    }
+    /// `{"player", "current_player", "events", "moves"}`, `moves` as `[step, actor, action]`
+    /// with `action` null where `player` may not see it.
+    fn info_state_string(&self, player: Player) -> Result<String, RuleError>;
     /// Every action and chance outcome applied since the initial state.
     fn history(&self) -> &[ActionId];
     fn seed(&self) -> u64;
@@ -451,6 +450,50 @@ pub struct Bound<G: Game> {
     keep_before: AtomicBool,
 }
 
+/// One action of the log as the information-state keys see it: a seat's choice, or an
+/// explicit chance outcome (the chance outcomes the engine resolves itself are not actions:
+/// what a seat learns of them, it learns through events).
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    step: u32,
+    /// The seat that chose it, or [`CHANCE`].
+    actor: Player,
+    action: ActionId,
+    /// Who may see which action it was: bit `q + 1` for observer `q` (bit 0 the spectator).
+    seen: u64,
+}
+
+impl Move {
+    /// What `observer` knows of this move: its own choices and the actions shown to it, and
+    /// of the rest only that `actor` chose something (`None`).
+    fn known_to(&self, observer: Player) -> Option<ActionId> {
+        (self.actor == observer && observer >= 0 || self.seen & (1 << (observer + 1)) != 0).then_some(self.action)
+    }
+
+    /// The key encoding of the move as `observer` knows it (see [`Event::encode_key`]): a tag
+    /// no event encoding starts with, the step, the actor and the action if known.
+    fn encode_key(&self, observer: Player, out: &mut Vec<u8>) {
+        out.push(0xa5);
+        out.extend_from_slice(&self.step.to_le_bytes());
+        out.extend_from_slice(&self.actor.to_le_bytes());
+        match self.known_to(observer) {
+            Some(a) => {
+                out.push(1);
+                out.extend_from_slice(&a.to_le_bytes());
+            }
+            None => out.push(0),
+        }
+    }
+}
+
+/// How far one observer's information-state hash has folded the log.
+#[derive(Clone, Copy)]
+struct Fold {
+    events: usize,
+    moves: usize,
+    hash: u64,
+}
+
 /// How [`Bound::advance`] treats the actions it replays.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Replay {
@@ -485,8 +528,12 @@ struct EventLog<G: Game> {
     at: Bound<G>,
     /// Recording: every event up to `at`.
     list: Events,
-    /// Per observer (spectator first): how much of `list` is folded into the event hash.
-    folds: Vec<(usize, u64)>,
+    /// Every action a player chose up to `at` (and every explicit chance outcome), with who
+    /// may see which action it was.
+    moves: Vec<Move>,
+    /// Per observer (spectator first): how much of `list` and `moves` is folded into the
+    /// information-state hash, and the hash.
+    folds: Vec<Fold>,
     /// Scratch space for the encoding of the event being folded ([`Event::encode_key`]).
     key: Vec<u8>,
 }
@@ -603,6 +650,12 @@ impl<G: Game> Bound<G> {
     /// Applies the rest of `target`, of which `self.history` is a prefix. Chance outcomes the
     /// engine resolves itself must be the ones recorded.
     fn advance(&mut self, target: &[ActionId], ev: &mut Events, how: Replay) -> Result<(), String> {
+        self.advance_watching(target, ev, how, None)
+    }
+
+    /// [`Bound::advance`], appending to `moves` every action a seat chooses and every explicit
+    /// chance outcome, with who may see it.
+    fn advance_watching(&mut self, target: &[ActionId], ev: &mut Events, how: Replay, mut moves: Option<&mut Vec<Move>>) -> Result<(), String> {
         let mut checked = self.history.len();
         loop {
             let i = self.history.len();
@@ -614,6 +667,9 @@ impl<G: Game> Bound<G> {
             }
             let a = target[i];
             let rejected = |e: RuleError| format!("action {a} at step {i} rejected: {e}");
+            if let Some(moves) = moves.as_deref_mut() {
+                self.watch(i, a, moves);
+            }
             if i < self.recorded {
                 ev.set_step(i as u32);
                 let applied = self.applying(a);
@@ -639,29 +695,69 @@ impl<G: Game> Bound<G> {
         }
     }
 
+    /// Records `a`, about to be applied at step `i`, if it is an action (see [`Move`]).
+    fn watch(&self, i: usize, a: ActionId, moves: &mut Vec<Move>) {
+        let rules = &self.game.rules;
+        let actor = rules.current_player(&self.state);
+        if actor < 0 && !(actor == CHANCE && self.game.explicit_chance) {
+            return;
+        }
+        let open = !self.game.info.hidden_information;
+        let mut seen = 0u64;
+        for q in SPECTATOR..rules.num_players() as Player {
+            if open || (q >= 0 && q == actor) || rules.action_is_public(&self.state, actor, a, q) {
+                seen |= 1 << (q + 1);
+            }
+        }
+        moves.push(Move { step: i as u32, actor, action: a, seen });
+    }
+
     /// Runs `f` on every event of the game so far, extending the shared log first.
     fn with_events<R>(&self, f: impl FnOnce(&[Event]) -> R) -> R {
         self.with_log(|log| f(log.list.as_slice()))
     }
 
-    /// The event hash of `player` over the whole log of this state (see `info_state_hash`).
+    /// The hash of `player`'s events and moves (as it knows them) over the whole log of this
+    /// state, in the order they happened: a step's move before the events it caused (see
+    /// `info_state_hash`).
     fn fold_events(&self, player: Player) -> u64 {
         self.with_log(|log| {
             let slot = (player + 1) as usize;
             if log.folds.len() <= slot {
-                log.folds.resize(slot + 1, (0, StableHasher::default().finish()));
+                log.folds.resize(slot + 1, Fold { events: 0, moves: 0, hash: StableHasher::default().finish() });
             }
-            let (mut at, mut hash) = log.folds[slot];
+            let mut f = log.folds[slot];
             let list = log.list.as_slice();
-            for e in list[at..].iter().filter(|e| e.audience.includes(player)) {
+            loop {
+                let event = list[f.events..].iter().position(|e| e.audience.includes(player)).map(|k| f.events + k);
+                let next_move = log.moves.get(f.moves);
                 log.key.clear();
-                e.encode_key(&mut log.key);
-                hash = fold_bytes(hash, &log.key);
+                match (event, next_move) {
+                    (Some(e), Some(m)) if list[e].step < m.step => {
+                        list[e].encode_key(&mut log.key);
+                        f.events = e + 1;
+                    }
+                    (_, Some(m)) => {
+                        m.encode_key(player, &mut log.key);
+                        f.moves += 1;
+                    }
+                    (Some(e), None) => {
+                        list[e].encode_key(&mut log.key);
+                        f.events = e + 1;
+                    }
+                    (None, None) => break,
+                }
+                f.hash = fold_bytes(f.hash, &log.key);
             }
-            at = list.len();
-            log.folds[slot] = (at, hash);
-            hash
+            f.events = list.len();
+            log.folds[slot] = f;
+            f.hash
         })
+    }
+
+    /// The moves of this state's log as `player` knows them: `[step, actor, action or null]`.
+    fn known_moves(&self, player: Player) -> Vec<Value> {
+        self.with_log(|log| log.moves.iter().map(|m| json!([m.step, m.actor, m.known_to(player)])).collect())
     }
 
     /// Runs `f` on the event log of the game so far, extending the shared log first.
@@ -674,11 +770,11 @@ impl<G: Game> Bound<G> {
             _ => {
                 let mut list = Events::recording();
                 let at = Bound::start(self.game.clone(), self.seed, self.recorded, &mut list);
-                Box::new(EventLog { at, list, folds: Vec::new(), key: Vec::new() })
+                Box::new(EventLog { at, list, moves: Vec::new(), folds: Vec::new(), key: Vec::new() })
             }
         };
-        let EventLog { at, list, .. } = &mut *log;
-        at.advance(&self.history, list, Replay::Known).expect("a state's own action log always replays");
+        let EventLog { at, list, moves, .. } = &mut *log;
+        at.advance_watching(&self.history, list, Replay::Known, Some(moves)).expect("a state's own action log always replays");
         let out = f(&mut log);
         *guard = Some(log);
         out
@@ -855,6 +951,16 @@ impl<G: Game> DynState for Bound<G> {
         }
         keys[slot] = Some(key);
         Ok(key)
+    }
+
+    fn info_state_string(&self, player: Player) -> Result<String, RuleError> {
+        let key = serde_json::json!({
+            "player": player,
+            "current_player": self.current_player(),
+            "events": self.events(player)?,
+            "moves": self.known_moves(player),
+        });
+        Ok(key.to_string())
     }
 
     fn history(&self) -> &[ActionId] {

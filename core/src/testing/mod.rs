@@ -73,13 +73,14 @@ pub fn random_playout(game: &dyn DynGame, seed: u64) -> (StateHandle, Vec<Action
 /// Runs every check from every seed.
 pub fn check<G: Game>(game: &Arc<Instance<G>>, seeds: &[u64]) -> Result<Report, String> {
     let mut report = Report::default();
+    let mut recall = info_state::Recall::default();
     for &seed in seeds {
-        check_one(game, seed, &mut report).map_err(|e| format!("{} seed {seed}: {e}", G::ID))?;
+        check_one(game, seed, &mut report, &mut recall).map_err(|e| format!("{} seed {seed}: {e}", G::ID))?;
     }
     Ok(report)
 }
 
-fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -> Result<(), String> {
+fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report, recall: &mut info_state::Recall) -> Result<(), String> {
     let info = game.info().clone();
     let n = info.num_distinct_actions;
     let players = game.num_players() as i32;
@@ -127,6 +128,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report) -
         check_legal_apply(&s, &legal, &mut rng, report)?;
         check_views(game, &s, players, step, &mut rng, report)?;
         seen = info_state::check_step(&s, players, &seen)?;
+        recall.check(&s, players, step as usize)?;
         check_action_strings(&s, &legal)?;
         if step % 25 == 0 {
             check_events_append(&s, &legal, players)?;
