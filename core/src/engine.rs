@@ -154,6 +154,14 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String>;
     /// N states of this game stepped by one call ([`crate::batch`]).
     fn new_batch(&self, options: crate::batch::BatchOptions) -> Result<Box<dyn crate::batch::DynBatch>, SetupError>;
+    /// Runs IS-MCTS for the seat to act in `root`, a state of this game with more than one
+    /// legal action ([`crate::bots::analyze`] is the checked entry point).
+    fn search(
+        &self,
+        root: &StateHandle,
+        params: &crate::bots::SearchParams,
+        control: &Arc<crate::bots::ismcts::Control>,
+    ) -> crate::bots::Decision;
 }
 
 /// Object-safe view of a state. Obtained from [`DynGame::new_initial_state`] or
@@ -655,7 +663,13 @@ impl<G: Game> Bound<G> {
 
     /// [`Bound::advance`], appending to `moves` every action a seat chooses and every explicit
     /// chance outcome, with who may see it.
-    fn advance_watching(&mut self, target: &[ActionId], ev: &mut Events, how: Replay, mut moves: Option<&mut Vec<Move>>) -> Result<(), String> {
+    fn advance_watching(
+        &mut self,
+        target: &[ActionId],
+        ev: &mut Events,
+        how: Replay,
+        mut moves: Option<&mut Vec<Move>>,
+    ) -> Result<(), String> {
         let mut checked = self.history.len();
         loop {
             let i = self.history.len();
@@ -863,6 +877,15 @@ impl<G: Game> DynGame for Instance<G> {
 
     fn new_batch(&self, options: crate::batch::BatchOptions) -> Result<Box<dyn crate::batch::DynBatch>, SetupError> {
         Ok(Box::new(crate::batch::TypedBatch::new(self.arc(), self.explicit_chance, options)?))
+    }
+
+    fn search(
+        &self,
+        root: &StateHandle,
+        params: &crate::bots::SearchParams,
+        control: &Arc<crate::bots::ismcts::Control>,
+    ) -> crate::bots::Decision {
+        crate::bots::ismcts::search::run(&self.arc(), root, params, control)
     }
 }
 

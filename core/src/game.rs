@@ -297,6 +297,31 @@ pub trait Game: Send + Sync + Sized + 'static {
         history.to_vec()
     }
 
+    // ---- bot knowledge (used by the search bots in crate::bots; neutral defaults) ----
+
+    /// The move a playout makes for the player to act in `s` (not a chance node), among
+    /// `legal` (its legal actions, ascending, never empty), drawing from `rng`. The default is
+    /// uniform. A game overrides it with cheap knowledge that makes playouts more like real
+    /// play (the search stays correct whatever it returns, as long as it is in `legal`).
+    /// Called with the full state of a determinization, never with a real state's secrets.
+    fn rollout_action(&self, _s: &Self::State, legal: &[ActionId], rng: &mut crate::rng::Rng) -> ActionId {
+        legal[rng.below(legal.len() as u32) as usize]
+    }
+
+    /// A static evaluation of a state that is not over: an estimate of each seat's return
+    /// (within `info().utility`'s range) written into `out` (`num_players` values). Returning
+    /// true lets a playout stop early ([`Game::playout_depth`] actions after the search tree)
+    /// and score the state with it; the default, false, plays every playout to the end.
+    fn evaluate(&self, _s: &Self::State, _out: &mut [f64]) -> bool {
+        false
+    }
+
+    /// How many actions a playout makes after leaving the search tree before it stops and
+    /// asks [`Game::evaluate`] (only used when the game evaluates).
+    fn playout_depth(&self) -> u32 {
+        u32::MAX
+    }
+
     /// Consistency checks on a deserialized state (beyond replaying its history).
     fn validate(&self, _s: &Self::State) -> Result<(), String> {
         Ok(())

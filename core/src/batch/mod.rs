@@ -92,14 +92,19 @@ pub enum Opponent {
     /// what its seat may know). Each decision replays the env's episode into a full state
     /// for the bot, so this opponent is for training against a stronger player, not for speed.
     MonteCarlo { playouts: u32 },
+    /// [`crate::bots::IsmctsBot`] at this level (the same replay per decision, then a search
+    /// of the level's budget on the slot's thread): a real adversary, at search speed.
+    Ismcts { level: crate::bots::Level },
 }
 
 impl Opponent {
-    /// `"random"`, `"monte_carlo"` (the bot's default playouts) or `"monte_carlo:N"`.
+    /// `"random"`, `"monte_carlo"` (the bot's default playouts), `"monte_carlo:N"` or
+    /// `"ismcts:<level>"` (`easy`, `normal`, `hard`).
     pub fn parse(name: &str) -> Result<Opponent, SetupError> {
         let unknown = || {
             SetupError::InvalidConfig(format!(
-                "unknown batch opponent {name:?} (known: \"random\", \"monte_carlo\", \"monte_carlo:N\" with N playouts >= 1)"
+                "unknown batch opponent {name:?} (known: \"random\", \"monte_carlo\", \"monte_carlo:N\" with N playouts >= 1, \
+                 \"ismcts:easy\", \"ismcts:normal\", \"ismcts:hard\")"
             ))
         };
         match name.split_once(':') {
@@ -109,6 +114,7 @@ impl Opponent {
                 Ok(playouts) if playouts >= 1 && n.bytes().all(|b| b.is_ascii_digit()) => Ok(Opponent::MonteCarlo { playouts }),
                 _ => Err(unknown()),
             },
+            Some(("ismcts", level)) => crate::bots::Level::parse(level).map(|level| Opponent::Ismcts { level }).ok_or_else(unknown),
             _ => Err(unknown()),
         }
     }

@@ -231,7 +231,7 @@ impl<G: Game> Ctx<'_, G> {
 
     /// Whether slots keep their episode's history (for a bot opponent).
     fn keeps_history(&self) -> bool {
-        matches!(self.opts.opponent, Some(Opponent::MonteCarlo { .. }))
+        matches!(self.opts.opponent, Some(Opponent::MonteCarlo { .. } | Opponent::Ismcts { .. }))
     }
 
     /// Applies `a` to the slot's state (recorded in its history if it keeps one).
@@ -247,6 +247,12 @@ impl<G: Game> Ctx<'_, G> {
     fn monte_carlo(&self, slot: &mut Slot<G>, playouts: u32) -> ActionId {
         let state = self.game.state_after(slot.seed, &slot.history).expect("a batch slot's own history replays");
         MonteCarloBot::new(slot.rng.next_u64()).with_playouts(playouts).choose(&state)
+    }
+
+    /// The IS-MCTS bot's choice at `level`, like [`Self::monte_carlo`].
+    fn ismcts(&self, slot: &mut Slot<G>, level: crate::bots::Level) -> ActionId {
+        let state = self.game.state_after(slot.seed, &slot.history).expect("a batch slot's own history replays");
+        crate::bots::IsmctsBot::new(level, slot.rng.next_u64()).choose(&state)
     }
 
     /// Plays what is not the caller's to play: chance nodes (unless chance is explicit in a
@@ -271,6 +277,7 @@ impl<G: Game> Ctx<'_, G> {
                     Some(_) if p as usize == self.opts.learner_seat => return,
                     Some(Opponent::Random) => slot.legal[slot.rng.below(slot.legal.len() as u32) as usize],
                     Some(Opponent::MonteCarlo { playouts }) => self.monte_carlo(slot, playouts),
+                    Some(Opponent::Ismcts { level }) => self.ismcts(slot, level),
                     None => return,
                 }
             };

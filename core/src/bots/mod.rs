@@ -4,21 +4,32 @@
 //! - [`MonteCarloBot`]: flat Monte Carlo with determinization. For each candidate action it
 //!   plays random games from a determinized child (the acting seat's hidden knowledge is kept,
 //!   everything else it cannot see is redrawn) and picks the best mean return for that seat.
+//! - [`IsmctsBot`]: information-set Monte Carlo tree search ([`ismcts`]) with the game's own
+//!   playout knowledge, at named [`Level`]s or explicit budgets; [`Search`] runs one in the
+//!   background for a user interface.
 //!
-//! Both are deterministic given their seed, and both use only what the acting seat may know:
+//! [`from_spec`] builds any of them from a short text (`"random"`, `"monte_carlo:128"`,
+//! `"ismcts:hard"`), the form the C ABI, Python, the play page and the arena use.
+//!
+//! All are deterministic given their seed (a search with a time limit: given the iterations
+//! it managed), and all use only what the acting seat may know:
 //! whose turn it is, its own legal actions, and determinizations made with
 //! [`crate::DynState::determinize`] for that seat. Neither reads the hidden parts of the real
 //! state.
 
+pub mod ismcts;
 mod monte_carlo;
 mod random;
 pub(crate) mod rollout;
+mod spec;
 
 #[cfg(test)]
 mod tests;
 
+pub use ismcts::{analyze, Decision, IsmctsBot, Level, Search, SearchParams};
 pub use monte_carlo::MonteCarloBot;
 pub use random::RandomBot;
+pub use spec::{from_spec, specs, BotSpec};
 
 use crate::engine::StateHandle;
 use crate::game::{ActionId, CHANCE, TERMINAL};

@@ -7,7 +7,8 @@
 //!    (its hidden knowledge kept, the rest redrawn), and every candidate is applied to it and
 //!    played out to the end with uniformly random moves (common random numbers: the
 //!    candidates of a round are compared on the same deal);
-//! 3. rounds continue until `playouts` are used up (at least one round);
+//! 3. rounds continue until `playouts` are used up, or until the time limit if one is set
+//!    (at least one round);
 //! 4. the candidate with the best mean return for the acting seat wins (ties: the lowest id).
 
 use super::{random_action, sample_chance, Bot};
@@ -26,6 +27,7 @@ pub struct MonteCarloBot {
     rng: Rng,
     playouts: u32,
     max_actions: u32,
+    time: Option<std::time::Duration>,
     legal: Vec<ActionId>,
     scratch: Vec<ActionId>,
 }
@@ -37,6 +39,7 @@ impl MonteCarloBot {
             rng: Rng::from_seed(seed),
             playouts: DEFAULT_PLAYOUTS,
             max_actions: DEFAULT_MAX_ACTIONS,
+            time: None,
             legal: Vec::new(),
             scratch: Vec::new(),
         }
@@ -51,6 +54,14 @@ impl MonteCarloBot {
     /// Candidates examined per decision when there are more legal actions, at least 1.
     pub fn with_max_actions(mut self, max_actions: u32) -> Self {
         self.max_actions = max_actions.max(1);
+        self
+    }
+
+    /// Plays rounds until `time` has passed (at least one round) instead of counting
+    /// playouts: for comparisons at equal time per move. The choice then depends on the
+    /// machine's speed.
+    pub fn with_time(mut self, time: std::time::Duration) -> Self {
+        self.time = Some(time);
         self
     }
 
@@ -95,7 +106,10 @@ impl MonteCarloBot {
 
 impl Bot for MonteCarloBot {
     fn name(&self) -> String {
-        format!("monte-carlo-{}", self.playouts)
+        match self.time {
+            Some(t) => format!("monte-carlo@{}ms", t.as_millis()),
+            None => format!("monte-carlo-{}", self.playouts),
+        }
     }
 
     fn choose(&mut self, state: &StateHandle) -> ActionId {
@@ -115,7 +129,15 @@ impl Bot for MonteCarloBot {
         let rounds = (self.playouts as usize / candidates.len()).max(1);
         let mut total = vec![0.0f64; candidates.len()];
         let mut count = vec![0u32; candidates.len()];
-        for _ in 0..rounds {
+        let start = std::time::Instant::now();
+        for round in 0.. {
+            let more = match self.time {
+                Some(t) => round == 0 || start.elapsed() < t,
+                None => round < rounds,
+            };
+            if !more {
+                break;
+            }
             let world = state.determinize(seat, self.rng.next_u64()).expect("the acting seat is a valid player");
             for (i, &a) in candidates.iter().enumerate() {
                 // The seat's legal actions depend only on what it knows, so they apply in

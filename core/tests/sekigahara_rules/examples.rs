@@ -84,7 +84,10 @@ fn r7_movement_example_a_to_e() {
     t.sel(&d);
     let mut no_command = t.clone();
     let ev = t.act(Action::Command(t.b("I_ukita_01")));
-    assert!(ev.iter().any(|e| e["kind"] == "leader_revealed" && e["block"] == "I_ukita_01" && e["at"] == "wakayama" && e["audience"] == "all"), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| e["kind"] == "leader_revealed" && e["block"] == "I_ukita_01" && e["at"] == "wakayama" && e["audience"] == "all"),
+        "{ev:?}"
+    );
     let seen: Vec<Value> = t.view(T as Player)["blocks"].as_array().unwrap().clone();
     assert!(seen.iter().any(|x| x["id"] == "I_ukita_01"), "Tokugawa sees the revealed leader");
     assert!(!seen.iter().any(|x| x["id"] == "I_ukita_02"), "but not the rest of the stack");

@@ -245,7 +245,10 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             s.group.command = true;
             s.blocks[b as usize].flags |= SHOWN;
             let at = &g.data.locations[s.group.at as usize].id;
-            ev.emit(Audience::ALL, || event!({"kind": "leader_revealed", "block": g.data.blocks[b as usize].id, "at": at, "for": "command"}));
+            ev.emit(
+                Audience::ALL,
+                || event!({"kind": "leader_revealed", "block": g.data.blocks[b as usize].id, "at": at, "for": "command"}),
+            );
         }
         (Pending::Group, Action::ForcedMarch(c)) => {
             s.group.forced = true;

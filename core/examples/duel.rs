@@ -1,0 +1,82 @@
+//! Plays games between two bots named by spec (see `kassen_core::bots::from_spec`) and prints
+//! one JSON line per game and a summary: the quick tool behind bot tuning and the arena.
+//!
+//! `cargo run --release -p kassen-core --example duel -- GAME CONFIG_JSON SPEC_A SPEC_B GAMES [FIRST_GAME] [PARALLEL]`
+//!
+//! Game `k` (from FIRST_GAME, default 0) is seeded `k`; bot A takes seat `k % players` and bot B
+//! every other seat (seats alternate). A's score in a game is the mean, over B's seats, of 1 if
+//! A's return is higher, 1/2 if equal, 0 if lower: a win or loss in a two-seat game, a pairwise
+//! comparison in a larger one.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use kassen_core::bots::from_spec;
+use kassen_core::load_game;
+use serde_json::{json, Value};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 5 {
+        eprintln!("usage: duel GAME CONFIG_JSON SPEC_A SPEC_B GAMES [FIRST_GAME] [PARALLEL]");
+        std::process::exit(2);
+    }
+    let config: Value = serde_json::from_str(&args[1]).expect("config json");
+    let game = load_game(&args[0], Some(&config)).unwrap_or_else(|e| panic!("{e}"));
+    let (a, b) = (args[2].clone(), args[3].clone());
+    let games: usize = args[4].parse().expect("games");
+    let first: usize = args.get(5).map_or(0, |x| x.parse().expect("first game"));
+    let parallel: usize = args.get(6).map_or(1, |x| x.parse().expect("parallel"));
+    let players = game.num_players();
+    let next = AtomicUsize::new(first);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..parallel {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= first + games {
+                    break;
+                }
+                let seat_a = k % players;
+                let mut bots: Vec<_> = (0..players)
+                    .map(|p| from_spec(if p == seat_a { &a } else { &b }, (k * 31 + p) as u64 + 7).expect("bot spec"))
+                    .collect();
+                let started = Instant::now();
+                let mut s = game.new_initial_state(k as u64);
+                let mut decisions = 0;
+                while !s.is_terminal() {
+                    let p = s.current_player();
+                    let act = bots[p as usize].choose(&s);
+                    if s.legal_actions().len() > 1 {
+                        decisions += 1;
+                    }
+                    s.apply_in_place(act).expect("a bot's choice is legal");
+                }
+                let r = s.returns();
+                let others: Vec<usize> = (0..players).filter(|&p| p != seat_a).collect();
+                let score = others
+                    .iter()
+                    .map(|&o| {
+                        if r[seat_a] > r[o] {
+                            1.0
+                        } else if r[seat_a] == r[o] {
+                            0.5
+                        } else {
+                            0.0
+                        }
+                    })
+                    .sum::<f64>()
+                    / others.len() as f64;
+                let line = json!({"game": k, "seat_a": seat_a, "returns": r, "score_a": score, "actions": s.history().len(),
+                    "decisions": decisions, "seconds": started.elapsed().as_secs_f64()});
+                println!("{line}");
+                results.lock().unwrap().push(score);
+            });
+        }
+    });
+    let scores = results.into_inner().unwrap();
+    let n = scores.len() as f64;
+    let mean = scores.iter().sum::<f64>() / n;
+    println!("{}", json!({"a": a, "b": b, "games": scores.len(), "score_a": mean}));
+}

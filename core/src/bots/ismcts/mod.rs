@@ -1,0 +1,236 @@
+//! Information-set Monte Carlo tree search: the engine's strong bot, for every registered game.
+//!
+//! Single-observer IS-MCTS (Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree
+//! Search", 2012; OpenSpiel's `ismcts.py` is the same family): the searching seat draws
+//! determinizations of what it cannot see with [`crate::DynState::determinize`] (a pool of
+//! [`SearchParams::determinizations`] worlds, used in turn), and grows one tree over all of
+//! them, keyed by the actions from the root. Legal sets that differ between worlds are handled
+//! by availability counts; chance nodes are sampled by their probabilities; every seat of a
+//! game with two or more players maximizes its own reward. Playouts use the game's own
+//! knowledge ([`crate::Game::rollout_action`], [`crate::Game::evaluate`]), which lives in
+//! `games/<id>/`; the search itself knows no game.
+//!
+//! A decision depends only on what the seat knows: the search reads the real state through
+//! `determinize`, `current_player` and `legal_actions` alone (a test plays the bot on the real
+//! state and on a determinization of it and compares the decisions).
+//!
+//! Budgets: iterations, time, or both (whichever ends first), and threads (each thread grows
+//! its own tree; the root statistics are summed). For a given seed, iteration budget and thread
+//! count, without a time limit, the decision is always the same. [`Level`] names the budgets a
+//! frontend offers. [`Search`] runs a search on worker threads that a user interface polls and
+//! stops.
+
+mod background;
+pub(crate) mod search;
+mod tree;
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+pub use background::Search;
+pub use search::Control;
+
+use super::{random_action, Bot};
+use crate::engine::StateHandle;
+use crate::error::SetupError;
+use crate::game::{ActionId, Player};
+use crate::rng::Rng;
+
+/// The budgets and knobs of one search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Stop after this many iterations (over all threads). `None`: only the time limit.
+    pub iterations: Option<u64>,
+    /// Stop after this long. `None`: only the iteration budget.
+    pub time: Option<Duration>,
+    /// Threads, each growing its own tree (at least 1).
+    pub threads: u32,
+    /// Determinizations per thread, used in turn (at least 1; games without hidden
+    /// information use one).
+    pub determinizations: u32,
+    /// UCB1's exploration constant, for rewards scaled to `[0, 1]`.
+    pub exploration: f64,
+    /// Seed of the search's own random numbers (determinizations, playouts, chance).
+    pub seed: u64,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        Level::Normal.params(0)
+    }
+}
+
+impl SearchParams {
+    /// Checks the budgets: at least one of iterations and time, both non-zero when given.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        let bad = |m: &str| Err(SetupError::InvalidConfig(m.to_string()));
+        match (self.iterations, self.time) {
+            (None, None) => bad("a search needs an iteration budget, a time limit or both"),
+            (Some(0), _) => bad("the iteration budget must be at least 1"),
+            (_, Some(t)) if t.is_zero() => bad("the time limit must be more than 0"),
+            _ if self.threads == 0 || self.threads > 256 => bad("threads must be from 1 to 256"),
+            _ if self.determinizations == 0 || self.determinizations > 4096 => bad("determinizations must be from 1 to 4096"),
+            _ if !(self.exploration.is_finite() && self.exploration >= 0.0) => bad("exploration must be a finite number >= 0"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The named strengths a frontend offers. Each is a budget on one core (threads 1), both an
+/// iteration budget and a time limit, whichever ends first:
+///
+/// | level | iterations | time limit |
+/// |---|---|---|
+/// | `easy` | 300 | 0.2 s |
+/// | `normal` | 20,000 | 0.9 s |
+/// | `hard` | 200,000 | 4 s |
+///
+/// `normal` decides within a second on one core in every game. A caller may raise `threads`
+/// (a faster decision at the same time limit does more iterations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Easy,
+    Normal,
+    Hard,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// The level's budget with `seed`.
+    pub fn params(self, seed: u64) -> SearchParams {
+        let (iterations, ms) = match self {
+            Level::Easy => (300, 200),
+            Level::Normal => (20_000, 900),
+            Level::Hard => (200_000, 4_000),
+        };
+        SearchParams {
+            iterations: Some(iterations),
+            time: Some(Duration::from_millis(ms)),
+            threads: 1,
+            determinizations: 32,
+            exploration: 0.7,
+            seed,
+        }
+    }
+}
+
+/// One candidate of a decision, for "the AI's view" and for analysis.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    pub action: ActionId,
+    /// Iterations that chose it at the root.
+    pub visits: u32,
+    /// The mean return of the searching seat after it (in the game's return range); `None`
+    /// when it was never tried.
+    pub value: Option<f64>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Decision {
+    /// The seat that searched.
+    pub seat: Player,
+    /// The chosen action: the most visited candidate.
+    pub action: ActionId,
+    /// Iterations done, over every thread.
+    pub iterations: u64,
+    /// Wall time of the search.
+    pub elapsed_ms: f64,
+    /// Every legal action, ascending.
+    pub candidates: Vec<Candidate>,
+}
+
+/// Searches for the player to act in `state`. A state with a single legal action, a chance
+/// node (an outcome by its probability) or a finished game (an error) need no search.
+pub fn analyze(state: &StateHandle, params: &SearchParams) -> Result<Decision, crate::error::RuleError> {
+    let control = std::sync::Arc::new(Control::default());
+    analyze_with(state, params, &control)
+}
+
+/// [`analyze`] under a [`Control`] that another thread may watch and stop.
+pub(crate) fn analyze_with(
+    state: &StateHandle,
+    params: &SearchParams,
+    control: &std::sync::Arc<Control>,
+) -> Result<Decision, crate::error::RuleError> {
+    use crate::error::RuleError;
+    let seat = state.current_player();
+    if state.is_terminal() {
+        return Err(RuleError::GameOver);
+    }
+    let legal = state.legal_actions();
+    if seat < 0 {
+        let mut rng = Rng::from_seed(params.seed);
+        let a = random_action(state, &mut rng, &mut Vec::new());
+        return Ok(Decision { seat, action: a, iterations: 0, elapsed_ms: 0.0, candidates: Vec::new() });
+    }
+    if legal.len() == 1 {
+        let only = Candidate { action: legal[0], visits: 0, value: None };
+        return Ok(Decision { seat, action: legal[0], iterations: 0, elapsed_ms: 0.0, candidates: vec![only] });
+    }
+    Ok(state.game().search(state, params, control))
+}
+
+/// The IS-MCTS bot: a [`Bot`] that searches every decision with the same parameters, its
+/// seed advanced once per decision.
+#[derive(Clone, Debug)]
+pub struct IsmctsBot {
+    params: SearchParams,
+    rng: Rng,
+    name: String,
+    last: Option<Decision>,
+}
+
+impl IsmctsBot {
+    /// A bot at `level`, seeded with `seed`.
+    pub fn new(level: Level, seed: u64) -> Self {
+        IsmctsBot::with_params(format!("ismcts-{}", level.name()), level.params(seed))
+    }
+
+    /// A bot with explicit parameters (`params.seed` seeds it).
+    pub fn with_params(name: String, params: SearchParams) -> Self {
+        IsmctsBot { rng: Rng::from_seed(params.seed), params, name, last: None }
+    }
+
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// The last decision's statistics.
+    pub fn last_decision(&self) -> Option<&Decision> {
+        self.last.as_ref()
+    }
+
+    /// Searches `state` (see [`analyze`]) with the next seed of this bot.
+    pub fn decide(&mut self, state: &StateHandle) -> Result<Decision, crate::error::RuleError> {
+        let params = SearchParams { seed: self.rng.next_u64(), ..self.params.clone() };
+        let d = analyze(state, &params)?;
+        self.last = Some(d.clone());
+        Ok(d)
+    }
+}
+
+impl Bot for IsmctsBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &StateHandle) -> ActionId {
+        self.decide(state).expect("a bot was asked to choose in a finished game").action
+    }
+}

@@ -1,0 +1,230 @@
+//! One search tree of single-observer IS-MCTS (Cowling, Powley and Whitehouse 2012), grown
+//! over determinizations of the searching seat's information set.
+//!
+//! A node is reached by a sequence of actions from the root (player actions and chance
+//! outcomes). An iteration takes one determinization, walks down the tree choosing among the
+//! actions legal in *that* determinization (so a node's children are the union over the
+//! determinizations that reached it), adds one node, plays out with the game's rollout policy
+//! and backs up the result. Selection is UCB1 with availability counts: a child's exploration
+//! term uses the number of times it was available, not its parent's visits, since a child
+//! missing from a determinization could not have been chosen there.
+
+use crate::events::Events;
+use crate::game::{ActionId, Game, Player, CHANCE, TERMINAL};
+use crate::rng::Rng;
+
+/// The tree's index of a node.
+type NodeId = u32;
+
+/// A node: who chose the action into it, and its statistics.
+#[derive(Clone, Debug)]
+pub(super) struct Node {
+    /// The seat that chose the action into the node, or [`CHANCE`].
+    pub actor: Player,
+    pub visits: u32,
+    /// How often the node was among the choices when its parent was passed.
+    pub avail: u32,
+    /// Sum of the rewards (each in `[0, 1]`) of `actor` over the visits.
+    pub value: f64,
+    /// Children, sorted by action.
+    children: Vec<(ActionId, NodeId)>,
+}
+
+impl Node {
+    fn new(actor: Player) -> Node {
+        Node { actor, visits: 0, avail: 0, value: 0.0, children: Vec::new() }
+    }
+}
+
+/// Parameters of the tree walk.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Walk {
+    /// UCB1's exploration constant (rewards are scaled to `[0, 1]`).
+    pub exploration: f64,
+    /// The returns' range, to scale rewards to `[0, 1]`.
+    pub min: f64,
+    pub span: f64,
+    /// A cap on the actions of one iteration (tree walk and playout), against runaway games.
+    pub max_steps: u32,
+}
+
+/// A tree and the scratch space of its iterations.
+pub(super) struct Tree<G: Game> {
+    pub nodes: Vec<Node>,
+    walk: Walk,
+    path: Vec<NodeId>,
+    legal: Vec<ActionId>,
+    fresh: Vec<ActionId>,
+    outcomes: Vec<(ActionId, f64)>,
+    returns: Vec<f64>,
+    _game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: Game> Tree<G> {
+    pub fn new(walk: Walk, players: usize) -> Self {
+        Tree {
+            nodes: vec![Node::new(TERMINAL)],
+            walk,
+            path: Vec::new(),
+            legal: Vec::new(),
+            fresh: Vec::new(),
+            outcomes: Vec::new(),
+            returns: vec![0.0; players],
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// The root's children: `(action, visits, mean reward of the root's seat in [0, 1])`.
+    pub fn root_stats(&self) -> impl Iterator<Item = (ActionId, u32, f64)> + '_ {
+        self.nodes[0].children.iter().map(|&(a, id)| {
+            let n = &self.nodes[id as usize];
+            (a, n.visits, if n.visits > 0 { n.value / n.visits as f64 } else { 0.0 })
+        })
+    }
+
+    fn child(&self, node: NodeId, a: ActionId) -> Option<NodeId> {
+        let c = &self.nodes[node as usize].children;
+        c.binary_search_by_key(&a, |x| x.0).ok().map(|i| c[i].1)
+    }
+
+    fn add_child(&mut self, node: NodeId, a: ActionId, actor: Player) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(Node::new(actor));
+        let c = &mut self.nodes[node as usize].children;
+        let at = c.binary_search_by_key(&a, |x| x.0).unwrap_err();
+        c.insert(at, (a, id));
+        id
+    }
+
+    /// One iteration on `s`, a copy of a determinization of the root.
+    pub fn iterate(&mut self, rules: &G, mut s: G::State, rng: &mut Rng) {
+        let mut node: NodeId = 0;
+        self.path.clear();
+        let mut steps = 0u32;
+        let mut expanded = false;
+        // Selection and expansion.
+        loop {
+            let actor = rules.current_player(&s);
+            if actor == TERMINAL || steps >= self.walk.max_steps {
+                break;
+            }
+            let a = if actor == CHANCE {
+                self.outcomes.clear();
+                rules.chance_outcomes(&s, &mut self.outcomes);
+                sample(&self.outcomes, rng)
+            } else {
+                self.legal.clear();
+                rules.legal_actions(&s, &mut self.legal);
+                match self.choose(rules, &s, node, rng) {
+                    Some(a) => a,
+                    None => {
+                        // Expansion: an action never tried from here.
+                        let a = rules.rollout_action(&s, &self.fresh, rng);
+                        expanded = true;
+                        a
+                    }
+                }
+            };
+            node = match self.child(node, a) {
+                Some(c) => c,
+                None => self.add_child(node, a, actor),
+            };
+            self.path.push(node);
+            rules.apply(&mut s, a, &mut Events::off());
+            steps += 1;
+            if expanded {
+                break;
+            }
+        }
+        // Playout.
+        self.play_out(rules, &mut s, rng, steps);
+        // Backup.
+        for &id in &self.path {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            if n.actor >= 0 {
+                n.value += self.returns[n.actor as usize];
+            }
+        }
+    }
+
+    /// The UCB choice among `self.legal` at `node`, every one of them marked available; or
+    /// `None` with the untried ones in `self.fresh`.
+    fn choose(&mut self, _rules: &G, _s: &G::State, node: NodeId, _rng: &mut Rng) -> Option<ActionId> {
+        self.fresh.clear();
+        for i in 0..self.legal.len() {
+            let a = self.legal[i];
+            match self.child(node, a) {
+                Some(c) => self.nodes[c as usize].avail += 1,
+                None => self.fresh.push(a),
+            }
+        }
+        if !self.fresh.is_empty() {
+            return None;
+        }
+        let c = self.walk.exploration;
+        let mut best = (f64::NEG_INFINITY, self.legal[0]);
+        for &a in &self.legal {
+            let n = &self.nodes[self.child(node, a).expect("every legal action has a child") as usize];
+            let visits = n.visits.max(1) as f64;
+            let ucb = n.value / visits + c * ((n.avail.max(1) as f64).ln() / visits).sqrt();
+            if ucb > best.0 {
+                best = (ucb, a);
+            }
+        }
+        Some(best.1)
+    }
+
+    /// Plays `s` on with the game's rollout policy (chance by probability) until the end, or
+    /// until the game's playout depth when it evaluates; leaves the rewards in `self.returns`.
+    fn play_out(&mut self, rules: &G, s: &mut G::State, rng: &mut Rng, mut steps: u32) {
+        let depth = rules.playout_depth();
+        let mut played = 0u32;
+        loop {
+            let actor = rules.current_player(s);
+            if actor == TERMINAL {
+                let r = rules.returns(s);
+                self.returns.copy_from_slice(&r);
+                break;
+            }
+            if (played >= depth || steps >= self.walk.max_steps) && rules.evaluate(s, &mut self.returns) {
+                break;
+            }
+            if steps >= self.walk.max_steps {
+                // No evaluation and no end in sight: a draw for everyone.
+                let mid = self.walk.min + self.walk.span / 2.0;
+                self.returns.iter_mut().for_each(|r| *r = mid);
+                break;
+            }
+            let a = if actor == CHANCE {
+                self.outcomes.clear();
+                rules.chance_outcomes(s, &mut self.outcomes);
+                sample(&self.outcomes, rng)
+            } else {
+                self.legal.clear();
+                rules.legal_actions(s, &mut self.legal);
+                rules.rollout_action(s, &self.legal, rng)
+            };
+            rules.apply(s, a, &mut Events::off());
+            played += 1;
+            steps += 1;
+        }
+        let (min, span) = (self.walk.min, self.walk.span);
+        for r in &mut self.returns {
+            *r = ((*r - min) / span).clamp(0.0, 1.0);
+        }
+    }
+}
+
+/// Draws an outcome by its probability.
+fn sample(outcomes: &[(ActionId, f64)], rng: &mut Rng) -> ActionId {
+    let x = rng.unit_f64();
+    let mut acc = 0.0;
+    for &(a, p) in outcomes {
+        acc += p;
+        if x < acc {
+            return a;
+        }
+    }
+    outcomes.last().expect("a chance node has outcomes").0
+}
