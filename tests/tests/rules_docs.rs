@@ -168,3 +168,33 @@ fn the_section_parser_sees_modules_and_tests() {
     assert_eq!(code_spans(&secs[1].tests[0]), ["t3"]);
     assert_eq!(slug(" N1 Setup order: cities first, then villages"), "n1-setup-order-cities-first-then-villages");
 }
+
+#[test]
+fn no_comment_or_document_cites_a_rulebook_file_outside_the_repository() {
+    fn walk(dir: &Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !name.starts_with('.') && name != "target" && name != "node_modules" {
+                    walk(&path, found);
+                }
+                continue;
+            }
+            let md = name.ends_with(".md");
+            if !(md || name.ends_with(".rs")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for (i, line) in text.lines().enumerate() {
+                let prose = md || line.trim_start().starts_with("//");
+                if prose && (line.contains("shared/rules/") || line.contains("../shared/")) {
+                    found.push(format!("{}:{}: {}", path.display(), i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&root(), &mut found);
+    assert!(found.is_empty(), "cite docs/rules/<id>.md instead:\n{}", found.join("\n"));
+}
