@@ -1,4 +1,5 @@
-//! Samurai rule scenarios, named after the rulebook sections (shared/rules/samurai.ko.txt).
+//! Samurai rule scenarios, named after the rulebook sections (docs/rules/samurai.md lists them
+//! section by section).
 
 use std::sync::Arc;
 

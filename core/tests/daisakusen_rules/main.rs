@@ -1,5 +1,5 @@
 //! Rule tests for 関ヶ原大作戦 (sekigahara_daisakusen), named after the rulebook sections
-//! (shared/rules/sekigahara_hex.zh.txt) and the 16 cards.
+//! (docs/rules/sekigahara_daisakusen.md lists them section by section) and the 16 cards.
 
 mod cards;
 mod combat;

@@ -1,5 +1,6 @@
-//! Sekigahara rule scenarios, named after the rulebook sections (shared/rules/sekigahara_gmt.ja.md,
-//! the fuller translation, with the Korean sekigahara_gmt.ko.txt where they differ).
+//! Sekigahara rule scenarios, named after the rulebook sections (docs/rules/sekigahara.md lists
+//! them section by section; the Japanese translation is followed, the Korean one where
+//! RULES_NOTES.md says so).
 //!
 //! Positions are built on the real map from the embedded component data: a game after its setup
 //! draws, cleared (`Tb::blank`), then blocks placed by id. Every decision goes through

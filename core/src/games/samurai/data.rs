@@ -1,7 +1,7 @@
 //! Component data: the hex board and the 20 tokens, loaded once into typed tables.
 //!
-//! The embedded file `data/samurai.json` is transcribed from shared/reference/samurai.json
-//! with the provenance of every item. A replacement file with the same schema can be passed
+//! The embedded file `data/samurai.json` is transcribed from the reference file samurai.json
+//! (README: component data and its provenance) with the provenance of every item. A replacement file with the same schema can be passed
 //! as the config key `"data"`; it is validated here (ids, symmetric adjacency that matches the
 //! hex coordinates, figure counts that fill the board exactly) before any game uses it.
 

@@ -1,8 +1,10 @@
 //! # Samurai (Reiner Knizia, Hans im Glück 1998), 2-4 players
 //!
-//! Rulebook: shared/rules/samurai.ko.txt (Korean summary of the original rules; section
-//! numbers below are its own). Component data and rules notes: shared/reference/samurai.json,
-//! transcribed into `data/samurai.json`. Interpretations: `RULES_NOTES.md` beside this file.
+//! Rules: docs/rules/samurai.md, the rules as implemented in English, section by section in
+//! the numbering of the rulebook followed (a Korean summary of the original rules, not in this
+//! repository; section numbers below are its own). Component data: `data/samurai.json`,
+//! transcribed from the reference file samurai.json. Interpretations: `RULES_NOTES.md` beside
+//! this file.
 //!
 //! Config: `{"players": 2 | 3 | 4}` (default 2), optional `"data"`: a replacement component
 //! data object with the schema of `data/samurai.json`.

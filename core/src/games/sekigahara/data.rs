@@ -1,8 +1,8 @@
 //! Component data: the map (locations, roads, castles, resources, capitals, recruitment mons,
 //! setup icons), the 96 blocks, both 55-card decks, the two disks and the recruitment row.
 //!
-//! The embedded file `data/sekigahara.json` is transcribed from
-//! shared/reference/sekigahara_gmt.json with the provenance of every item (`read`, `inferred`,
+//! The embedded file `data/sekigahara.json` is transcribed from the reference file
+//! sekigahara_gmt.json (README: component data and its provenance) with the provenance of every item (`read`, `inferred`,
 //! `placeholder`). The copies of the non-setup blocks are **placeholders** (no public source
 //! gives the sticker-sheet counts); a replacement file with the same schema can be passed as the
 //! config key `"data"` and is validated here before any game uses it.

@@ -1,9 +1,10 @@
 //! # Sekigahara: The Unification of Japan (Matt Calkins, GMT Games 2011), 2 players
 //!
-//! Rulebook: shared/rules/sekigahara_gmt.ja.md (Japanese, the fuller translation) and
-//! sekigahara_gmt.ko.txt (Korean); section numbers below are the rulebook's. Component data:
-//! shared/reference/sekigahara_gmt.json, transcribed into `data/sekigahara.json`.
-//! Interpretations and the differences between the two translations: `RULES_NOTES.md`.
+//! Rules: docs/rules/sekigahara.md, the rules as implemented in English, section by section
+//! in the rulebook's numbering (the engine follows the Japanese translation, the fuller one,
+//! and the Korean one, neither in this repository). Component data: `data/sekigahara.json`,
+//! transcribed from the reference file sekigahara_gmt.json. Interpretations and the
+//! differences between the two translations: `RULES_NOTES.md`.
 //!
 //! Seat 0 plays Tokugawa (black), seat 1 Ishida (gold). Config: optional `"data"`, a
 //! replacement component data object with the schema of `data/sekigahara.json` (for the real

@@ -1,8 +1,8 @@
 //! Component data: the 22×25 hex map, 84 counters, the 調略, 戦意 and entry tracks, the 16
 //! cards and the set-up (R 2.0-3.0).
 //!
-//! The embedded file `data/sekigahara_hex.json` is `shared/reference/sekigahara_hex.json`
-//! (schema 2) unchanged: every section, counter and card keeps its provenance class
+//! The embedded file `data/sekigahara_hex.json` is the reference file `sekigahara_hex.json`
+//! (schema 2; README: component data and its provenance) unchanged: every section, counter and card keeps its provenance class
 //! (ORIGINAL / INFERRED / RECONSTRUCTED). Config `"data"` replaces it with a file of the same
 //! schema; [`Data::from_value`] validates it and names the bad field. Names become dense ids
 //! here, once: hexes are row-major indices of the grid, counters and cards their list order.

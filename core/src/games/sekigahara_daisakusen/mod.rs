@@ -1,8 +1,11 @@
 //! # 関ヶ原大作戦 (Game Journal No.32, Simulation Journal 2009; design ふ〜ら〜中村), 2 players
 //!
-//! Rulebook: shared/rules/sekigahara_hex.zh.txt (the Chinese translation 关原大作战 by 大宝哥,
-//! sections 1.0-14.0 and the 16 action cards). Component data: shared/reference/sekigahara_hex.json
-//! (schema 2) with sekigahara_hex_notes.md, embedded unchanged as `data/sekigahara_hex.json`.
+//! Rules: docs/rules/sekigahara_daisakusen.md, the rules as implemented in English, section by
+//! section in the numbering of the rulebook followed (the Chinese translation 关原大作战 by
+//! 大宝哥, sections 1.0-14.0 and the 16 action cards, not in this repository); "R 7.1" in the
+//! code is docs/rules/sekigahara_daisakusen.md §7.1 (rulebook R 7.1). Component data: the
+//! reference file sekigahara_hex.json (schema 2) with sekigahara_hex_notes.md, embedded
+//! unchanged as `data/sekigahara_hex.json`.
 //! **The map, most counter values and all track numbers are RECONSTRUCTED** (no public copy of
 //! the printed components exists); every item keeps its provenance class. Interpretations:
 //! `RULES_NOTES.md` (D1…), cited in the code as `INTERPRETATION (RULES_NOTES.md Dn)`.

@@ -1,8 +1,8 @@
 //! Component data: 69 generals, 42 state developments, 15 border regions, the 18 actions and
 //! their parameters, tracks, setup, recruitment and scoring, read once into typed tables.
 //!
-//! The embedded file `data/three_kingdoms_redux.json` is shared/reference/three_kingdoms_redux.json
-//! unchanged (schema_version 2), provenance of every field included. A replacement file with
+//! The embedded file `data/three_kingdoms_redux.json` is the reference file
+//! three_kingdoms_redux.json (README: component data and its provenance) unchanged (schema_version 2), provenance of every field included. A replacement file with
 //! the same schema can be passed as the config key `"data"`; it is validated here (every error
 //! names the bad field) before any game uses it. Every ability and development effect becomes
 //! an [`Effect`] of the 18-type vocabulary: the rules code never looks at a card name.

@@ -1,8 +1,9 @@
 //! # Three Kingdoms Redux (Yeo Keng Leong, Christina Ng; Starting Player 2014), 3 players
 //!
-//! Rulebook: shared/rules/three_kingdoms_redux.ko.txt (Korean edition, §1-§11). Component
-//! data: shared/reference/three_kingdoms_redux.json (schema_version 2) and its notes,
-//! transcribed unchanged into `data/three_kingdoms_redux.json`. Interpretations:
+//! Rules: docs/rules/three_kingdoms_redux.md, the rules as implemented in English, section by
+//! section in the numbering of the rulebook followed (the Korean edition, §1-§11, not in this
+//! repository). Component data: the reference file three_kingdoms_redux.json (schema_version
+//! 2) and its notes, transcribed unchanged into `data/three_kingdoms_redux.json`. Interpretations:
 //! `RULES_NOTES.md` beside this file (T-numbers; the data's clarifications are C1-C41).
 //! Most card data is reconstructed (the official card texts are not public); every field
 //! keeps its provenance class and `info()["provenance"]` summarizes them.
