@@ -89,8 +89,8 @@ pub unsafe extern "C" fn kassen_game_render_view_svg_n(
 
 /// The SVG of `kassen_game_render_view_svg` and its `_n` variant.
 fn render_view(game: &kassen_game, view_json: &str) -> Result<String, Failure> {
-    let view: serde_json::Value = serde_json::from_str(view_json)
-        .map_err(|e| Failure::new(kassen_status::MalformedJson, format!("malformed view json: {e}")))?;
+    let view: serde_json::Value =
+        serde_json::from_str(view_json).map_err(|e| Failure::new(kassen_status::MalformedJson, format!("malformed view json: {e}")))?;
     Ok(game.inner.render_svg(&view)?)
 }
 
