@@ -16,7 +16,11 @@
  * - Strings passed in are NUL-terminated UTF-8; each function taking one has a *_n variant
  *   taking (pointer, length in bytes) that rejects a NUL byte inside the string with
  *   KASSEN_STATUS_INVALID_ARGUMENT instead of cutting it short (kassen_game_new_n,
- *   kassen_state_from_json_n).
+ *   kassen_state_from_json_n, kassen_batch_new_n, kassen_game_render_view_svg_n).
+ * - Views (kassen_state_view_json) share one envelope for every game: "schema"
+ *   ("kassen.view/1"), "game", "rules_version", "observer", "seats", "to_act",
+ *   "terminal", "returns", "winners", "last_action" and the game's own "body"; see
+ *   kassen_state_view_json and schema/view.schema.json.
  * - Strings returned as `const char *` (kassen_version, kassen_status_name,
  *   kassen_last_error_message) belong to the library: never free them. The first two are
  *   static; the last error message is per thread and valid only until the next kassen call
@@ -363,6 +367,21 @@ kassen_status kassen_batch_new(const struct kassen_game *game,
                                struct kassen_batch **out);
 
 /**
+ * `kassen_batch_new` with `options_json` given as (pointer, length in bytes) of UTF-8,
+ * without a NUL terminator: for bindings whose strings carry their length. A NUL byte inside
+ * the string is rejected with `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+ *
+ * On success, `*out` receives a new batch that the caller owns and must release with
+ * `kassen_batch_free`. On failure `*out` is not written; the statuses are those of
+ * `kassen_batch_new`, plus `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL byte inside the string
+ * (`KASSEN_STATUS_NULL_POINTER` also for a NULL `options_json` with a non-zero length).
+ */
+kassen_status kassen_batch_new_n(const struct kassen_game *game,
+                                 const uint8_t *options_json,
+                                 size_t options_len,
+                                 struct kassen_batch **out);
+
+/**
  * Releases a batch and joins its worker threads. `batch == NULL` is a no-op. The batch
  * must not be used after this call. This function cannot fail.
  */
@@ -616,6 +635,22 @@ kassen_status kassen_game_render_view_svg(const struct kassen_game *game,
                                           struct kassen_buf *out);
 
 /**
+ * `kassen_game_render_view_svg` with `view_json` given as (pointer, length in bytes) of
+ * UTF-8, without a NUL terminator: for bindings whose strings carry their length. A NUL byte
+ * inside the string is rejected with `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. On failure `*out` is not written; the statuses are those of
+ * `kassen_game_render_view_svg` (`KASSEN_STATUS_INVALID_ARGUMENT` also for a NUL byte
+ * inside the string, `KASSEN_STATUS_NULL_POINTER` also for a NULL `view_json` with a
+ * non-zero length).
+ */
+kassen_status kassen_game_render_view_svg_n(const struct kassen_game *game,
+                                            const uint8_t *view_json,
+                                            size_t view_len,
+                                            struct kassen_buf *out);
+
+/**
  * A self-contained HTML page replaying the game of `state` as `player` saw it (a seat, or -1
  * for the spectator): the board after every action, a slider over them and `player`'s event
  * log. Only `player`'s views and events go into the page.
@@ -858,6 +893,22 @@ kassen_status kassen_state_action_to_json(const struct kassen_state *state,
  * What `player` may know of the state, as a JSON object (including the pending decision):
  * `player` is a seat, or -1 for the spectator (public information only). It never
  * contains information hidden from that player.
+ *
+ * Every game's view has the same envelope (`schema/view.schema.json`), so a frontend needs
+ * no per-game code to show whose turn it is, what is asked, what just happened and who won:
+ *
+ * - `"schema"`: `"kassen.view/1"`; `"game"`: the game id; `"rules_version"`: a string;
+ * - `"observer"`: the observing seat, or `null` for the spectator;
+ * - `"seats"`: `[{"seat": 0, "name": "..."}, ...]`, one entry per seat;
+ * - `"to_act"`: `{"kind": "player" | "chance" | "terminal", "seat": s or null, "decision":
+ *   {"kind": "<snake_case>", "prompt": "<short text>", ...game fields} or null}` (the
+ *   seat only when `kind` is `"player"`, the decision `null` once the game is over);
+ * - `"terminal"`: true once the game is over; `"returns"`: one number per seat once over,
+ *   else `null`; `"winners"`: the winning seats once over (`[]` on a draw), else `null`;
+ * - `"last_action"`: `null` before the first action, `{"seat": s or null, "id": a, "text":
+ *   "..."}` (seat `null` for a chance outcome), or `{"seat": s or null, "hidden": true}`
+ *   when the observer may not see which action it was;
+ * - `"body"`: the game's own view, an object whose shape is per game.
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or

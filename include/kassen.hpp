@@ -88,12 +88,10 @@ inline const uint8_t *bytes(std::string_view s) noexcept {
     return s.empty() ? nullptr : reinterpret_cast<const uint8_t *>(s.data());
 }
 
-/// Throws Error(KASSEN_STATUS_INVALID_ARGUMENT) if `s` holds a NUL byte, so a NUL-terminated
-/// input is never cut short.
-inline void no_nul(std::string_view s, const char *what) {
-    if (s.find('\0') != std::string_view::npos) {
-        throw Error(KASSEN_STATUS_INVALID_ARGUMENT, std::string(what) + " contains a NUL byte");
-    }
+/// State::apply_step's buffer for the legal actions of this thread's steps.
+inline std::vector<uint32_t> &step_scratch() {
+    thread_local std::vector<uint32_t> scratch;
+    return scratch;
 }
 
 /// Runs `call(buf, cap, &len)` twice (size, then fill) into a new vector.
@@ -229,10 +227,11 @@ class Game {
     /// The initial state, its RNG seeded by `seed`.
     State new_initial_state(uint64_t seed) const;
     /// Draws a view of this game (JSON text, as State::view_json writes it) as SVG.
-    std::string render_view_svg(const std::string &view_json) const {
-        detail::no_nul(view_json, "view_json");
-        return detail::text(
-            [&](kassen_buf *out) { return kassen_game_render_view_svg(game_, view_json.c_str(), out); });
+    /// A NUL byte inside `view_json` throws Error(KASSEN_STATUS_INVALID_ARGUMENT).
+    std::string render_view_svg(std::string_view view_json) const {
+        return detail::text([&](kassen_buf *out) {
+            return kassen_game_render_view_svg_n(game_, detail::bytes(view_json), view_json.size(), out);
+        });
     }
 
   private:
@@ -325,22 +324,26 @@ class State {
     /// One call per step: applies `action` (as apply_action), fills `legal` with the legal
     /// actions of the new state and returns the player to act next (a seat, CHANCE or
     /// TERMINAL). `legal`'s capacity is reused: it allocates only when the actions do not fit
-    /// (size it once with reserve(game.num_distinct_actions())). On failure the state is
-    /// unchanged.
+    /// (size it once with reserve(game.num_distinct_actions())). On failure it throws and
+    /// both the state and `legal` are unchanged, so a loop may catch a rejected action and go
+    /// on drawing from `legal`. The actions are written to a per-thread scratch buffer (grown
+    /// to the largest count seen on the thread, never zero-filled per step) and copied into
+    /// `legal` only on success.
     int32_t apply_step(uint32_t action, std::vector<uint32_t> &legal) {
-        legal.resize(legal.capacity());
+        std::vector<uint32_t> &scratch = detail::step_scratch();
+        if (scratch.size() < legal.capacity()) {
+            scratch.resize(legal.capacity());  // once per thread and size
+        }
         int32_t next = 0;
         std::size_t len = 0;
-        kassen_status status = kassen_state_apply_step(state_, action, &next, legal.data(), legal.size(), &len);
-        if (status == KASSEN_STATUS_BUFFER_TOO_SMALL) {
-            legal.resize(len);
-            status = kassen_state_apply_step(state_, action, &next, legal.data(), legal.size(), &len);
+        kassen_status status =
+            kassen_state_apply_step(state_, action, &next, scratch.data(), scratch.size(), &len);
+        if (status == KASSEN_STATUS_BUFFER_TOO_SMALL) {  // the step was taken back
+            scratch.resize(len);
+            status = kassen_state_apply_step(state_, action, &next, scratch.data(), scratch.size(), &len);
         }
-        if (status != KASSEN_STATUS_OK) {
-            legal.clear();
-            detail::check(status);
-        }
-        legal.resize(len);
+        detail::check(status);
+        legal.assign(scratch.data(), scratch.data() + len);
         return next;
     }
     /// apply_step into a caller buffer: the number of legal actions goes to `legal_len`;
@@ -566,9 +569,10 @@ struct BatchBuffers {
 /// kassen_batch); `options_json` as for kassen_batch_new, e.g. {"num_envs": 64, "seed": 1}.
 class Batch {
   public:
-    Batch(const Game &game, const std::string &options_json) {
-        detail::no_nul(options_json, "options_json");
-        detail::check(kassen_batch_new(game.get(), options_json.c_str(), batch_.out()));
+    /// A NUL byte inside `options_json` throws Error(KASSEN_STATUS_INVALID_ARGUMENT).
+    Batch(const Game &game, std::string_view options_json) {
+        detail::check(kassen_batch_new_n(game.get(), detail::bytes(options_json), options_json.size(),
+                                         batch_.out()));
     }
 
     /// The sizes of the batch's buffers.

@@ -77,7 +77,7 @@ static size_t history_len(const kassen_state *s) {
 }
 
 static int is_terminal(const kassen_state *s) {
-    bool t = false;
+    uint8_t t = 0;
     CHECK(kassen_state_is_terminal(s, &t));
     return t;
 }

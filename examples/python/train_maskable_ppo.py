@@ -5,9 +5,9 @@ kassen's vector env (the opponent plays inside Rust), and prints the win rate be
     python examples/python/train_maskable_ppo.py [--timesteps N] [--envs N] [--eval-games N]
 
 `make train-example` creates a virtualenv with torch, stable-baselines3 and sb3-contrib and
-runs it. The data path (:func:`make_env`, :func:`evaluate`, :class:`Sb3VecEnv` over the vector
-env, without a model) needs only numpy and gymnasium; CI runs it with a random masked policy
-(python/tests/test_train_example.py).
+runs it. The data path (:func:`make_env`, :func:`evaluate`, and SB3's VecEnv over the vector
+env from :mod:`kassen.envs.sb3`, without a model) needs only numpy and gymnasium; CI runs it
+with a random masked policy (python/tests/test_train_example.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 
 import kassen
 from kassen.envs import KassenVectorEnv
+from kassen.envs.sb3 import sb3_vec_env
 
 GAME = "samurai"
 CONFIG = {"players": 2}
@@ -74,80 +75,6 @@ def evaluate(env: KassenVectorEnv, policy: Policy, games: int, seed: int = 1) ->
             steps_in_game[i] = 0
     return {"games": games, "wins": wins, "win_rate": wins / games, "mean_return": float(np.mean(returns)),
             "mean_length": float(np.mean(lengths)), "steps": steps}
-
-
-class Sb3VecEnv:
-    """Stable-Baselines3's VecEnv interface over :class:`KassenVectorEnv` (both reset an
-    ended env within the step, as SB3 expects); ``env_method("action_masks")`` serves
-    MaskablePPO. Subclassed from SB3's VecEnv by :func:`sb3_vec_env` when SB3 is installed."""
-
-    def __init__(self, env: KassenVectorEnv) -> None:
-        self.env = env
-        self.num_envs = env.num_envs
-        self.observation_space = env.single_observation_space
-        self.action_space = env.single_action_space
-        self.render_mode = None
-        self._actions: Optional[np.ndarray] = None
-        self._seed: Optional[int] = None
-
-    def reset(self) -> np.ndarray:
-        obs, _ = self.env.reset(seed=self._seed)
-        self._seed = None
-        return obs
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions)
-
-    def step_wait(self) -> tuple:
-        obs, reward, terminated, truncated, info = self.env.step(self._actions)
-        dones = terminated | truncated
-        infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(dones):
-            infos[i]["episode"] = {"r": float(info["episode_return"][i]), "l": int(info["episode_length"][i]), "t": 0.0}
-            infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-        return obs, reward.astype(np.float32), dones, infos
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.action_masks().astype(bool)
-
-    def env_method(self, name: str, *args: Any, indices: Any = None, **kwargs: Any) -> List[Any]:
-        if name != "action_masks":
-            raise AttributeError(f"the kassen vector env has no per-env method {name!r}")
-        return list(self.action_masks()[self._indices(indices)])
-
-    def get_attr(self, name: str, indices: Any = None) -> List[Any]:
-        return [getattr(self.env, name) for _ in self._indices(indices)]
-
-    def set_attr(self, name: str, value: Any, indices: Any = None) -> None:
-        setattr(self.env, name, value)
-
-    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> List[bool]:
-        return [False for _ in self._indices(indices)]
-
-    def seed(self, seed: Optional[int] = None) -> List[Optional[int]]:
-        self._seed = seed
-        return [seed] * self.num_envs
-
-    def close(self) -> None:
-        self.env.close()
-
-    def _indices(self, indices: Any) -> Sequence[int]:
-        if indices is None:
-            return range(self.num_envs)
-        return [indices] if isinstance(indices, int) else list(indices)
-
-
-def sb3_vec_env(env: KassenVectorEnv) -> Any:
-    """:class:`Sb3VecEnv` as a real ``stable_baselines3`` VecEnv (needs SB3, hence torch)."""
-    from stable_baselines3.common.vec_env import VecEnv
-
-    class KassenSb3VecEnv(Sb3VecEnv, VecEnv):  # type: ignore[misc]
-        def __init__(self, env: KassenVectorEnv) -> None:
-            self.render_mode = None  # before VecEnv's constructor, which warns if it is missing
-            VecEnv.__init__(self, env.num_envs, env.single_observation_space, env.single_action_space)
-            Sb3VecEnv.__init__(self, env)
-
-    return KassenSb3VecEnv(env)
 
 
 def model_policy(model: Any) -> Policy:

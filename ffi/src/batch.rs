@@ -4,7 +4,7 @@ use std::ffi::c_char;
 
 use kassen_core::batch::{BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype};
 
-use crate::boundary::{arg_mut, arg_ref, arg_str, ffi_boundary, Failure, Out};
+use crate::boundary::{arg_mut, arg_ref, arg_str, arg_str_n, ffi_boundary, Failure, Out};
 use crate::game::kassen_game;
 use crate::status::kassen_status;
 
@@ -182,12 +182,44 @@ pub unsafe extern "C" fn kassen_batch_new(
         let game = unsafe { arg_ref(game, "game") }?;
         let text = unsafe { arg_str(options_json, "options_json") }?;
         let out = Out::new(out, "out")?;
-        let v: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| Failure::new(kassen_status::InvalidConfig, format!("malformed batch options json: {e}")))?;
-        let batch = game.inner.new_batch(BatchOptions::from_json(&v)?)?;
-        unsafe { out.write(Box::into_raw(Box::new(kassen_batch { inner: batch }))) };
+        let batch = new_batch(game, text)?;
+        unsafe { out.write(batch) };
         Ok(())
     }
+}
+
+/// `kassen_batch_new` with `options_json` given as (pointer, length in bytes) of UTF-8,
+/// without a NUL terminator: for bindings whose strings carry their length. A NUL byte inside
+/// the string is rejected with `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+///
+/// On success, `*out` receives a new batch that the caller owns and must release with
+/// `kassen_batch_free`. On failure `*out` is not written; the statuses are those of
+/// `kassen_batch_new`, plus `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL byte inside the string
+/// (`KASSEN_STATUS_NULL_POINTER` also for a NULL `options_json` with a non-zero length).
+#[no_mangle]
+pub unsafe extern "C" fn kassen_batch_new_n(
+    game: *const kassen_game,
+    options_json: *const u8,
+    options_len: usize,
+    out: *mut *mut kassen_batch,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY (all): the caller passes NULL or pointers valid for the given length.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let text = unsafe { arg_str_n(options_json, options_len, "options_json") }?;
+        let out = Out::new(out, "out")?;
+        let batch = new_batch(game, text)?;
+        unsafe { out.write(batch) };
+        Ok(())
+    }
+}
+
+/// The batch of `kassen_batch_new` and `kassen_batch_new_n`, boxed for the caller.
+fn new_batch(game: &kassen_game, options_json: &str) -> Result<*mut kassen_batch, Failure> {
+    let v: serde_json::Value = serde_json::from_str(options_json)
+        .map_err(|e| Failure::new(kassen_status::InvalidConfig, format!("malformed batch options json: {e}")))?;
+    let batch = game.inner.new_batch(BatchOptions::from_json(&v)?)?;
+    Ok(Box::into_raw(Box::new(kassen_batch { inner: batch })))
 }
 
 /// Releases a batch and joins its worker threads. `batch == NULL` is a no-op. The batch

@@ -4,7 +4,7 @@ use std::ffi::c_char;
 
 use kassen_core::render::RenderError;
 
-use crate::boundary::{arg_ref, arg_str, ffi_boundary, Failure};
+use crate::boundary::{arg_ref, arg_str, arg_str_n, ffi_boundary, Failure};
 use crate::buf::{give, kassen_buf, out_buf};
 use crate::game::kassen_game;
 use crate::state::kassen_state;
@@ -54,12 +54,44 @@ pub unsafe extern "C" fn kassen_game_render_view_svg(
         // SAFETY: the caller passes NULL or a NUL-terminated string.
         let text = unsafe { arg_str(view_json, "view_json") }?;
         let out = out_buf(out)?;
-        let view: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| Failure::new(kassen_status::MalformedJson, format!("malformed view json: {e}")))?;
-        let svg = game.inner.render_svg(&view)?;
+        let svg = render_view(game, text)?;
         unsafe { give(out, svg) };
         Ok(())
     }
+}
+
+/// `kassen_game_render_view_svg` with `view_json` given as (pointer, length in bytes) of
+/// UTF-8, without a NUL terminator: for bindings whose strings carry their length. A NUL byte
+/// inside the string is rejected with `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. On failure `*out` is not written; the statuses are those of
+/// `kassen_game_render_view_svg` (`KASSEN_STATUS_INVALID_ARGUMENT` also for a NUL byte
+/// inside the string, `KASSEN_STATUS_NULL_POINTER` also for a NULL `view_json` with a
+/// non-zero length).
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_render_view_svg_n(
+    game: *const kassen_game,
+    view_json: *const u8,
+    view_len: usize,
+    out: *mut kassen_buf,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers (`view_json` for `view_len` bytes).
+        let game = unsafe { arg_ref(game, "game") }?;
+        let text = unsafe { arg_str_n(view_json, view_len, "view_json") }?;
+        let out = out_buf(out)?;
+        let svg = render_view(game, text)?;
+        unsafe { give(out, svg) };
+        Ok(())
+    }
+}
+
+/// The SVG of `kassen_game_render_view_svg` and its `_n` variant.
+fn render_view(game: &kassen_game, view_json: &str) -> Result<String, Failure> {
+    let view: serde_json::Value =
+        serde_json::from_str(view_json).map_err(|e| Failure::new(kassen_status::MalformedJson, format!("malformed view json: {e}")))?;
+    Ok(game.inner.render_svg(&view)?)
 }
 
 /// A self-contained HTML page replaying the game of `state` as `player` saw it (a seat, or -1

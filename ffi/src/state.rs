@@ -411,6 +411,22 @@ pub unsafe extern "C" fn kassen_state_action_to_json(state: *const kassen_state,
 /// `player` is a seat, or -1 for the spectator (public information only). It never
 /// contains information hidden from that player.
 ///
+/// Every game's view has the same envelope (`schema/view.schema.json`), so a frontend needs
+/// no per-game code to show whose turn it is, what is asked, what just happened and who won:
+///
+/// - `"schema"`: `"kassen.view/1"`; `"game"`: the game id; `"rules_version"`: a string;
+/// - `"observer"`: the observing seat, or `null` for the spectator;
+/// - `"seats"`: `[{"seat": 0, "name": "..."}, ...]`, one entry per seat;
+/// - `"to_act"`: `{"kind": "player" | "chance" | "terminal", "seat": s or null, "decision":
+///   {"kind": "<snake_case>", "prompt": "<short text>", ...game fields} or null}` (the
+///   seat only when `kind` is `"player"`, the decision `null` once the game is over);
+/// - `"terminal"`: true once the game is over; `"returns"`: one number per seat once over,
+///   else `null`; `"winners"`: the winning seats once over (`[]` on a draw), else `null`;
+/// - `"last_action"`: `null` before the first action, `{"seat": s or null, "id": a, "text":
+///   "..."}` (seat `null` for a chance outcome), or `{"seat": s or null, "hidden": true}`
+///   when the observer may not see which action it was;
+/// - `"body"`: the game's own view, an object whose shape is per game.
+///
 /// On success, `*out` receives a buffer that the caller owns and must release with
 /// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
 /// `KASSEN_STATUS_INVALID_PLAYER`.

@@ -289,7 +289,6 @@ impl State {
         };
         self.events_from(py, p, from)
     }
-    /// Every action and chance outcome applied since the initial state.
     /// `n` random games from this state to the end (GIL released): their returns as a float64
     /// array of shape `(n, num_players)`. Players pick uniformly among legal actions, chance
     /// outcomes by probability, all from one generator seeded `seed` (not the state's own).
@@ -300,6 +299,10 @@ impl State {
         Ok(PyArray1::from_vec(py, flat).reshape([n, players])?)
     }
 
+    /// The action log: every action and chance outcome applied since the initial state, in
+    /// order, as action ids (a list of int). With the game, config and seed it replays the
+    /// game exactly (`to_json` saves it). Not for players' eyes: it names other seats' actions
+    /// and hidden chance outcomes; show a seat its `events(seat)` instead.
     fn history(&self, py: Python<'_>) -> Vec<u32> {
         self.with(py, |s| s.history().to_vec())
     }

@@ -23,8 +23,10 @@ if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
 PY="$VENV/bin/python"
-# open_spiel: a manylinux wheel (about 16 MB) for the OpenSpiel adapter tests.
+# open_spiel: a manylinux wheel (about 16 MB) for the OpenSpiel adapter tests;
+# resvg-py and pillow (about 8 MB): the rgb_array render mode.
 "$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema open_spiel \
+    resvg-py pillow \
     ${KASSEN_EXTRA_PIP:-}
 
 WHEELS="$TARGET/wheels/python-debug"

@@ -64,3 +64,18 @@ def test_multi_agent_workers_record_every_seat(cluster):
     (traj,) = collect(make_workers(GAME, CONFIG, num_workers=1, num_envs=4, seed=3, opponent=None), 80)
     assert set(np.unique(traj["players"])) == {0, 1}
     check_bookkeeping(traj)
+
+
+def test_compact_trajectories_through_ray(cluster):
+    (traj,) = collect(make_workers(GAME, CONFIG, num_workers=1, num_envs=4, seed=3,
+                                   obs_dtype="uint8", legal="ids"), 40)
+    assert traj["obs"].dtype == np.uint8 and "masks" not in traj
+    assert traj["legal_ids"].shape[:2] == (40, 4) and (traj["legal_count"] > 0).all()
+
+
+def test_workers_that_cannot_get_cpus_are_reported_not_waited_for(cluster):
+    held = make_workers(GAME, CONFIG, num_workers=2, num_envs=2, seed=1)  # every CPU of the cluster
+    with pytest.raises(RuntimeError, match=r"need 2 CPUs \(1 each\) and the Ray cluster has 0 of 2 CPUs free"):
+        make_workers(GAME, CONFIG, num_workers=2, num_envs=2, seed=2, timeout=5)
+    assert len(collect(held, 5)) == 2  # the first workers are untouched
+    del held

@@ -38,4 +38,22 @@ done
 
 "$cc" "${cflags[@]}" -o "$out/play" "$root/examples/c/play.c" "${libs[@]}"
 example_ok examples/c/play.c "$out/play"
+
+# The plain shared-library recipe of the README: `-L <target dir> -lkassen`, run with
+# LD_LIBRARY_PATH. The program records the SONAME (libkassen.so.<ABI>), so it starts only if
+# the build left that link beside libkassen.so.
+if [[ -f "$target/libkassen.so" ]]; then
+    "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -I"$root/include" -o "$out/play-shared" \
+        "$root/examples/c/play.c" -L"$target" -lkassen
+    example_ok "examples/c/play.c linked with -L $target -lkassen" \
+        env LD_LIBRARY_PATH="$target" "$out/play-shared"
+fi
+
+# Every C file of the repository compiles with -Wall -Wextra -Werror -pedantic (C11), so a
+# new compiler's stricter defaults (GCC 14 makes incompatible pointer types an error) never
+# break a build.
+while IFS= read -r src; do
+    example_ok "strict C: ${src#"$root"/}" \
+        "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only -I"$root/include" "$src"
+done < <(find "$root/examples" "$root/bench" "$root/tests" -name '*.c' | sort)
 finish

@@ -177,6 +177,23 @@ static void errors(void) {
     CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"opponent\": \"nobody\"}", &b), KASSEN_STATUS_INVALID_CONFIG);
     CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"opponent\": \"monte_carlo:0\"}", &b), KASSEN_STATUS_INVALID_CONFIG);
     CHECK(b == NULL);
+    /* kassen_batch_new_n: the options with their length; a NUL inside is rejected, never cut
+     * short, and the string need not end in one. */
+    const char opts[] = "{\"num_envs\": 3, \"seed\": 5}\0{\"num_envs\": 0}";
+    CHECK_STATUS(kassen_batch_new_n(game, (const uint8_t *)opts, sizeof opts - 1, &b), KASSEN_STATUS_INVALID_ARGUMENT);
+    CHECK(b == NULL && strstr(kassen_last_error_message(), "NUL") != NULL);
+    CHECK_STATUS(kassen_batch_new_n(game, NULL, 4, &b), KASSEN_STATUS_NULL_POINTER);
+    CHECK_STATUS(kassen_batch_new_n(game, NULL, 0, &b), KASSEN_STATUS_INVALID_CONFIG); /* "" is not JSON */
+    CHECK_STATUS(kassen_batch_new_n(game, (const uint8_t *)"\xff", 1, &b), KASSEN_STATUS_INVALID_UTF8);
+    CHECK_STATUS(kassen_batch_new_n(NULL, (const uint8_t *)opts, strlen(opts), &b), KASSEN_STATUS_NULL_POINTER);
+    CHECK_STATUS(kassen_batch_new_n(game, (const uint8_t *)"{\"num_envs\": 0}", 15, &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
+    CHECK(b == NULL);
+    kassen_batch *by_len = NULL;
+    CHECK_OK(kassen_batch_new_n(game, (const uint8_t *)opts, strlen(opts), &by_len));
+    kassen_batch_dims dims_n;
+    memset(&dims_n, 0, sizeof dims_n);
+    CHECK_OK(kassen_batch_get_dims(by_len, &dims_n));
+    CHECK(dims_n.num_envs == 3);
     CHECK_OK(kassen_batch_new(game, "{\"num_envs\": 3, \"seed\": 5}", &b));
     buffers x;
     alloc_buffers(b, &x);
@@ -234,6 +251,13 @@ static void errors(void) {
     CHECK(memcmp(before, x.out.mask, x.out.mask_len) == 0);
     CHECK_STATUS(kassen_batch_get_dims(b, NULL), KASSEN_STATUS_NULL_POINTER);
     CHECK_STATUS(kassen_batch_reset(NULL, NULL, &x.out), KASSEN_STATUS_NULL_POINTER);
+    /* The batch made from the same options by length steps identically. */
+    buffers y;
+    alloc_buffers(by_len, &y);
+    CHECK_OK(kassen_batch_reset(by_len, &seed, &y.out));
+    CHECK(same_outputs(&x, &y));
+    free_buffers(&y);
+    kassen_batch_free(by_len);
     free(before);
     free_buffers(&x);
     kassen_batch_free(b);

@@ -40,6 +40,20 @@ static void test_game(const char *id) {
         CHECK(view.data != NULL && strstr((const char *)view.data, "\"body\"") != NULL);
         CHECK_OK(kassen_game_render_view_svg(game, (const char *)view.data, &again));
         CHECK(again.len == svg.len && memcmp(again.data, svg.data, svg.len) == 0);
+        /* The _n variant: the same drawing from (pointer, length); a NUL inside is rejected. */
+        kassen_buf by_len = {NULL, 0};
+        CHECK_OK(kassen_game_render_view_svg_n(game, (const uint8_t *)view.data, view.len, &by_len));
+        CHECK(by_len.len == svg.len && memcmp(by_len.data, svg.data, svg.len) == 0);
+        kassen_buf_free(&by_len);
+        if (view.len > 2) {
+            char *cut = malloc(view.len);
+            memcpy(cut, view.data, view.len);
+            cut[view.len / 2] = '\0';
+            CHECK_STATUS(kassen_game_render_view_svg_n(game, (const uint8_t *)cut, view.len, &by_len),
+                         KASSEN_STATUS_INVALID_ARGUMENT);
+            CHECK(by_len.data == NULL);
+            free(cut);
+        }
         kassen_buf_free(&svg);
         kassen_buf_free(&view);
         kassen_buf_free(&again);
@@ -60,6 +74,9 @@ static void test_game(const char *id) {
     CHECK_STATUS(kassen_game_render_view_svg(game, "{\"game\": \"no_such_game\", \"seats\": [], \"body\": {}}", &out),
                  KASSEN_STATUS_WRONG_GAME);
     CHECK_STATUS(kassen_game_render_view_svg(game, NULL, &out), KASSEN_STATUS_NULL_POINTER);
+    CHECK_STATUS(kassen_game_render_view_svg_n(game, NULL, 3, &out), KASSEN_STATUS_NULL_POINTER);
+    CHECK_STATUS(kassen_game_render_view_svg_n(game, (const uint8_t *)"{\"game\":", 8, &out), KASSEN_STATUS_MALFORMED_JSON);
+    CHECK_STATUS(kassen_game_render_view_svg_n(game, (const uint8_t *)"\xff", 1, &out), KASSEN_STATUS_INVALID_UTF8);
     CHECK(out.data == NULL);
     kassen_state_free(state);
     kassen_game_free(game);

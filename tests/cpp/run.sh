@@ -38,4 +38,10 @@ done
 
 "$cxx" "${cxxflags[@]}" -o "$out/play" "$root/examples/cpp/play.cpp" "${libs[@]}"
 example_ok examples/cpp/play.cpp "$out/play"
+
+# Every C++ file of the repository compiles with -Wall -Wextra -Werror -pedantic (C++17).
+while IFS= read -r src; do
+    example_ok "strict C++: ${src#"$root"/}" \
+        "$cxx" -std=c++17 -Wall -Wextra -Werror -pedantic -fsyntax-only -I"$root/include" "$src"
+done < <(find "$root/examples" "$root/bench" "$root/tests" \( -name '*.cpp' -o -name '*.cc' \) | sort)
 finish

@@ -114,6 +114,46 @@ static void step_errors(const std::string &id) {
     CHECK(state.apply_step(a, empty) == probe.current_player() && empty == probe.legal_actions());
 }
 
+// A rejected apply_step leaves `legal` as it was (contents, size and storage), so a loop that
+// catches the error goes on drawing from it; the README's loop never sees an empty vector.
+static void step_rejected_keeps_legal(const std::string &id) {
+    kassen::Game game(id);
+    kassen::State state = game.new_initial_state(9);
+    std::vector<uint32_t> legal = state.legal_actions();
+    legal.reserve(game.num_distinct_actions());
+    const std::vector<uint32_t> before = legal;
+    const uint32_t *storage = legal.data();
+    uint64_t hash = state.hash();
+    uint32_t illegal = game.num_distinct_actions();
+    for (uint32_t a = 0; a < game.num_distinct_actions(); a++) {
+        if (std::find(legal.begin(), legal.end(), a) == legal.end()) {
+            illegal = a;
+            break;
+        }
+    }
+    if (illegal < game.num_distinct_actions()) {
+        CHECK_THROWS(state.apply_step(illegal, legal), KASSEN_STATUS_ILLEGAL_ACTION);
+        CHECK(legal == before && legal.data() == storage && state.hash() == hash);
+    }
+    CHECK_THROWS(state.apply_step(game.num_distinct_actions(), legal), KASSEN_STATUS_ACTION_OUT_OF_RANGE);
+    CHECK(legal == before && legal.data() == storage && state.hash() == hash);
+    // The README loop with a rejected move in the middle: it recovers and plays to the end.
+    uint64_t rng = 11;
+    int rejected = 0;
+    for (int32_t p = state.current_player(); p != kassen::TERMINAL;) {
+        try {
+            if (rng_next(&rng) % 7 == 0) {
+                state.apply_step(game.num_distinct_actions(), legal);
+            }
+            p = state.apply_step(legal[rng_next(&rng) % legal.size()], legal);
+        } catch (const kassen::Error &e) {
+            rejected += e.code() == KASSEN_STATUS_ACTION_OUT_OF_RANGE;
+            CHECK(!legal.empty());
+        }
+    }
+    CHECK(rejected > 0 && state.is_terminal() && legal.empty());
+}
+
 // Strings with a NUL byte inside are rejected with INVALID_ARGUMENT (5), never cut short.
 static void nul_bytes(const std::string &id) {
     using namespace std::string_literals;
@@ -213,6 +253,7 @@ int main() {
         try {
             steps(id, 21);
             step_errors(id);
+            step_rejected_keeps_legal(id);
             nul_bytes(id);
             drawing_and_bots(id);
             batch(id);

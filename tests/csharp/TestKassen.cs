@@ -379,6 +379,137 @@ static class TestKassen
         }
     }
 
+    // Game.Id, Name and MaxLegalActions agree with the game's info; MaxLegalActions sizes a
+    // buffer that holds every step of a random game.
+    static void GameProperties(string id)
+    {
+        using (var game = new Game(id))
+        {
+            var info = (Dictionary<string, object>)Json.Parse(game.InfoJson());
+            Check(game.Id == id && game.Name == (string)info["name"] && game.Name.Length > 0, id + ": Id and Name");
+            Check(game.MaxLegalActions == (long)info["max_legal_actions"] && game.MaxLegalActions > 0 &&
+                  game.MaxLegalActions <= game.NumDistinctActions, id + ": MaxLegalActions");
+            using (var state = game.NewInitialState(17))
+            {
+                var legal = new uint[game.MaxLegalActions];
+                int n = state.LegalActions(legal);
+                rng = 17;
+                for (int p = state.CurrentPlayer; p != Kassen.Kassen.Terminal;)
+                    p = state.ApplyStep(legal[(int)(Next() % (ulong)n)], legal, out n);
+                Check(state.IsTerminal, id + ": a game played with a MaxLegalActions buffer");
+            }
+        }
+    }
+
+    // The built-in bots, random rollouts, the replay page and the information-state key.
+    static void BotsRolloutsReplayInfoState(string id)
+    {
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(23))
+        using (var random = Bot.Random(5))
+        using (var again = Bot.Random(5))
+        using (var montecarlo = Bot.MonteCarlo(5, 2))
+        {
+            // Two bots of one seed choose alike; the state is never changed by a choice.
+            bool same = true, legal = true;
+            int steps = 0;
+            while (!state.IsTerminal && steps < 400)
+            {
+                ulong before = state.StableHash();
+                uint a = random.Choose(state), b = again.Choose(state);
+                same &= a == b && state.StableHash() == before;
+                legal &= state.CurrentPlayer == Kassen.Kassen.Chance || Array.IndexOf(state.LegalActions(), a) >= 0;
+                if (steps == 3)
+                {
+                    uint m = montecarlo.Choose(state);
+                    Check(Array.IndexOf(state.LegalActions(), m) >= 0, id + ": the Monte Carlo bot picks a legal action");
+                }
+                state.ApplyAction(a);
+                steps++;
+            }
+            Check(same && legal && steps > 0, id + ": random bots of one seed agree and pick legal actions");
+            Throws(5, () => Bot.MonteCarlo(1, 0), id + ": Monte Carlo bot with 0 playouts");
+            Check(Throws<ArgumentNullException>(() => random.Choose(null)), id + ": Choose(null)");
+
+            // Rollouts: deterministic, n rows of returns, the state unchanged.
+            using (var fresh = game.NewInitialState(29))
+            {
+                ulong hash = fresh.StableHash();
+                double[] r1 = fresh.RandomRollouts(99, 3), r2 = fresh.RandomRollouts(99, 3);
+                Check(r1.Length == 3 * game.NumPlayers && r1.SequenceEqual(r2) && fresh.StableHash() == hash,
+                      id + ": random rollouts are deterministic and leave the state unchanged");
+                var small = new double[game.NumPlayers];
+                Throws(Kassen.Kassen.StatusBufferTooSmall, () => fresh.RandomRollouts(99, 2, small), id + ": rollouts into a small buffer");
+                Check(fresh.RandomRollouts(99, 1, small) == game.NumPlayers && small.SequenceEqual(r1.Take(game.NumPlayers)),
+                      id + ": one rollout into a caller buffer is the first row");
+
+                // The information-state key: a clone has the key, the spectator's differs from a seat's
+                // once the seat has seen private events or not; the JSON names the player.
+                using (var copy = fresh.Clone())
+                    Check(copy.InfoStateKey(0) == fresh.InfoStateKey(0), id + ": a clone has the same information-state key");
+                var infoState = (Dictionary<string, object>)Json.Parse(fresh.InfoStateJson(0));
+                Check((long)infoState["player"] == 0 && infoState.ContainsKey("events"), id + ": information state JSON");
+                Throws(205, () => fresh.InfoStateKey(game.NumPlayers), id + ": information-state key of a seat the game does not have");
+                uint first = fresh.LegalActions()[0];
+                using (var child = fresh.Child(first))
+                    Check(child.InfoStateKey(0) != fresh.InfoStateKey(0), id + ": a step changes the information-state key");
+            }
+
+            string page = state.ReplayHtml(0);
+            Check(page.StartsWith("<!doctype html>") && page.Contains("replay-data"), id + ": replay page");
+            Throws(205, () => state.ReplayHtml(-2), id + ": replay of an invalid player");
+            if (state.IsTerminal) Throws(203, () => random.Choose(state), id + ": a bot on a finished game");
+        }
+    }
+
+    static bool Throws<T>(Action call) where T : Exception
+    {
+        try { call(); return false; }
+        catch (T) { return true; }
+    }
+
+    // Json.Serialize writes what Json.Parse reads: the game list round-trips, a config built in
+    // C# makes a game, and strings and numbers survive.
+    static void JsonWriter()
+    {
+        string games = Kassen.Kassen.GamesJson();
+        object parsed = Json.Parse(games);
+        string written = Json.Serialize(parsed);
+        Check(Json.Serialize(Json.Parse(written)) == written, "json: the game list round-trips");
+        int made = 0;
+        foreach (Dictionary<string, object> info in (List<object>)parsed)
+        {
+            foreach (Dictionary<string, object> config in (List<object>)info["configs"])
+            {
+                var changed = new Dictionary<string, object>(config);
+                using (var game = new Game((string)info["id"], Json.Serialize(changed)))
+                    made += game.Id == (string)info["id"] ? 1 : 0;
+            }
+        }
+        Check(made > 0, "json: configs from GamesJson, serialized, make games");
+        var config2 = new Dictionary<string, object> { { "players", 3 } };
+        using (var game = new Game("samurai", Json.Serialize(config2))) Check(game.NumPlayers == 3, "json: a config built in C#");
+        var tricky = new Dictionary<string, object>
+        {
+            { "s", "quote \" backslash \\ newline \n tab \t nul \u0000 é 漢" },
+            { "n", new List<object> { 1L, -2L, 0.5, 1e300, 3.0, (int)7, (uint)8, (byte)9, 2.5f, long.MinValue, ulong.MaxValue } },
+            { "b", new object[] { true, false, null } },
+            { "o", new Dictionary<string, object>() },
+        };
+        string text = Json.Serialize(tricky);
+        var back = (Dictionary<string, object>)Json.Parse(text);
+        Check((string)back["s"] == (string)tricky["s"], "json: string escapes round-trip");
+        var numbers = (List<object>)back["n"];
+        Check((long)numbers[0] == 1 && (long)numbers[1] == -2 && (double)numbers[2] == 0.5 && (double)numbers[3] == 1e300 &&
+              (double)numbers[4] == 3.0 && (long)numbers[5] == 7 && (long)numbers[6] == 8 && (long)numbers[7] == 9 &&
+              (double)numbers[8] == 2.5 && (long)numbers[9] == long.MinValue, "json: numbers round-trip (doubles stay doubles)");
+        Check(text.Contains("18446744073709551615"), "json: ulong written in full");
+        Check(Json.Serialize(back["b"]) == "[true,false,null]" && Json.Serialize(back["o"]) == "{}", "json: literals, empty object");
+        Check(Throws<ArgumentException>(() => Json.Serialize(double.NaN)), "json: NaN rejected");
+        Check(Throws<ArgumentException>(() => Json.Serialize(new Dictionary<int, int> { { 1, 2 } })), "json: non-string keys rejected");
+        Check(Throws<ArgumentException>(() => Json.Serialize(new object())), "json: unknown types rejected");
+    }
+
     static void Golden(string path)
     {
         int files = 0;
@@ -420,6 +551,8 @@ static class TestKassen
                 StepsAndEnvelope(id);
                 NulRejected(id);
                 BatchEpisodes(id);
+                GameProperties(id);
+                BotsRolloutsReplayInfoState(id);
             }
             catch (Exception e)
             {
@@ -427,6 +560,8 @@ static class TestKassen
                 Console.Error.WriteLine(id + ": unexpected " + e);
             }
         }
+        try { JsonWriter(); }
+        catch (Exception e) { failed++; Console.Error.WriteLine("json: unexpected " + e); }
         try { Golden(args[0]); }
         catch (Exception e) { failed++; Console.Error.WriteLine("golden: unexpected " + e); }
         Console.WriteLine("{0} passed, {1} failed", passed, failed);

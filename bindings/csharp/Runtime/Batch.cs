@@ -20,7 +20,8 @@ namespace Kassen
         {
             if (game == null) throw new ArgumentNullException("game");
             if (optionsJson == null) throw new ArgumentNullException("optionsJson");
-            Kassen.Check(Native.kassen_batch_new(game.Handle, Utf8.ToCString(optionsJson), out handle));
+            byte[] options = Utf8.ToBytes(optionsJson);
+            Kassen.Check(Native.kassen_batch_new_n(game.Handle, options, Utf8.Len(options), out handle));
             KassenBatchDims d;
             Kassen.Check(Native.kassen_batch_get_dims(handle, out d));
             NumEnvs = (int)d.NumEnvs.ToUInt32();

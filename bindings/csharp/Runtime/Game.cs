@@ -1,5 +1,6 @@
 // Game: a game of the kassen rules engine under one configuration.
 using System;
+using System.Collections.Generic;
 using System.Runtime.InteropServices;
 
 namespace Kassen
@@ -15,9 +16,7 @@ namespace Kassen
             if (id == null) throw new ArgumentNullException("id");
             byte[] idBytes = Utf8.ToBytes(id), configBytes = Utf8.ToBytes(configJson);
             Kassen.Check(Native.kassen_game_new_n(idBytes, Utf8.Len(idBytes), configBytes, Utf8.Len(configBytes), out handle));
-            NumPlayers = ReadNumPlayers();
-            NumDistinctActions = ReadNumDistinctActions();
-            ObservationLength = ReadObservationLength();
+            ReadProperties();
         }
 
         internal GameHandle Handle { get { return handle; } }
@@ -25,11 +24,18 @@ namespace Kassen
         internal Game(GameHandle handle)
         {
             this.handle = handle;
-            NumPlayers = ReadNumPlayers();
-            NumDistinctActions = ReadNumDistinctActions();
-            ObservationLength = ReadObservationLength();
+            ReadProperties();
         }
 
+        /// <summary>The registry id, e.g. "samurai".</summary>
+        public string Id { get; private set; }
+        /// <summary>The game's display name.</summary>
+        public string Name { get; private set; }
+        /// <summary>The most legal actions at one decision seen in the game's soak run, with a
+        /// margin (a figure, not a proof): a size for the buffers of LegalActions and ApplyStep,
+        /// usually far below NumDistinctActions. A buffer that is ever too small throws code 3
+        /// and leaves the state unchanged.</summary>
+        public int MaxLegalActions { get; private set; }
         /// <summary>The number of seats.</summary>
         public int NumPlayers { get; private set; }
         /// <summary>Every action id is below this; the length of a legal-actions mask.</summary>
@@ -49,7 +55,8 @@ namespace Kassen
         {
             if (viewJson == null) throw new ArgumentNullException("viewJson");
             KassenBuf buf;
-            return Utf8.TakeBuf(Native.kassen_game_render_view_svg(handle, Utf8.ToCString(viewJson), out buf), ref buf);
+            byte[] view = Utf8.ToBytes(viewJson);
+            return Utf8.TakeBuf(Native.kassen_game_render_view_svg_n(handle, view, Utf8.Len(view), out buf), ref buf);
         }
 
         /// <summary>The initial state, its RNG seeded by `seed`.</summary>
@@ -61,6 +68,17 @@ namespace Kassen
         }
 
         public void Dispose() { handle.Dispose(); }
+
+        private void ReadProperties()
+        {
+            NumPlayers = ReadNumPlayers();
+            NumDistinctActions = ReadNumDistinctActions();
+            ObservationLength = ReadObservationLength();
+            var info = (Dictionary<string, object>)Json.Parse(InfoJson());
+            Id = (string)info["id"];
+            Name = (string)info["name"];
+            MaxLegalActions = checked((int)(long)info["max_legal_actions"]);
+        }
 
         private int ReadNumPlayers()
         {

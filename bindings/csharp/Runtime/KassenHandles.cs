@@ -24,6 +24,12 @@ namespace Kassen
         protected override bool ReleaseHandle() { Native.kassen_batch_free(handle); return true; }
     }
 
+    /// <summary>Owns a kassen_bot; released with kassen_bot_free.</summary>
+    public sealed class BotHandle : KassenHandle
+    {
+        protected override bool ReleaseHandle() { Native.kassen_bot_free(handle); return true; }
+    }
+
     /// <summary>Owns a kassen_state; released with kassen_state_free.</summary>
     public sealed class StateHandle : KassenHandle
     {

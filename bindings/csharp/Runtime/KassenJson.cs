@@ -1,7 +1,10 @@
-// A small JSON reader for views, events and info (Unity's JsonUtility cannot read
-// arbitrary objects). Objects become Dictionary<string, object>, arrays List<object>,
-// numbers double (or long when integral), strings string, true/false bool, null null.
+// A small JSON reader and writer for views, events, info and configs (Unity's JsonUtility
+// cannot read arbitrary objects). Parse: objects become Dictionary<string, object>, arrays
+// List<object>, numbers long (integral) or double, strings string, true/false bool, null null.
+// Serialize writes those back (and any IDictionary with string keys, any IEnumerable, every
+// .NET number type), so a config read from Kassen.GamesJson() can be changed and passed on.
 using System;
+using System.Collections;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
@@ -10,6 +13,101 @@ namespace Kassen
 {
     public static class Json
     {
+        /// <summary>Compact JSON text of `value`: null, bool, string, char, any .NET number
+        /// (finite; NaN and infinities throw ArgumentException), IDictionary (string keys) as an
+        /// object, any other IEnumerable as an array. Other types throw ArgumentException.
+        /// Json.Parse(Json.Serialize(v)) gives v back for the values Parse returns.</summary>
+        public static string Serialize(object value)
+        {
+            var sb = new StringBuilder();
+            Write(sb, value);
+            return sb.ToString();
+        }
+
+        private static void Write(StringBuilder sb, object value)
+        {
+            if (value == null) { sb.Append("null"); return; }
+            if (value is bool) { sb.Append((bool)value ? "true" : "false"); return; }
+            if (value is string) { WriteString(sb, (string)value); return; }
+            if (value is char) { WriteString(sb, value.ToString()); return; }
+            if (value is double || value is float)
+            {
+                double d = Convert.ToDouble(value, CultureInfo.InvariantCulture);
+                if (double.IsNaN(d) || double.IsInfinity(d))
+                    throw new ArgumentException("JSON has no NaN or infinity: " + d.ToString(CultureInfo.InvariantCulture));
+                string text = value is float
+                    ? ((float)value).ToString("R", CultureInfo.InvariantCulture)
+                    : d.ToString("R", CultureInfo.InvariantCulture);
+                // Keep a double a double when read back ("2" would come back as a long).
+                if (text.IndexOfAny(new[] { '.', 'E', 'e' }) < 0) text += ".0";
+                sb.Append(text);
+                return;
+            }
+            if (value is decimal) { sb.Append(((decimal)value).ToString(CultureInfo.InvariantCulture)); return; }
+            if (value is sbyte || value is byte || value is short || value is ushort || value is int ||
+                value is uint || value is long || value is ulong)
+            {
+                sb.Append(((IFormattable)value).ToString(null, CultureInfo.InvariantCulture));
+                return;
+            }
+            var dict = value as IDictionary;
+            if (dict != null)
+            {
+                sb.Append('{');
+                bool first = true;
+                foreach (DictionaryEntry e in dict)
+                {
+                    var key = e.Key as string;
+                    if (key == null) throw new ArgumentException("JSON object keys are strings, not " + e.Key.GetType());
+                    if (!first) sb.Append(',');
+                    first = false;
+                    WriteString(sb, key);
+                    sb.Append(':');
+                    Write(sb, e.Value);
+                }
+                sb.Append('}');
+                return;
+            }
+            var list = value as IEnumerable;
+            if (list != null)
+            {
+                sb.Append('[');
+                bool first = true;
+                foreach (object item in list)
+                {
+                    if (!first) sb.Append(',');
+                    first = false;
+                    Write(sb, item);
+                }
+                sb.Append(']');
+                return;
+            }
+            throw new ArgumentException("cannot write a " + value.GetType() + " as JSON");
+        }
+
+        private static void WriteString(StringBuilder sb, string s)
+        {
+            sb.Append('"');
+            foreach (char c in s)
+            {
+                switch (c)
+                {
+                    case '"': sb.Append("\\\""); break;
+                    case '\\': sb.Append("\\\\"); break;
+                    case '\n': sb.Append("\\n"); break;
+                    case '\r': sb.Append("\\r"); break;
+                    case '\t': sb.Append("\\t"); break;
+                    case '\b': sb.Append("\\b"); break;
+                    case '\f': sb.Append("\\f"); break;
+                    default:
+                        if (c < 0x20) sb.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+                        else sb.Append(c);
+                        break;
+                }
+            }
+            sb.Append('"');
+        }
+
         /// <summary>Parses one JSON value; throws FormatException on malformed text.</summary>
         public static object Parse(string text)
         {

@@ -58,6 +58,10 @@ namespace Kassen
         internal const string Lib = "kassen";
 #endif
 
+        // Every `const char *` the library returns (kassen_version, kassen_status_name,
+        // kassen_last_error_message) is declared IntPtr and decoded by Utf8.FromCString. Never
+        // declare one as returning `string`: the marshaller would free the library's own static
+        // or per-thread string, which aborts Mono (and corrupts the heap elsewhere).
         [DllImport(Lib)] internal static extern IntPtr kassen_version();
         [DllImport(Lib)] internal static extern uint kassen_abi_version();
         [DllImport(Lib)] internal static extern IntPtr kassen_last_error_message();
@@ -72,7 +76,7 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_game_num_distinct_actions(GameHandle game, out uint n);
         [DllImport(Lib)] internal static extern int kassen_game_observation_len(GameHandle game, out UIntPtr n);
 
-        [DllImport(Lib)] internal static extern int kassen_batch_new(GameHandle game, byte[] optionsJson, out BatchHandle batch);
+        [DllImport(Lib)] internal static extern int kassen_batch_new_n(GameHandle game, byte[] optionsJson, UIntPtr optionsLen, out BatchHandle batch);
         [DllImport(Lib)] internal static extern void kassen_batch_free(IntPtr batch);
         [DllImport(Lib)] internal static extern int kassen_batch_get_dims(BatchHandle batch, out KassenBatchDims dims);
         [DllImport(Lib)] internal static extern int kassen_batch_reset(BatchHandle batch, IntPtr seed, ref KassenBatchOut output);
@@ -92,7 +96,16 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_apply_in_place(StateHandle state, uint action);
         [DllImport(Lib)] internal static extern int kassen_state_apply_step(StateHandle state, uint action, out int nextPlayer, uint[] legal, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_render_svg(StateHandle state, int player, out KassenBuf buf);
-        [DllImport(Lib)] internal static extern int kassen_game_render_view_svg(GameHandle game, byte[] viewJson, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_game_render_view_svg_n(GameHandle game, byte[] viewJson, UIntPtr viewLen, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_replay_html(StateHandle state, int player, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_info_state_hash(StateHandle state, int player, out ulong hash);
+        [DllImport(Lib)] internal static extern int kassen_state_info_state_json(StateHandle state, int player, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_random_rollouts(StateHandle state, ulong seed, UIntPtr n, double[] buf, UIntPtr cap, out UIntPtr len);
+
+        [DllImport(Lib)] internal static extern int kassen_bot_new_random(ulong seed, out BotHandle bot);
+        [DllImport(Lib)] internal static extern int kassen_bot_new_monte_carlo(ulong seed, uint playouts, out BotHandle bot);
+        [DllImport(Lib)] internal static extern void kassen_bot_free(IntPtr bot);
+        [DllImport(Lib)] internal static extern int kassen_bot_choose(BotHandle bot, StateHandle state, out uint action);
         [DllImport(Lib)] internal static extern int kassen_state_apply_as(StateHandle state, int player, uint action);
         [DllImport(Lib)] internal static extern int kassen_state_chance_outcomes(StateHandle state, uint[] ids, double[] probs, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_returns(StateHandle state, double[] buf, UIntPtr cap, out UIntPtr len);

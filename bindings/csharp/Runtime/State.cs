@@ -23,6 +23,8 @@ namespace Kassen
             this.game = game;
         }
 
+        internal StateHandle Handle { get { return handle; } }
+
         /// <summary>The game this state belongs to.</summary>
         public Game Game { get { return game; } }
 
@@ -119,6 +121,56 @@ namespace Kassen
         {
             KassenBuf buf;
             return Utf8.TakeBuf(Native.kassen_state_render_svg(handle, player, out buf), ref buf);
+        }
+
+        /// <summary>A self-contained HTML page replaying this game as `player` (a seat or
+        /// Kassen.Spectator) saw it: the board after every action, a slider and the player's
+        /// event log. Only that player's views and events go into the page.</summary>
+        public string ReplayHtml(int player)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_replay_html(handle, player, out buf), ref buf);
+        }
+
+        /// <summary>The perfect-recall information-state key of `player` (Kassen.Spectator:
+        /// public information only): a stable 64-bit hash of the seat, every event it has seen
+        /// and the player to act. Two states give the seat the same key exactly when they give
+        /// it the same events and player to act (the key of a search tree's node).</summary>
+        public ulong InfoStateKey(int player)
+        {
+            ulong key;
+            Kassen.Check(Native.kassen_state_info_state_hash(handle, player, out key));
+            return key;
+        }
+
+        /// <summary>The information state behind InfoStateKey as JSON:
+        /// {"player", "current_player", "events"}.</summary>
+        public string InfoStateJson(int player)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_info_state_json(handle, player, out buf), ref buf);
+        }
+
+        /// <summary>Plays `games` random games from this state to the end (uniformly random
+        /// legal actions, chance by probability, all drawn from one generator seeded `seed`)
+        /// and writes their returns row by row (`games * Game.NumPlayers` doubles) into
+        /// `buffer`; returns that number. The state is unchanged; deterministic given `seed`.
+        /// A buffer that is too small throws code 3 and nothing is played.</summary>
+        public int RandomRollouts(ulong seed, int games, double[] buffer)
+        {
+            if (games < 0) throw new ArgumentOutOfRangeException("games");
+            if (buffer == null) throw new ArgumentNullException("buffer");
+            UIntPtr n;
+            Kassen.Check(Native.kassen_state_random_rollouts(handle, seed, new UIntPtr((uint)games), buffer, Cap(buffer), out n));
+            return checked((int)n.ToUInt64());
+        }
+
+        /// <summary>RandomRollouts into a new array: `games` rows of Game.NumPlayers returns.</summary>
+        public double[] RandomRollouts(ulong seed, int games)
+        {
+            var buffer = new double[checked(games * game.NumPlayers)];
+            RandomRollouts(seed, games, buffer);
+            return buffer;
         }
 
         /// <summary>Applies `action` on behalf of `player` (Kassen.Chance for a chance outcome).</summary>

@@ -13,9 +13,10 @@ OpenSpiel-style API over a Rust core::
 Errors are :mod:`kassen.exceptions` classes carrying ``.code``. A ``State`` may be shared
 between threads: calls on it are serialized by a lock inside it (see the README). Optional extras:
 :mod:`kassen.envs` (Gymnasium / PettingZoo style environments) and :mod:`kassen.testing`.
-When Gymnasium is installed, importing kassen registers an id for every game and config
-(``gymnasium.make("kassen/samurai-p2-v0")``, ``gymnasium.make_vec(..., num_envs=64)``; see
-:mod:`kassen.envs.registration`).
+When Gymnasium is installed, an id for every game and config is registered with it
+(``gymnasium.make("kassen/samurai-p2-v0")``, ``gymnasium.make_vec(..., num_envs=64)``): at once
+if Gymnasium is already imported, else right after it is imported, so ``import kassen`` itself
+never imports Gymnasium (see :mod:`kassen.envs.registration`).
 """
 
 from __future__ import annotations
@@ -53,9 +54,9 @@ from kassen.exceptions import (
 )
 
 if _find_spec("gymnasium") is not None:
-    from kassen.envs.registration import register_envs as _register_envs
+    from kassen.envs.registration import register_when_gymnasium_imports as _register_lazily
 
-    _register_envs()
+    _register_lazily()
 
 __all__ = [
     "CHANCE",

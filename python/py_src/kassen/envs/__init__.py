@@ -9,10 +9,11 @@
   per call, GIL released, the other seats played by a bot in Rust; needs gymnasium).
 Each is imported on first use.
 
-``import kassen`` registers every game and config with Gymnasium when it is installed
-(:mod:`kassen.envs.registration`): ``gymnasium.make("kassen/samurai-p2-v0")`` gives a
-:class:`KassenEnv`, ``gymnasium.make_vec("kassen/samurai-p2-v0", num_envs=64)`` a
-:class:`KassenVectorEnv`.
+With Gymnasium installed, every game and config has an id (:mod:`kassen.envs.registration`;
+registered once both ``kassen`` and ``gymnasium`` are imported, in either order):
+``gymnasium.make("kassen/samurai-p2-v0")`` gives a :class:`KassenEnv`,
+``gymnasium.make_vec("kassen/samurai-p2-v0", num_envs=64)`` a :class:`KassenVectorEnv`.
+:mod:`kassen.envs.sb3` adapts the vector env to Stable-Baselines3's ``VecEnv``.
 
 Every env returns int8 action masks (:data:`MASK_DTYPE`), has finite observation bounds from
 the game's observation layout, a ``max_episode_steps`` truncation option and an

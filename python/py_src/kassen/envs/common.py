@@ -87,9 +87,19 @@ def observation_bounds(game: Game) -> Tuple[np.ndarray, np.ndarray]:
     return low.reshape(shape), high.reshape(shape)
 
 
-def sample_legal_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of ``masks`` (0/1, every row has a 1), in
-    numpy. Masks are sparse: the nonzero bytes are found 8 at a time (as uint64 words)."""
+def sample_legal_actions(masks: np.ndarray, rng: np.random.Generator, *,
+                         empty: Optional[int] = None) -> np.ndarray:
+    """One uniformly random legal action per row of ``masks`` (0/1 of any 1-byte dtype: bool,
+    int8 or uint8), in numpy. Masks are sparse: the nonzero bytes are found 8 at a time (as
+    uint64 words).
+
+    A row without a legal action (the mask of an episode that just ended, as Gymnasium's
+    ``SyncVectorEnv`` hands out until its next-step autoreset, which ignores that env's
+    action) raises ``ValueError`` naming the rows, unless ``empty`` gives the action id to
+    put there (any id: e.g. ``empty=0`` under next-step autoreset)."""
+    masks = np.asarray(masks)
+    if masks.ndim != 2 or masks.dtype.itemsize != 1:
+        raise ValueError(f"masks must be a 2-d array of 1-byte 0/1 values, not {masks.dtype} of shape {masks.shape}")
     n, num_actions = masks.shape
     flat = np.ascontiguousarray(masks).reshape(-1).view(np.uint8)
     if flat.size % 8 == 0:
@@ -101,7 +111,21 @@ def sample_legal_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndar
     rows, cols = np.divmod(hits, num_actions)
     counts = np.bincount(rows, minlength=n)
     starts = np.cumsum(counts) - counts
-    return cols[starts + (rng.random(n) * counts).astype(np.int64)]
+    picks = (rng.random(n) * counts).astype(np.int64)
+    none = counts == 0
+    if not none.any():
+        return cols[starts + picks]
+    if empty is None:
+        rows_without = np.flatnonzero(none)
+        shown = ", ".join(str(r) for r in rows_without[:10]) + (", ..." if rows_without.size > 10 else "")
+        raise ValueError(
+            f"{rows_without.size} of {n} mask rows have no legal action (rows {shown}): an episode that "
+            "just ended (Gymnasium's SyncVectorEnv resets it at the next step and ignores its action); "
+            "pass empty=<action id> to fill those rows")
+    out = np.full(n, int(empty), dtype=np.int64)
+    some = ~none
+    out[some] = cols[starts[some] + picks[some]]
+    return out
 
 
 def sample_legal_ids(counts: np.ndarray, ids: np.ndarray, rng: np.random.Generator,

@@ -28,7 +28,35 @@ except ImportError:  # pragma: no cover - exercised in a subprocess test
 #: A policy: (state, rng) -> action id. It is only called on a state where it is to act.
 Policy = Callable[[State, np.random.Generator], int]
 
-__all__ = ["KassenEnv", "random_policy", "Policy"]
+__all__ = ["KassenEnv", "random_policy", "svg_to_rgb", "Policy"]
+
+
+#: The render modes the env accepts (see ``KassenEnv.metadata``).
+RENDER_MODES = ("ansi", "rgb_array")
+
+
+def _can_rasterize() -> bool:
+    """Whether resvg-py and Pillow are installed (without importing them)."""
+    from importlib.util import find_spec
+
+    return find_spec("resvg_py") is not None and find_spec("PIL") is not None
+
+
+def svg_to_rgb(svg: str) -> np.ndarray:
+    """An SVG document as an ``(H, W, 3)`` uint8 RGB frame on white (needs ``resvg-py`` and
+    ``pillow``: ``pip install "kassen[render]"``)."""
+    try:
+        import io
+
+        import resvg_py
+        from PIL import Image
+    except ImportError as e:
+        raise RuntimeError(
+            "render_mode='rgb_array' draws the board's SVG with resvg and Pillow: "
+            "pip install \"kassen[render]\" (resvg-py, pillow)") from e
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff")
+    with Image.open(io.BytesIO(bytes(png))) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.uint8)
 
 
 def random_policy(state: State, rng: np.random.Generator) -> int:
@@ -56,7 +84,17 @@ class KassenEnv(_Base):  # type: ignore[misc]
       chance nodes are drawn by their probabilities from the env's RNG.
     """
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi"]}
+    #: ``"ansi"``: the state and the agent's view as text; ``"rgb_array"``: the board as the
+    #: agent sees it (the SVG of ``state.render_svg(agent)``) as an ``(H, W, 3)`` uint8 frame,
+    #: rasterized by resvg and Pillow (``pip install "kassen[render]"``). Both modes are
+    #: accepted (Stable-Baselines3's ``make_vec_env`` asks every env for ``"rgb_array"``);
+    #: ``"rgb_array"`` is listed here only when the rasterizer is installed, so that checkers
+    #: that draw every listed mode pass without it, and ``render()`` without it raises
+    #: ``RuntimeError`` saying what to install.
+    metadata: Dict[str, Any] = {
+        "render_modes": ["ansi", "rgb_array"] if _can_rasterize() else ["ansi"],
+        "render_fps": 4,
+    }
 
     def __init__(
         self,
@@ -78,8 +116,8 @@ class KassenEnv(_Base):  # type: ignore[misc]
         self.max_episode_steps = max_episode_steps
         if not 0 <= agent < self.game.num_players():
             raise ValueError(f"agent must be a seat in [0, {self.game.num_players()})")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unsupported render_mode {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"unsupported render_mode {render_mode!r} (one of {RENDER_MODES})")
         self.agent = agent
         self.opponent: Policy = opponent or random_policy
         self.render_mode = render_mode
@@ -148,9 +186,11 @@ class KassenEnv(_Base):  # type: ignore[misc]
             return np.zeros(self.game.num_distinct_actions(), dtype=MASK_DTYPE)
         return state.legal_actions_mask().astype(MASK_DTYPE)
 
-    def render(self) -> Optional[str]:
-        if self.render_mode != "ansi" or self.state is None:
+    def render(self) -> Union[str, np.ndarray, None]:
+        if self.state is None or self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return svg_to_rgb(self.state.render_svg(self.agent))
         return f"{self.state!r}\n{json.dumps(self.state.view(self.agent), sort_keys=True)}"
 
     def close(self) -> None:
