@@ -194,9 +194,10 @@ typedef int32_t kassen_status;
 typedef struct kassen_batch kassen_batch;
 
 /**
- * A built-in bot (random or flat Monte Carlo). Opaque.
+ * A built-in bot (random, flat Monte Carlo or IS-MCTS). Opaque.
  *
- * Created by `kassen_bot_new_random` or `kassen_bot_new_monte_carlo`, released by
+ * Created by `kassen_bot_new` (any bot, by name), `kassen_bot_new_random` or
+ * `kassen_bot_new_monte_carlo`, released by
  * `kassen_bot_free`. A bot carries its own random number generator, so it needs exclusive
  * access; it plays any game. Bots use only what the player to act may know.
  */
@@ -210,6 +211,17 @@ typedef struct kassen_bot kassen_bot;
  * game alive on their own: a game may be freed while states created from it live on.
  */
 typedef struct kassen_game kassen_game;
+
+/**
+ * An IS-MCTS search running on worker threads. Opaque.
+ *
+ * Created by `kassen_search_start`, released by `kassen_search_free` (which stops it and
+ * waits for its threads). The search works on its own copy of the state: the caller may
+ * change or free the state while it runs. `kassen_search_poll` and `kassen_search_stop` may be
+ * called from any thread at any time (also while another thread waits); `kassen_search_wait`,
+ * `kassen_search_result_json` and `kassen_search_free` need the search to themselves.
+ */
+typedef struct kassen_search kassen_search;
 
 /**
  * One state of a game: the position, its random number generator and its action log.
@@ -323,6 +335,28 @@ typedef struct kassen_buf {
      */
     size_t len;
 } kassen_buf;
+
+/**
+ * The progress of a search (`kassen_search_poll`).
+ */
+typedef struct kassen_search_progress {
+    /**
+     * Iterations done so far, over every thread.
+     */
+    uint64_t iterations;
+    /**
+     * The most visited action so far, or -1 before the first is known.
+     */
+    int64_t best_action;
+    /**
+     * 1 once the search has ended (its budget spent, stopped, or nothing to search), else 0.
+     */
+    uint8_t done;
+    /**
+     * Wall time since the start, in milliseconds.
+     */
+    double elapsed_ms;
+} kassen_search_progress;
 
 #ifdef __cplusplus
 extern "C" {
@@ -662,6 +696,116 @@ kassen_status kassen_game_render_view_svg_n(const struct kassen_game *game,
 kassen_status kassen_state_replay_html(const struct kassen_state *state,
                                        int32_t player,
                                        struct kassen_buf *out);
+
+/**
+ * Creates the bot that `spec` names, seeded with `seed`: `"random"`, `"monte_carlo"`,
+ * `"monte_carlo:P"` (P playouts per decision), `"ismcts:easy"`, `"ismcts:normal"`,
+ * `"ismcts:hard"` (the IS-MCTS levels: see `kassen_bots_json`), `"ismcts:N"` (N iterations
+ * per decision, no time limit: the same decision on every machine); a suffix `"@<T>ms"`
+ * gives a search bot T milliseconds per decision instead (`"ismcts@500ms"`). A search bot's
+ * `kassen_bot_choose` blocks the calling thread for its budget; a user interface uses
+ * `kassen_search_start` instead.
+ *
+ * On success, `*out` receives a new bot that the caller owns and must release with
+ * `kassen_bot_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
+ * `KASSEN_STATUS_INVALID_UTF8` or `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec).
+ */
+kassen_status kassen_bot_new(const char *spec, uint64_t seed, struct kassen_bot **out);
+
+/**
+ * `kassen_bot_new` with the spec given as `(spec, spec_len)` bytes of UTF-8 without a NUL
+ * terminator (a NUL byte inside is `KASSEN_STATUS_INVALID_ARGUMENT`).
+ */
+kassen_status kassen_bot_new_n(const uint8_t *spec,
+                               size_t spec_len,
+                               uint64_t seed,
+                               struct kassen_bot **out);
+
+/**
+ * The built-in bots a frontend may offer, weakest first, as a JSON array of
+ * `{"spec", "name", "description"}` (`spec` is what `kassen_bot_new` takes).
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if `out` is NULL.
+ */
+kassen_status kassen_bots_json(struct kassen_buf *out);
+
+/**
+ * The statistics of the bot's last decision, as JSON: `{"seat", "action", "iterations",
+ * "elapsed_ms", "candidates": [{"action", "visits", "value"}]}` (`value`: the searching
+ * seat's mean return after the action, null if never tried), or `null` for a bot that does not
+ * search a tree, or before its first decision.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`.
+ */
+kassen_status kassen_bot_last_decision_json(const struct kassen_bot *bot, struct kassen_buf *out);
+
+/**
+ * Starts an IS-MCTS search for the player to act in `state` and returns at once.
+ *
+ * `params_json` (NULL or empty: the `normal` level) is a JSON object:
+ * `{"level": "easy" | "normal" | "hard"}` (the level's budget; see `kassen_bots_json`),
+ * overridden by any of `"iterations"` (null: no limit), `"time_ms"` (null: no limit),
+ * `"threads"`, `"determinizations"`, `"exploration"`. With an iteration budget and no time
+ * limit, the result is the same on every machine for the same `seed` and thread count.
+ *
+ * On success, `*out` receives a new search that the caller owns and must release with
+ * `kassen_search_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
+ * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (malformed or out-of-range
+ * parameters), `KASSEN_STATUS_GAME_OVER`.
+ */
+kassen_status kassen_search_start(const struct kassen_state *state,
+                                  const char *params_json,
+                                  uint64_t seed,
+                                  struct kassen_search **out);
+
+/**
+ * `kassen_search_start` with the parameters given as `(params_json, params_len)` bytes of
+ * UTF-8 without a NUL terminator (NULL with length 0: the `normal` level).
+ */
+kassen_status kassen_search_start_n(const struct kassen_state *state,
+                                    const uint8_t *params_json,
+                                    size_t params_len,
+                                    uint64_t seed,
+                                    struct kassen_search **out);
+
+/**
+ * Writes the search's progress to `*out`; never blocks.
+ *
+ * Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL (`*out` is not written then).
+ */
+kassen_status kassen_search_poll(const struct kassen_search *search,
+                                 struct kassen_search_progress *out);
+
+/**
+ * Asks the search to end after its current iteration; never blocks. Stopping a search that
+ * has ended is a no-op. Returns `KASSEN_STATUS_NULL_POINTER` if `search` is NULL.
+ */
+kassen_status kassen_search_stop(const struct kassen_search *search);
+
+/**
+ * Waits until the search ends (its budget spent, or `kassen_search_stop` called) and writes
+ * the chosen action to `*action`.
+ *
+ * On failure `*action` is not written: `KASSEN_STATUS_NULL_POINTER`.
+ */
+kassen_status kassen_search_wait(struct kassen_search *search, uint32_t *action);
+
+/**
+ * Waits until the search ends (as `kassen_search_wait`) and gives its decision as JSON, in the
+ * form of `kassen_bot_last_decision_json`.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`.
+ */
+kassen_status kassen_search_result_json(struct kassen_search *search, struct kassen_buf *out);
+
+/**
+ * Stops the search, waits for its threads and releases it. `search == NULL` is a no-op.
+ * This function cannot fail.
+ */
+void kassen_search_free(struct kassen_search *search);
 
 /**
  * Creates the initial state of `game`, its random number generator seeded by `seed`.

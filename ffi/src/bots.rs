@@ -7,14 +7,19 @@ use crate::boundary::{arg_mut, arg_ref, ffi_boundary, write_slice, Failure, Out}
 use crate::state::kassen_state;
 use crate::status::kassen_status;
 
-/// A built-in bot (random or flat Monte Carlo). Opaque.
+/// A built-in bot (random, flat Monte Carlo or IS-MCTS). Opaque.
 ///
-/// Created by `kassen_bot_new_random` or `kassen_bot_new_monte_carlo`, released by
+/// Created by `kassen_bot_new` (any bot, by name), `kassen_bot_new_random` or
+/// `kassen_bot_new_monte_carlo`, released by
 /// `kassen_bot_free`. A bot carries its own random number generator, so it needs exclusive
 /// access; it plays any game. Bots use only what the player to act may know.
 #[allow(non_camel_case_types)]
 pub struct kassen_bot {
-    inner: Box<dyn Bot + Send>,
+    pub(crate) inner: Box<dyn Bot + Send>,
+}
+
+pub(crate) fn boxed_bot(inner: Box<dyn Bot + Send>) -> *mut kassen_bot {
+    boxed(inner)
 }
 
 fn boxed(inner: Box<dyn Bot + Send>) -> *mut kassen_bot {

@@ -45,6 +45,12 @@ impl From<LoadError> for Failure {
     }
 }
 
+impl From<kassen_core::Error> for Failure {
+    fn from(e: kassen_core::Error) -> Self {
+        Failure::new(e.code().into(), e.to_string())
+    }
+}
+
 pub type FfiResult = Result<(), Failure>;
 
 thread_local! {

@@ -62,6 +62,12 @@ impl From<LoadError> for Error {
     }
 }
 
+impl From<kassen_core::Error> for Error {
+    fn from(e: kassen_core::Error) -> Error {
+        Error::Kassen(e.code(), e.to_string())
+    }
+}
+
 static ERROR_FROM_CODE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 impl From<Error> for PyErr {

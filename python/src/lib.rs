@@ -46,6 +46,10 @@ fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch::Batch>()?;
     m.add_class::<bots::RandomBot>()?;
     m.add_class::<bots::MonteCarloBot>()?;
+    m.add_class::<bots::SpecBot>()?;
+    m.add_class::<bots::PySearch>()?;
+    m.add_function(wrap_pyfunction!(bots::bot_specs, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(game::games, m)?)?;
     m.add_function(wrap_pyfunction!(game::covered_configs, m)?)?;
     m.add_function(wrap_pyfunction!(game::load_game, m)?)?;

@@ -185,3 +185,26 @@ def test_ismcts_on_sekigahara_keys_on_the_information_state():
         state.apply_action(action)
         decisions += 1
     assert decisions == 3
+
+
+@pytest.mark.parametrize("config", FIRST_CONFIGS, ids=config_id)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ismcts_bot_runs_unchanged(config, seed):
+    """OpenSpiel's ISMCTSBot, without allow_inconsistent_action_sets, keys its nodes on the
+    information-state strings: with perfect-recall keys, every node's legal actions agree in
+    every determinization, through the games' prompt steps."""
+    game = load(config)
+    rng = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), uct_c=2.0,
+                           max_simulations=6, random_state=rng)
+    state = play_random(game.new_initial_state(), np.random.default_rng(seed), 10 + 7 * seed)
+    decisions = 0
+    while decisions < 12 and not state.is_terminal():
+        if state.is_chance_node():
+            play_random(state, np.random.default_rng(decisions), 1)
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        decisions += 1
+    assert decisions == 12 or state.is_terminal()

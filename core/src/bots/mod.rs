@@ -46,6 +46,12 @@ pub trait Bot {
     /// # Panics
     /// If the game is over (there is nothing to choose).
     fn choose(&mut self, state: &StateHandle) -> ActionId;
+
+    /// The statistics of the last decision of a search bot (for "the AI's view"); `None` for
+    /// bots that do not search a tree.
+    fn last_decision(&self) -> Option<&Decision> {
+        None
+    }
 }
 
 /// Draws a chance outcome by its probability, using `rng`.

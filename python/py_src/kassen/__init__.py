@@ -10,7 +10,10 @@ OpenSpiel-style API over a Rust core::
     print(state.returns())
 
 ``Game`` and ``State`` are the native classes (no Python wrapper, so calls stay fast).
-Errors are :mod:`kassen.exceptions` classes carrying ``.code``. A ``State`` may be shared
+Bots: ``kassen.Bot("ismcts:hard", seed=1).choose(state)`` (any built-in bot by name, listed by
+``bot_specs()``), ``kassen.analyze(state, {"level": "normal"})`` for a decision with its
+statistics, and ``kassen.Search(state, params)`` for a search on worker threads that a user
+interface polls and stops. Errors are :mod:`kassen.exceptions` classes carrying ``.code``. A ``State`` may be shared
 between threads: calls on it are serialized by a lock inside it (see the README). Optional extras:
 :mod:`kassen.envs` (Gymnasium / PettingZoo style environments) and :mod:`kassen.testing`.
 When Gymnasium is installed, an id for every game and config is registered with it
@@ -30,11 +33,15 @@ from kassen._kassen import (
     STATE_FORMAT,
     TERMINAL,
     Batch,
+    Bot,
     Game,
     MonteCarloBot,
     RandomBot,
+    Search,
     State,
     __version__,
+    analyze,
+    bot_specs,
     covered_configs,
     games,
     load_game,
@@ -64,10 +71,14 @@ __all__ = [
     "STATE_FORMAT",
     "TERMINAL",
     "Batch",
+    "Bot",
     "Game",
     "MonteCarloBot",
     "RandomBot",
+    "Search",
     "State",
+    "analyze",
+    "bot_specs",
     "__version__",
     "covered_configs",
     "games",

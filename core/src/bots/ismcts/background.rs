@@ -78,6 +78,12 @@ impl Search {
         self.control.stop.store(true, Ordering::Relaxed);
     }
 
+    /// A function that stops the search from any thread (even while another waits for it).
+    pub fn stopper(&self) -> Arc<dyn Fn() + Send + Sync> {
+        let control = self.control.clone();
+        Arc::new(move || control.stop.store(true, Ordering::Relaxed))
+    }
+
     /// Waits for the search to end (its budget spent or [`Search::stop`] called) and returns
     /// the decision. Later calls return the same decision.
     pub fn wait(&mut self) -> Result<Decision, RuleError> {

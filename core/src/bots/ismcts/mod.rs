@@ -77,6 +77,63 @@ impl SearchParams {
     }
 }
 
+impl SearchParams {
+    /// The parameters a JSON object names, with `seed`: `{"level": "easy" | "normal" | "hard"}`
+    /// (the level's budget, the default `normal`) overridden by any of `"iterations"` (a
+    /// number, or null for none), `"time_ms"` (a number, or null for none), `"threads"`,
+    /// `"determinizations"` and `"exploration"`. Unknown keys and values out of range are
+    /// errors. `null` or an empty object: the `normal` level.
+    pub fn from_json(v: &serde_json::Value, seed: u64) -> Result<SearchParams, SetupError> {
+        use serde_json::Value;
+        let bad = |m: String| SetupError::InvalidConfig(m);
+        let empty = serde_json::Map::new();
+        let obj = match v {
+            Value::Null => &empty,
+            Value::Object(o) => o,
+            _ => return Err(bad("search parameters must be a json object".into())),
+        };
+        const KEYS: [&str; 6] = ["level", "iterations", "time_ms", "threads", "determinizations", "exploration"];
+        if let Some(k) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(bad(format!("unknown search parameter {k:?} (known: {})", KEYS.join(", "))));
+        }
+        let level = match obj.get("level") {
+            None => Level::Normal,
+            Some(Value::String(name)) => Level::parse(name).ok_or_else(|| bad(format!("unknown level {name:?} (easy, normal, hard)")))?,
+            Some(_) => return Err(bad("level must be a string".into())),
+        };
+        let mut p = level.params(seed);
+        let count = |k: &str, max: u64| -> Result<Option<Option<u64>>, SetupError> {
+            match obj.get(k) {
+                None => Ok(None),
+                Some(Value::Null) => Ok(Some(None)),
+                Some(x) => x
+                    .as_u64()
+                    .filter(|&n| n <= max)
+                    .map(|n| Some(Some(n)))
+                    .ok_or_else(|| bad(format!("{k} must be a whole number from 0 to {max}"))),
+            }
+        };
+        if let Some(n) = count("iterations", u64::MAX)? {
+            p.iterations = n;
+        }
+        if let Some(ms) = count("time_ms", 86_400_000)? {
+            p.time = ms.map(Duration::from_millis);
+        }
+        for (k, field) in [("threads", &mut p.threads), ("determinizations", &mut p.determinizations)] {
+            match count(k, u32::MAX as u64)? {
+                Some(Some(n)) => *field = n as u32,
+                Some(None) => return Err(bad(format!("{k} cannot be null"))),
+                None => {}
+            }
+        }
+        if let Some(x) = obj.get("exploration") {
+            p.exploration = x.as_f64().ok_or_else(|| bad("exploration must be a number".into()))?;
+        }
+        p.validate()?;
+        Ok(p)
+    }
+}
+
 /// The named strengths a frontend offers. Each is a budget on one core (threads 1), both an
 /// iteration budget and a time limit, whichever ends first:
 ///
@@ -211,11 +268,6 @@ impl IsmctsBot {
         &self.params
     }
 
-    /// The last decision's statistics.
-    pub fn last_decision(&self) -> Option<&Decision> {
-        self.last.as_ref()
-    }
-
     /// Searches `state` (see [`analyze`]) with the next seed of this bot.
     pub fn decide(&mut self, state: &StateHandle) -> Result<Decision, crate::error::RuleError> {
         let params = SearchParams { seed: self.rng.next_u64(), ..self.params.clone() };
@@ -228,6 +280,10 @@ impl IsmctsBot {
 impl Bot for IsmctsBot {
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    fn last_decision(&self) -> Option<&Decision> {
+        self.last.as_ref()
     }
 
     fn choose(&mut self, state: &StateHandle) -> ActionId {
