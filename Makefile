@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-pip test-ray wheel install bench soak train-example header golden lint clean
+.PHONY: help demo arena test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-pip test-ray wheel install bench soak train-example header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -61,6 +61,9 @@ test-ray: ## the Ray rollout workers on a local Ray cluster (installs ray, ~80 M
 
 bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
 	bash bench/run.sh
+
+arena: ## round robins per game between random, Monte Carlo, IS-MCTS and OpenSpiel's ISMCTSBot at equal time per move (release, ~50 min); bench-results/arena.json
+	bash bench/arena.sh $(ARENA_ARGS)
 
 soak: ## 1,000,000 random games per game and config (release, every core); figures in bench-results/soak.json
 	mkdir -p bench-results

@@ -483,16 +483,63 @@ class Bot {
         detail::check(kassen_bot_new_monte_carlo(seed, playouts, &out));
         return Bot(out);
     }
+    /// Any built-in bot by name (see kassen_bot_new): "random", "monte_carlo[:P]",
+    /// "ismcts:easy|normal|hard", "ismcts:N", optionally "@<T>ms".
+    static Bot from_spec(std::string_view spec, uint64_t seed) {
+        kassen_bot *out = nullptr;
+        detail::check(kassen_bot_new_n(detail::bytes(spec), spec.size(), seed, &out));
+        return Bot(out);
+    }
+    /// The built-in bots as JSON: [{"spec", "name", "description"}, ...].
+    static std::string specs_json() {
+        return detail::text([](kassen_buf *out) { return kassen_bots_json(out); });
+    }
     /// The bot's action for the player to act in `state` (unchanged).
     uint32_t choose(const State &state) {
         uint32_t a = 0;
         detail::check(kassen_bot_choose(bot_, state.get(), &a));
         return a;
     }
+    /// The statistics of the last decision of a search bot as JSON ("null" for other bots).
+    std::string last_decision_json() const {
+        return detail::text([&](kassen_buf *out) { return kassen_bot_last_decision_json(bot_, out); });
+    }
 
   private:
     explicit Bot(kassen_bot *bot) noexcept : bot_(bot) {}
     detail::Owner<kassen_bot, kassen_bot_free> bot_;
+};
+
+/// An IS-MCTS search on worker threads (owning handle of kassen_search): starts at once,
+/// poll() and stop() never block, wait() and result_json() block until it ends. Destroying it
+/// stops the search and joins its threads.
+class Search {
+  public:
+    /// Starts searching `state` (copied) with `params_json` (empty: the normal level; see
+    /// kassen_search_start).
+    Search(const State &state, std::string_view params_json, uint64_t seed) {
+        detail::check(kassen_search_start_n(state.get(), detail::bytes(params_json), params_json.size(), seed,
+                                            search_.out()));
+    }
+    kassen_search_progress poll() const {
+        kassen_search_progress p{};
+        detail::check(kassen_search_poll(search_, &p));
+        return p;
+    }
+    void stop() const { detail::check(kassen_search_stop(search_)); }
+    /// Blocks until the search ends; the chosen action.
+    uint32_t wait() {
+        uint32_t a = 0;
+        detail::check(kassen_search_wait(search_, &a));
+        return a;
+    }
+    /// Blocks until the search ends; the decision with its statistics as JSON.
+    std::string result_json() {
+        return detail::text([&](kassen_buf *out) { return kassen_search_result_json(search_, out); });
+    }
+
+  private:
+    detail::Owner<kassen_search, kassen_search_free> search_;
 };
 
 /// Caller-owned output buffers of a Batch (see kassen_batch_out for their sizes); exactly one

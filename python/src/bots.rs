@@ -141,7 +141,7 @@ fn params_from(params: Option<&Bound<'_, PyAny>>, seed: u64) -> Result<SearchPar
 /// (blocking; the GIL is released). `params`: `{"level": "easy"|"normal"|"hard",
 /// "iterations", "time_ms", "threads", "determinizations", "exploration"}` (default: normal).
 #[pyfunction]
-#[pyo3(signature = (state, params=None, seed=Seed(0)))]
+#[pyo3(signature = (state, params=None, seed=Seed(0)), text_signature = "(state, params=None, seed=0)")]
 pub fn analyze<'py>(py: Python<'py>, state: PyRef<'_, State>, params: Option<&Bound<'py, PyAny>>, seed: Seed) -> Result<Bound<'py, PyAny>> {
     let params = params_from(params, seed.0)?;
     let d = state.with_detached(py, |s| guard(|| Ok(kassen_core::bots::analyze(s, &params)?)))?;

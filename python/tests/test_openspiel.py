@@ -192,8 +192,13 @@ def test_ismcts_on_sekigahara_keys_on_the_information_state():
 def test_ismcts_bot_runs_unchanged(config, seed):
     """OpenSpiel's ISMCTSBot, without allow_inconsistent_action_sets, keys its nodes on the
     information-state strings: with perfect-recall keys, every node's legal actions agree in
-    every determinization, through the games' prompt steps."""
+    every determinization, through the games' prompt steps. (A game without hidden
+    information is declared perfect information, and ISMCTSBot refuses those by design.)"""
     game = load(config)
+    if not kassen.load_game(*config).info()["hidden_information"]:
+        with pytest.raises(AssertionError):
+            ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(), uct_c=2.0, max_simulations=2).step(game.new_initial_state())
+        return
     rng = np.random.RandomState(seed)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), uct_c=2.0,
                            max_simulations=6, random_state=rng)

@@ -192,6 +192,37 @@ static void drawing_and_bots(const std::string &id) {
     CHECK(rollouts.size() == 3 * game.num_players() && rollouts == state.random_rollouts(7, 3));
 }
 
+// The search bots: by name, their statistics, and the background search (stopped, and
+// destroyed while it runs).
+static void search(const std::string &id) {
+    kassen::Game game(id);
+    kassen::State state = game.new_initial_state(4);
+    kassen::Bot walker = kassen::Bot::random(2);
+    while (!state.is_terminal() && (state.history().size() < 15 || state.legal_actions().size() < 2))
+        state.apply_action(walker.choose(state));
+    if (state.is_terminal()) return;
+    std::vector<uint32_t> legal = state.legal_actions();
+    kassen::Bot a = kassen::Bot::from_spec("ismcts:30", 1), b = kassen::Bot::from_spec("ismcts:30", 1);
+    CHECK(a.last_decision_json() == "null");
+    uint32_t x = a.choose(state);
+    CHECK(x == b.choose(state) && std::find(legal.begin(), legal.end(), x) != legal.end());
+    CHECK(a.last_decision_json().find("\"candidates\"") != std::string::npos);
+    CHECK(kassen::Bot::specs_json().find("ismcts:hard") != std::string::npos);
+    CHECK_THROWS(kassen::Bot::from_spec("ismcts:extreme", 1), KASSEN_STATUS_INVALID_CONFIG);
+    kassen::Search bounded(state, "{\"iterations\": 30, \"time_ms\": null}", 1);
+    kassen::Search twin(state, "{\"iterations\": 30, \"time_ms\": null}", 1);
+    uint32_t y = bounded.wait();
+    CHECK(y == twin.wait() && bounded.poll().done == 1 && std::find(legal.begin(), legal.end(), y) != legal.end());
+    CHECK(bounded.result_json().find("\"iterations\":30") != std::string::npos);
+    kassen::Search open(state, "{\"iterations\": null, \"time_ms\": 60000, \"threads\": 2}", 2);
+    CHECK(open.poll().done == 0);
+    open.stop();
+    uint32_t z = open.wait();
+    CHECK(std::find(legal.begin(), legal.end(), z) != legal.end());
+    { kassen::Search dropped(state, "{\"level\": \"hard\"}", 3); }
+    CHECK_THROWS(kassen::Search(state, "{\"threads\": 0}", 1), KASSEN_STATUS_INVALID_CONFIG);
+}
+
 // Two envs stepped by their lowest legal action until env 0 ends an episode (the mask written
 // over before every other step, and forgotten); the episode is replayed through a State from
 // kassen_batch_episode_seed and must give the same length and returns.
@@ -256,6 +287,7 @@ int main() {
             step_rejected_keeps_legal(id);
             nul_bytes(id);
             drawing_and_bots(id);
+            search(id);
             batch(id);
         } catch (const kassen::Error &e) {
             g_failed++;

@@ -15,7 +15,8 @@
 //! - auto-resolved chance outcomes (a token drawn from the own stack) are never printed;
 //! - captures, set-asides, exchanges and passes come from the spectator's events (`events(-1)`).
 //!
-//! Everything is seeded, so the output is the same on every run (the timing goes to stderr).
+//! Everything is seeded; the search bot of seat 0 has a time limit per decision, so its moves
+//! (and the games) can differ between machines and runs (the timing goes to stderr).
 
 mod daisakusen;
 mod sekigahara;
@@ -24,22 +25,27 @@ mod three_kingdoms_redux;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use kassen_core::bots::{Bot, MonteCarloBot, RandomBot};
+use kassen_core::bots::{from_spec, Bot, MonteCarloBot, RandomBot};
 use kassen_core::{games, load_game, ActionId, Event, GameHandle, Player, StateHandle, SPECTATOR};
 use serde_json::{json, Value};
 
 /// The seed of every demo game.
 const GAME_SEED: u64 = 1;
 
-/// Seat 0 searches hardest; the others alternate between a random player and a lighter search.
+/// Per-decision time of the strongest bot in the demo: the `hard` level's search (the same
+/// algorithm and game knowledge) capped so that the whole demo takes a few minutes.
+const DEMO_MS_PER_DECISION: u32 = 150;
+
+/// Seat 0 is the strongest bot (IS-MCTS, the `hard` level capped at [`DEMO_MS_PER_DECISION`]);
+/// seat 1 flat Monte Carlo; the others alternate between a random player and Monte Carlo.
 fn bots_for(players: usize) -> Vec<Box<dyn Bot>> {
     (0..players)
         .map(|seat| -> Box<dyn Bot> {
             let seed = 100 + seat as u64;
             match seat {
-                0 => Box::new(MonteCarloBot::new(seed).with_playouts(128)),
-                s if s % 2 == 1 => Box::new(RandomBot::new(seed)),
-                _ => Box::new(MonteCarloBot::new(seed).with_playouts(64)),
+                0 => from_spec(&format!("ismcts:hard@{DEMO_MS_PER_DECISION}ms"), seed).expect("a built-in bot"),
+                s if s % 2 == 1 => Box::new(MonteCarloBot::new(seed).with_playouts(128)),
+                _ => Box::new(RandomBot::new(seed)),
             }
         })
         .collect()

@@ -12,6 +12,10 @@ import numpy.typing as npt
 
 __all__ = [
     "Batch",
+    "Bot",
+    "Search",
+    "analyze",
+    "bot_specs",
     "CHANCE",
     "MonteCarloBot",
     "RandomBot",
