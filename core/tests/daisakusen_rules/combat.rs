@@ -160,6 +160,7 @@ fn r7_3_advance_after_combat_takes_the_castle_under_the_movement_limits() {
     assert_eq!(legal(&g, &s), vec![g.encode(Action::Advance), g.encode(Action::Stay)]);
     let start = s.chouryaku;
     act(&g, &mut s, Action::Advance);
+    act(&g, &mut s, Action::Done);
     assert_eq!(s.units[f as usize].loc, hex(&g, "1716"));
     assert_eq!(s.chouryaku, start - 2, "大垣 is a double castle");
     assert!(!g.castle_alive(&s, hex(&g, "1716")));
@@ -424,4 +425,70 @@ fn calibration_s8_the_fall_of_otsu_turns_e1_into_w1() {
     act(&g, &mut s, Action::Done);
     act(&g, &mut s, Action::Step(0)); // N: 大津, empty East castle
     assert_eq!(g.data().chouryaku_labels[s.chouryaku as usize], "W1");
+}
+
+/// 池田輝政 (統率力 3) at 1917 (the suggested set-up) attacks with 浅野幸長 and one 池田 足軽
+/// (R 7.1(1)); a flipped West 武将 next door is removed by the first hit.
+fn ikeda_wins_with_asano(g: &Daisakusen) -> (State, u16) {
+    let mut s = after_setup(g, 1);
+    let from = hex(g, "1917");
+    let hx = &g.data().hexes[from as usize];
+    let d = (0..6)
+        .find(|&d| {
+            let n = hx.nb[d];
+            n != u16::MAX && g.data().hexes[n as usize].passable() && hx.sides[d] & (data::RIVER | data::SEA_SIDE) == 0 && s.occ[n as usize] == [0, 0]
+        })
+        .expect("an open neighbour of 1917");
+    let target = hx.nb[d];
+    let sakon = unit(g, "島左近");
+    s.units[sakon as usize].flipped = true;
+    put(g, &mut s, sakon, target);
+    draw(g, &mut s, "C06");
+    act(g, &mut s, Action::Commander(unit(g, "池田輝政")));
+    act(g, &mut s, Action::Act(ACT_ATTACK));
+    for u in ["浅野幸長", "E18"] {
+        act(g, &mut s, Action::Select(unit(g, u)));
+    }
+    act(g, &mut s, Action::Done);
+    act(g, &mut s, Action::Target(d as u8));
+    act(g, &mut s, Action::Die(1));
+    while s.pending == Pending::Dice {
+        act(g, &mut s, Action::Die(6));
+    }
+    act(g, &mut s, Action::Hit(sakon));
+    assert_eq!(s.units[sakon as usize].loc, DEAD);
+    assert_eq!(s.pending, Pending::Advance);
+    (s, target)
+}
+
+#[test]
+fn r7_3_1_the_advance_leads_only_whom_a_move_could_lead() {
+    let g = game();
+    let (mut s, target) = ikeda_wins_with_asano(&g);
+    let (ikeda, asano, e18) = (unit(&g, "池田輝政"), unit(&g, "浅野幸長"), unit(&g, "E18"));
+    act(&g, &mut s, Action::Advance);
+    // R 7.3① "可以率领的军势数的上限…以及通常移动的限制全部适用": 浅野 is another clan's
+    // commander (R 5.1(5)); 池田's 足軽 may follow; counters that did not attack may not.
+    assert!(!is_legal(&g, &s, Action::Select(asano)));
+    assert!(!is_legal(&g, &s, Action::Select(unit(&g, "E19"))), "E19 did not attack");
+    assert!(is_legal(&g, &s, Action::Select(e18)));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.units[ikeda as usize].loc, target);
+    for u in [asano, e18] {
+        assert_eq!(s.units[u as usize].loc, hex(&g, "1917"));
+        assert!(s.used & bit(u) != 0, "the attackers acted on this card (RULES_NOTES.md D10)");
+    }
+}
+
+#[test]
+fn r7_3_1_advancing_with_part_of_the_group() {
+    let g = game();
+    let (mut s, target) = ikeda_wins_with_asano(&g);
+    let (ikeda, e18) = (unit(&g, "池田輝政"), unit(&g, "E18"));
+    act(&g, &mut s, Action::Advance);
+    act(&g, &mut s, Action::Select(e18));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.units[ikeda as usize].loc, target);
+    assert_eq!(s.units[e18 as usize].loc, target);
+    assert_eq!(s.occ[target as usize][EAST as usize], 2);
 }

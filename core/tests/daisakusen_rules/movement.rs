@@ -205,21 +205,68 @@ fn r5_1_5_who_may_be_led() {
     let ukita = unit(&g, "宇喜多秀家");
     let ukita_ashigaru = unit(&g, "W20");
     let garrison = unit(&g, "福原長堯");
-    clear_map(&g, &mut s, &[ishida, sakon, ukita, ukita_ashigaru, garrison]);
+    let enemy = unit(&g, "E22");
+    clear_map(&g, &mut s, &[ishida, sakon, ukita, ukita_ashigaru, garrison, enemy]);
     for u in [ishida, sakon, ukita, ukita_ashigaru, garrison] {
         put(&g, &mut s, u, hex(&g, "1716"));
     }
+    put(&g, &mut s, enemy, hex(&g, "1715"));
+    let before = s.clone();
     draw(&g, &mut s, "C09");
     act(&g, &mut s, Action::Commander(ishida));
     act(&g, &mut s, Action::Act(ACT_MOVE));
-    // ① 武将 of another clan (and another commander) yes; ② 足軽 of 宇喜多 only with a
-    // 宇喜多 武将/commander in the group; R 5.1(6): never a garrison.
+    // ① 武将 of another clan yes; R 2.3.2(1), 5.1(5): another clan's commander no, nor
+    // (②) 足軽 of 宇喜多 without a 宇喜多 武将 in the group; R 5.1(6): never a garrison.
     assert!(is_legal(&g, &s, Action::Select(sakon)));
-    assert!(is_legal(&g, &s, Action::Select(ukita)));
+    assert!(!is_legal(&g, &s, Action::Select(ukita)));
     assert!(!is_legal(&g, &s, Action::Select(ukita_ashigaru)));
     assert!(!is_legal(&g, &s, Action::Select(garrison)));
+    // R 7.1(1): an attack may take another commander along, and his 足軽 with him.
+    let mut s = before;
+    draw(&g, &mut s, "C09");
+    act(&g, &mut s, Action::Commander(ishida));
+    act(&g, &mut s, Action::Act(ACT_ATTACK));
+    assert!(!is_legal(&g, &s, Action::Select(ukita_ashigaru)));
     act(&g, &mut s, Action::Select(ukita));
     assert!(is_legal(&g, &s, Action::Select(ukita_ashigaru)));
+}
+
+/// The suggested 外様主力 set-up puts 池田輝政 (戦意 2) and 浅野幸長 (戦意 1) with their 足軽 at
+/// 1917; C06 activates 池田.
+fn ikeda_acts(g: &Daisakusen, act_kind: u8) -> State {
+    let mut s = after_setup(g, 1);
+    let (ikeda, asano) = (unit(g, "池田輝政"), unit(g, "浅野幸長"));
+    assert_eq!(s.units[ikeda as usize].loc, hex(g, "1917"));
+    assert_eq!(s.units[asano as usize].loc, hex(g, "1917"));
+    draw(g, &mut s, "C06");
+    act(g, &mut s, Action::Commander(ikeda));
+    act(g, &mut s, Action::Act(act_kind));
+    s
+}
+
+#[test]
+fn r5_1_5_commander_cannot_lead_other_clan() {
+    let g = game();
+    let asano = unit(&g, "浅野幸長");
+    let (ikeda_ashigaru, asano_ashigaru) = (unit(&g, "E18"), unit(&g, "E20"));
+    // R 2.3.2(1) "指挥官驹也作为军势驹使用", R 5.1(5) "不能率领其他大名家的军势驹": neither a
+    // normal nor a strategic move takes 浅野 or his 足軽 along; 池田's own 足軽 may go.
+    for kind in [ACT_MOVE, ACT_STRATEGIC] {
+        let s = ikeda_acts(&g, kind);
+        assert!(!is_legal(&g, &s, Action::Select(asano)), "{kind}");
+        assert!(!is_legal(&g, &s, Action::Select(asano_ashigaru)), "{kind}");
+        assert!(is_legal(&g, &s, Action::Select(ikeda_ashigaru)), "{kind}");
+    }
+    // A commander of the same clan is led like any counter of the clan: 毛利元康 with 毛利輝元.
+    let mut s = after_setup(&g, 1);
+    let (terumoto, motoyasu) = (unit(&g, "毛利輝元"), unit(&g, "毛利元康"));
+    let osaka = s.units[terumoto as usize].loc;
+    put(&g, &mut s, motoyasu, osaka);
+    s.morale[g.data().terumoto_track as usize] = g.data().morale_tracks[g.data().terumoto_track as usize].values.len() as u8 - 1;
+    draw(&g, &mut s, "C14");
+    act(&g, &mut s, Action::Commander(terumoto));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    assert!(is_legal(&g, &s, Action::Select(motoyasu)));
 }
 
 #[test]
@@ -318,19 +365,23 @@ fn d10_a_counter_acts_once_per_card() {
     let f = unit(&g, "福島正則");
     let k = unit(&g, "黒田長政");
     let e22 = unit(&g, "E22");
-    clear_map(&g, &mut s, &[f, k, e22]);
+    let enemy = unit(&g, "W44");
+    clear_map(&g, &mut s, &[f, k, e22, enemy]);
     for u in [f, k, e22] {
         put(&g, &mut s, u, hex(&g, "2016"));
     }
+    put(&g, &mut s, enemy, hex(&g, "1916"));
     draw(&g, &mut s, "C05");
     act(&g, &mut s, Action::Commander(k));
-    act(&g, &mut s, Action::Act(ACT_MOVE));
+    act(&g, &mut s, Action::Act(ACT_ATTACK));
     act(&g, &mut s, Action::Select(f));
     act(&g, &mut s, Action::Done);
-    act(&g, &mut s, Action::Step(1));
-    act(&g, &mut s, Action::Done);
-    // 福島 went with 黒田: he may not act again on this card; the ashigaru left behind may not
-    // be led by him either.
+    let d = (0..6u8).find(|&d| g.data().hexes[hex(&g, "2016") as usize].nb[d as usize] == hex(&g, "1916")).unwrap();
+    act(&g, &mut s, Action::Target(d));
+    act(&g, &mut s, Action::Die(6));
+    act(&g, &mut s, Action::Die(6));
+    // 福島 attacked with 黒田 (R 7.1(1)): he may not act again on this card; the ashigaru left
+    // behind may not be led by him either.
     assert_eq!(s.pending, Pending::Draw);
     assert_eq!(s.units[e22 as usize].loc, hex(&g, "2016"));
 }

@@ -26,6 +26,8 @@ pub enum Mode {
     Strategic,
     Attack,
     Recover,
+    /// The commander picks who advances with him after combat (R 7.3①).
+    Advance,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -80,7 +82,8 @@ pub struct Fight {
     pub siege: bool,
     /// 0: the besieged fire first (R 7.2); 1: the attack.
     pub stage: u8,
-    /// Units still to roll in this stage.
+    /// Units still to roll in this stage; while the commander picks who advances (R 7.3), the
+    /// surviving attack group.
     #[serde(with = "mask")]
     pub queue: u128,
     pub hits: u8,

@@ -326,6 +326,7 @@ fn mode_name(m: Mode) -> &'static str {
         Mode::Strategic => "strategic",
         Mode::Attack => "attack",
         Mode::Recover => "recover",
+        Mode::Advance => "advance",
     }
 }
 
