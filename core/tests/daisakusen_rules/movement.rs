@@ -385,3 +385,71 @@ fn d10_a_counter_acts_once_per_card() {
     assert_eq!(s.pending, Pending::Draw);
     assert_eq!(s.units[e22 as usize].loc, hex(&g, "2016"));
 }
+
+#[test]
+fn r6_3_6_a_zoc_reaches_across_an_all_sea_hexside() {
+    // R 6.3 "所有军势所在格及其周边相邻的 6 格为该军势的支配区域 ZOC"; R 6.3(6) "ZOC 不包括完全海
+    // 六边格和敌城塞格" excludes hexes, not hexsides (RULES_NOTES.md D6).
+    let g = game();
+    // The map's one all-sea hexside: 大津 0919 (SE) | 1019.
+    let (n, h) = (hex(&g, "0919"), hex(&g, "1019"));
+    let k = (0..6).find(|&k| g.data().hexes[n as usize].nb[k] == h).unwrap();
+    assert_ne!(g.data().hexes[n as usize].sides[k] & data::SEA_SIDE, 0);
+    let mut s = after_setup(&g, 1);
+    let w = unit(&g, "W44");
+    clear_map(&g, &mut s, &[w]);
+    put(&g, &mut s, w, n);
+    assert!(g.enemy_zoc(&s, h, EAST), "{} is in the ZOC of a West counter at {}", g.data().hexes[h as usize].id, g.data().hexes[n as usize].id);
+    // The observation's ZOC plane says the same.
+    let len = g.info().observation_len();
+    let mut t = vec![0.0f32; len];
+    g.observation_tensor(&s, 0, &mut t);
+    let layout = g.info().observation_layout;
+    let plane = layout.iter().find(|f| f.name == "enemy_zoc").unwrap();
+    assert_eq!(t[plane.offset as usize + h as usize], 1.0);
+}
+
+#[test]
+fn r13_0_1_hideyori_is_released_for_good_once_the_condition_is_met() {
+    // "游戏开始一直到满足条件为止，期间丰臣秀赖不得离开大阪城" (RULES_NOTES.md D18).
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    let (terumoto, hy) = (unit(&g, "毛利輝元"), unit(&g, "豊臣秀頼"));
+    assert!(!g.hideyori_may_leave(&s), "held in 大坂 at the start");
+    assert!(!s.hideyori_released);
+    // C14 毛利輝元 moves his marker toward the West until his 戦意 is 1 or more; the 調略
+    // marker is not on the West side yet.
+    let t = g.data().terumoto_track as usize;
+    while g.data().morale_tracks[t].values[s.morale[t] as usize] == 0 {
+        draw(&g, &mut s, "C14");
+        if s.pending == Pending::Commander {
+            act(&g, &mut s, Action::Pass);
+        }
+    }
+    assert_ne!(g.data().chouryaku_side[s.chouryaku as usize], WEST);
+    assert!(!s.hideyori_released);
+    // The West takes castles (R 11.0(1)③) until the 調略 marker is on its side: released.
+    let mut released = false;
+    while g.data().chouryaku_side[s.chouryaku as usize] != WEST {
+        let mut ev = kassen_core::Events::recording();
+        g.move_all(&mut s, WEST, 1, &"enemy castle taken (R 11.0(1)③)", &mut ev);
+        released |= ev.into_vec().iter().any(|e| e.body.to_value()["kind"] == "hideyori_released");
+    }
+    assert!(released && s.hideyori_released);
+    // The 調略 marker goes back to the East side: the condition fails, 秀頼 stays free.
+    while g.data().chouryaku_side[s.chouryaku as usize] == WEST {
+        g.move_all(&mut s, EAST, 1, &"a failed 恫喝判定 (R 12.2(3))", &mut kassen_core::Events::off());
+    }
+    assert_ne!(g.data().chouryaku_side[s.chouryaku as usize], WEST, "the condition of R 13.0(1) fails");
+    assert!(g.hideyori_may_leave(&s));
+    while g.data().morale_tracks[t].values[s.morale[t] as usize] == 0 {
+        draw(&g, &mut s, "C14");
+        if s.pending == Pending::Commander {
+            act(&g, &mut s, Action::Pass);
+        }
+    }
+    draw(&g, &mut s, "C14");
+    act(&g, &mut s, Action::Commander(terumoto));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    assert!(is_legal(&g, &s, Action::Select(hy)), "he may be led out of 大坂");
+}

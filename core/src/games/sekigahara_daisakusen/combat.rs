@@ -114,16 +114,15 @@ fn declare(g: &Daisakusen, s: &mut State, d: u8, ev: &mut Events) {
         -2
     } else {
         let mut m = 0i8;
-        // A castle hex that still works is its own terrain (R 2.4(1)⑤, 7.1(3)② "城塞除外"):
-        // attacking out of it has no hill or plain modifier.
-        if !g.castle_alive(s, from) {
-            let (a_hill, d_hill) = (base_hill(g, from), base_hill(g, target));
-            if !a_hill && d_hill {
-                m -= 1;
-            }
-            if a_hill && !d_hill {
-                m += 1;
-            }
+        let (a_hill, d_hill) = (base_hill(g, from), base_hill(g, target));
+        // R 7.1(3)①: plain → hill −1, out of a castle on plain ground too (① has no exception).
+        if !a_hill && d_hill {
+            m -= 1;
+        }
+        // R 7.1(3)② "从丘陵向平地攻击的场合（城塞除外）": hill → plain +1, but not out of a castle
+        // that still works; a castle fallen by force is ordinary ground (R 10.0(4)).
+        if a_hill && !d_hill && !g.castle_alive(s, from) {
+            m += 1;
         }
         if g.data.hexes[from as usize].sides[d as usize] & RIVER != 0 {
             m -= 1;

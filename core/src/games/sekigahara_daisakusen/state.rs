@@ -111,6 +111,9 @@ pub struct State {
     pub turn: u16,
     pub first_draw: bool,
     pub hideyori_left: bool,
+    /// R 13.0(1): the condition for 秀頼 to leave 大坂 has held once; he is free for good.
+    #[serde(default)]
+    pub hideyori_released: bool,
     pub ieyasu_arrived: bool,
     pub card: u8,
     /// Card program: 0 start, 1 activations, 2 marker after, 3 end.
