@@ -436,7 +436,10 @@ fn ikeda_wins_with_asano(g: &Daisakusen) -> (State, u16) {
     let d = (0..6)
         .find(|&d| {
             let n = hx.nb[d];
-            n != u16::MAX && g.data().hexes[n as usize].passable() && hx.sides[d] & (data::RIVER | data::SEA_SIDE) == 0 && s.occ[n as usize] == [0, 0]
+            n != data::NO_HEX
+                && g.data().hexes[n as usize].passable()
+                && hx.sides[d] & (data::RIVER | data::SEA_SIDE) == 0
+                && s.occ[n as usize] == [0, 0]
         })
         .expect("an open neighbour of 1917");
     let target = hx.nb[d];
@@ -503,7 +506,11 @@ fn castle_next_to(g: &Daisakusen, s: &State, base: data::Terrain, to: data::Terr
         }
         for k in 0..6 {
             let n = hx.nb[k];
-            if n != data::NO_HEX && d.hexes[n as usize].base == to && d.hexes[n as usize].castle == NONE && hx.sides[k] & (data::RIVER | data::SEA_SIDE) == 0 {
+            if n != data::NO_HEX
+                && d.hexes[n as usize].base == to
+                && d.hexes[n as usize].castle == NONE
+                && hx.sides[k] & (data::RIVER | data::SEA_SIDE) == 0
+            {
                 return (h as u16, k as u8, n);
             }
         }

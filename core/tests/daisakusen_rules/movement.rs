@@ -399,14 +399,19 @@ fn r6_3_6_a_zoc_reaches_across_an_all_sea_hexside() {
     let w = unit(&g, "W44");
     clear_map(&g, &mut s, &[w]);
     put(&g, &mut s, w, n);
-    assert!(g.enemy_zoc(&s, h, EAST), "{} is in the ZOC of a West counter at {}", g.data().hexes[h as usize].id, g.data().hexes[n as usize].id);
+    assert!(
+        g.enemy_zoc(&s, h, EAST),
+        "{} is in the ZOC of a West counter at {}",
+        g.data().hexes[h as usize].id,
+        g.data().hexes[n as usize].id
+    );
     // The observation's ZOC plane says the same.
     let len = g.info().observation_len();
     let mut t = vec![0.0f32; len];
     g.observation_tensor(&s, 0, &mut t);
     let layout = g.info().observation_layout;
     let plane = layout.iter().find(|f| f.name == "enemy_zoc").unwrap();
-    assert_eq!(t[plane.offset as usize + h as usize], 1.0);
+    assert_eq!(t[plane.offset + h as usize], 1.0);
 }
 
 #[test]

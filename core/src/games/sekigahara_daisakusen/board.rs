@@ -293,7 +293,10 @@ impl Daisakusen {
     pub fn note_hideyori_release(&self, s: &mut State, ev: &mut Events) {
         if !s.hideyori_released && self.hideyori_condition(s) {
             s.hideyori_released = true;
-            ev.emit(Audience::ALL, || event!({"kind": "hideyori_released", "why": "毛利輝元's 戦意 ≥ 1 with the 調略 marker on the West side (R 13.0(1))"}));
+            ev.emit(
+                Audience::ALL,
+                || event!({"kind": "hideyori_released", "why": "毛利輝元's 戦意 ≥ 1 with the 調略 marker on the West side (R 13.0(1))"}),
+            );
         }
     }
 }
