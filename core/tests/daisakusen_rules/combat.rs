@@ -160,6 +160,7 @@ fn r7_3_advance_after_combat_takes_the_castle_under_the_movement_limits() {
     assert_eq!(legal(&g, &s), vec![g.encode(Action::Advance), g.encode(Action::Stay)]);
     let start = s.chouryaku;
     act(&g, &mut s, Action::Advance);
+    act(&g, &mut s, Action::Done);
     assert_eq!(s.units[f as usize].loc, hex(&g, "1716"));
     assert_eq!(s.chouryaku, start - 2, "大垣 is a double castle");
     assert!(!g.castle_alive(&s, hex(&g, "1716")));
@@ -424,4 +425,154 @@ fn calibration_s8_the_fall_of_otsu_turns_e1_into_w1() {
     act(&g, &mut s, Action::Done);
     act(&g, &mut s, Action::Step(0)); // N: 大津, empty East castle
     assert_eq!(g.data().chouryaku_labels[s.chouryaku as usize], "W1");
+}
+
+/// 池田輝政 (統率力 3) at 1917 (the suggested set-up) attacks with 浅野幸長 and one 池田 足軽
+/// (R 7.1(1)); a flipped West 武将 next door is removed by the first hit.
+fn ikeda_wins_with_asano(g: &Daisakusen) -> (State, u16) {
+    let mut s = after_setup(g, 1);
+    let from = hex(g, "1917");
+    let hx = &g.data().hexes[from as usize];
+    let d = (0..6)
+        .find(|&d| {
+            let n = hx.nb[d];
+            n != data::NO_HEX
+                && g.data().hexes[n as usize].passable()
+                && hx.sides[d] & (data::RIVER | data::SEA_SIDE) == 0
+                && s.occ[n as usize] == [0, 0]
+        })
+        .expect("an open neighbour of 1917");
+    let target = hx.nb[d];
+    let sakon = unit(g, "島左近");
+    s.units[sakon as usize].flipped = true;
+    put(g, &mut s, sakon, target);
+    draw(g, &mut s, "C06");
+    act(g, &mut s, Action::Commander(unit(g, "池田輝政")));
+    act(g, &mut s, Action::Act(ACT_ATTACK));
+    for u in ["浅野幸長", "E18"] {
+        act(g, &mut s, Action::Select(unit(g, u)));
+    }
+    act(g, &mut s, Action::Done);
+    act(g, &mut s, Action::Target(d as u8));
+    act(g, &mut s, Action::Die(1));
+    while s.pending == Pending::Dice {
+        act(g, &mut s, Action::Die(6));
+    }
+    act(g, &mut s, Action::Hit(sakon));
+    assert_eq!(s.units[sakon as usize].loc, DEAD);
+    assert_eq!(s.pending, Pending::Advance);
+    (s, target)
+}
+
+#[test]
+fn r7_3_1_the_advance_leads_only_whom_a_move_could_lead() {
+    let g = game();
+    let (mut s, target) = ikeda_wins_with_asano(&g);
+    let (ikeda, asano, e18) = (unit(&g, "池田輝政"), unit(&g, "浅野幸長"), unit(&g, "E18"));
+    act(&g, &mut s, Action::Advance);
+    // R 7.3① "可以率领的军势数的上限…以及通常移动的限制全部适用": 浅野 is another clan's
+    // commander (R 5.1(5)); 池田's 足軽 may follow; counters that did not attack may not.
+    assert!(!is_legal(&g, &s, Action::Select(asano)));
+    assert!(!is_legal(&g, &s, Action::Select(unit(&g, "E19"))), "E19 did not attack");
+    assert!(is_legal(&g, &s, Action::Select(e18)));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.units[ikeda as usize].loc, target);
+    for u in [asano, e18] {
+        assert_eq!(s.units[u as usize].loc, hex(&g, "1917"));
+        assert!(s.used & bit(u) != 0, "the attackers acted on this card (RULES_NOTES.md D10)");
+    }
+}
+
+#[test]
+fn r7_3_1_advancing_with_part_of_the_group() {
+    let g = game();
+    let (mut s, target) = ikeda_wins_with_asano(&g);
+    let (ikeda, e18) = (unit(&g, "池田輝政"), unit(&g, "E18"));
+    act(&g, &mut s, Action::Advance);
+    act(&g, &mut s, Action::Select(e18));
+    act(&g, &mut s, Action::Done);
+    assert_eq!(s.units[ikeda as usize].loc, target);
+    assert_eq!(s.units[e18 as usize].loc, target);
+    assert_eq!(s.occ[target as usize][EAST as usize], 2);
+}
+
+/// A working castle hex of the real map on `base` ground next to a `to` hex, across a hexside
+/// with neither river nor sea: (castle hex, direction, neighbour).
+fn castle_next_to(g: &Daisakusen, s: &State, base: data::Terrain, to: data::Terrain) -> (u16, u8, u16) {
+    let d = g.data();
+    for (h, hx) in d.hexes.iter().enumerate() {
+        if hx.castle == NONE || hx.base != base || !g.castle_alive(s, h as u16) {
+            continue;
+        }
+        for k in 0..6 {
+            let n = hx.nb[k];
+            if n != data::NO_HEX
+                && d.hexes[n as usize].base == to
+                && d.hexes[n as usize].castle == NONE
+                && hx.sides[k] & (data::RIVER | data::SEA_SIDE) == 0
+            {
+                return (h as u16, k as u8, n);
+            }
+        }
+    }
+    panic!("no castle on {base:?} next to {to:?}")
+}
+
+/// 吉川広家 (火力 2) at `from` attacks 福島正則 at `target` in direction `d`.
+fn kikkawa_attacks_at(g: &Daisakusen, mut s: State, from: u16, target: u16, d: u8) -> State {
+    let k = unit(g, "吉川広家");
+    let f = unit(g, "福島正則");
+    clear_map(g, &mut s, &[k, f]);
+    put(g, &mut s, k, from);
+    put(g, &mut s, f, target);
+    draw(g, &mut s, "C16");
+    act(g, &mut s, Action::Commander(k));
+    act(g, &mut s, Action::Act(ACT_ATTACK));
+    act(g, &mut s, Action::Done);
+    act(g, &mut s, Action::Target(d));
+    s
+}
+
+#[test]
+fn r7_1_3_1_plain_to_hill_is_minus_one_out_of_a_working_castle_too() {
+    // R 7.1(3)① has no castle exception; ② "（城塞除外）" has (RULES_NOTES.md D9).
+    let g = game();
+    let s = after_setup(&g, 1);
+    let (c, d, n) = castle_next_to(&g, &s, data::Terrain::Plain, data::Terrain::Hill);
+    let mut s = kikkawa_attacks_at(&g, s, c, n, d);
+    let ev = act_ev(&g, &mut s, Action::Die(1));
+    assert_eq!(needs(&ev), vec![1], "火力 2 − 1");
+}
+
+#[test]
+fn r10_0_4_a_castle_fallen_by_force_is_ordinary_ground() {
+    // "寝返以外的情况，城塞陷落后失去城塞机能。之后不能进行攻城战，按通常攻击解决"
+    // (RULES_NOTES.md D6, D9, D13).
+    let g = game();
+    let s = after_setup(&g, 1);
+    let (c, d, n) = castle_next_to(&g, &s, data::Terrain::Hill, data::Terrain::Plain);
+    let castle = g.data().hexes[c as usize].castle;
+    let mut fallen = s.clone();
+    fallen.castle_alive &= !(1 << castle);
+    // Out of it: hill → plain +1 again.
+    let mut t = kikkawa_attacks_at(&g, fallen.clone(), c, n, d);
+    let ev = act_ev(&g, &mut t, Action::Die(1));
+    assert_eq!(needs(&ev), vec![3], "火力 2 + 1");
+    // Into it from the plain: no siege, plain → hill −1.
+    let back = (d + 3) % 6;
+    let mut t = kikkawa_attacks_at(&g, fallen.clone(), n, c, back);
+    assert!(!t.fight.unwrap().siege);
+    let ev = act_ev(&g, &mut t, Action::Die(1));
+    assert_eq!(needs(&ev), vec![1], "火力 2 − 1, no siege");
+    // It lies in a ZOC.
+    let f = unit(&g, "福島正則");
+    let mut z = fallen;
+    clear_map(&g, &mut z, &[f]);
+    put(&g, &mut z, f, n);
+    assert!(g.enemy_zoc(&z, c, WEST));
+    // A working castle does not.
+    let mut z = s;
+    clear_map(&g, &mut z, &[f]);
+    put(&g, &mut z, f, n);
+    assert!(!g.enemy_zoc(&z, c, WEST));
 }

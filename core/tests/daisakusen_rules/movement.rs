@@ -205,21 +205,68 @@ fn r5_1_5_who_may_be_led() {
     let ukita = unit(&g, "宇喜多秀家");
     let ukita_ashigaru = unit(&g, "W20");
     let garrison = unit(&g, "福原長堯");
-    clear_map(&g, &mut s, &[ishida, sakon, ukita, ukita_ashigaru, garrison]);
+    let enemy = unit(&g, "E22");
+    clear_map(&g, &mut s, &[ishida, sakon, ukita, ukita_ashigaru, garrison, enemy]);
     for u in [ishida, sakon, ukita, ukita_ashigaru, garrison] {
         put(&g, &mut s, u, hex(&g, "1716"));
     }
+    put(&g, &mut s, enemy, hex(&g, "1715"));
+    let before = s.clone();
     draw(&g, &mut s, "C09");
     act(&g, &mut s, Action::Commander(ishida));
     act(&g, &mut s, Action::Act(ACT_MOVE));
-    // ① 武将 of another clan (and another commander) yes; ② 足軽 of 宇喜多 only with a
-    // 宇喜多 武将/commander in the group; R 5.1(6): never a garrison.
+    // ① 武将 of another clan yes; R 2.3.2(1), 5.1(5): another clan's commander no, nor
+    // (②) 足軽 of 宇喜多 without a 宇喜多 武将 in the group; R 5.1(6): never a garrison.
     assert!(is_legal(&g, &s, Action::Select(sakon)));
-    assert!(is_legal(&g, &s, Action::Select(ukita)));
+    assert!(!is_legal(&g, &s, Action::Select(ukita)));
     assert!(!is_legal(&g, &s, Action::Select(ukita_ashigaru)));
     assert!(!is_legal(&g, &s, Action::Select(garrison)));
+    // R 7.1(1): an attack may take another commander along, and his 足軽 with him.
+    let mut s = before;
+    draw(&g, &mut s, "C09");
+    act(&g, &mut s, Action::Commander(ishida));
+    act(&g, &mut s, Action::Act(ACT_ATTACK));
+    assert!(!is_legal(&g, &s, Action::Select(ukita_ashigaru)));
     act(&g, &mut s, Action::Select(ukita));
     assert!(is_legal(&g, &s, Action::Select(ukita_ashigaru)));
+}
+
+/// The suggested 外様主力 set-up puts 池田輝政 (戦意 2) and 浅野幸長 (戦意 1) with their 足軽 at
+/// 1917; C06 activates 池田.
+fn ikeda_acts(g: &Daisakusen, act_kind: u8) -> State {
+    let mut s = after_setup(g, 1);
+    let (ikeda, asano) = (unit(g, "池田輝政"), unit(g, "浅野幸長"));
+    assert_eq!(s.units[ikeda as usize].loc, hex(g, "1917"));
+    assert_eq!(s.units[asano as usize].loc, hex(g, "1917"));
+    draw(g, &mut s, "C06");
+    act(g, &mut s, Action::Commander(ikeda));
+    act(g, &mut s, Action::Act(act_kind));
+    s
+}
+
+#[test]
+fn r5_1_5_commander_cannot_lead_other_clan() {
+    let g = game();
+    let asano = unit(&g, "浅野幸長");
+    let (ikeda_ashigaru, asano_ashigaru) = (unit(&g, "E18"), unit(&g, "E20"));
+    // R 2.3.2(1) "指挥官驹也作为军势驹使用", R 5.1(5) "不能率领其他大名家的军势驹": neither a
+    // normal nor a strategic move takes 浅野 or his 足軽 along; 池田's own 足軽 may go.
+    for kind in [ACT_MOVE, ACT_STRATEGIC] {
+        let s = ikeda_acts(&g, kind);
+        assert!(!is_legal(&g, &s, Action::Select(asano)), "{kind}");
+        assert!(!is_legal(&g, &s, Action::Select(asano_ashigaru)), "{kind}");
+        assert!(is_legal(&g, &s, Action::Select(ikeda_ashigaru)), "{kind}");
+    }
+    // A commander of the same clan is led like any counter of the clan: 毛利元康 with 毛利輝元.
+    let mut s = after_setup(&g, 1);
+    let (terumoto, motoyasu) = (unit(&g, "毛利輝元"), unit(&g, "毛利元康"));
+    let osaka = s.units[terumoto as usize].loc;
+    put(&g, &mut s, motoyasu, osaka);
+    s.morale[g.data().terumoto_track as usize] = g.data().morale_tracks[g.data().terumoto_track as usize].values.len() as u8 - 1;
+    draw(&g, &mut s, "C14");
+    act(&g, &mut s, Action::Commander(terumoto));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    assert!(is_legal(&g, &s, Action::Select(motoyasu)));
 }
 
 #[test]
@@ -318,19 +365,96 @@ fn d10_a_counter_acts_once_per_card() {
     let f = unit(&g, "福島正則");
     let k = unit(&g, "黒田長政");
     let e22 = unit(&g, "E22");
-    clear_map(&g, &mut s, &[f, k, e22]);
+    let enemy = unit(&g, "W44");
+    clear_map(&g, &mut s, &[f, k, e22, enemy]);
     for u in [f, k, e22] {
         put(&g, &mut s, u, hex(&g, "2016"));
     }
+    put(&g, &mut s, enemy, hex(&g, "1916"));
     draw(&g, &mut s, "C05");
     act(&g, &mut s, Action::Commander(k));
-    act(&g, &mut s, Action::Act(ACT_MOVE));
+    act(&g, &mut s, Action::Act(ACT_ATTACK));
     act(&g, &mut s, Action::Select(f));
     act(&g, &mut s, Action::Done);
-    act(&g, &mut s, Action::Step(1));
-    act(&g, &mut s, Action::Done);
-    // 福島 went with 黒田: he may not act again on this card; the ashigaru left behind may not
-    // be led by him either.
+    let d = (0..6u8).find(|&d| g.data().hexes[hex(&g, "2016") as usize].nb[d as usize] == hex(&g, "1916")).unwrap();
+    act(&g, &mut s, Action::Target(d));
+    act(&g, &mut s, Action::Die(6));
+    act(&g, &mut s, Action::Die(6));
+    // 福島 attacked with 黒田 (R 7.1(1)): he may not act again on this card; the ashigaru left
+    // behind may not be led by him either.
     assert_eq!(s.pending, Pending::Draw);
     assert_eq!(s.units[e22 as usize].loc, hex(&g, "2016"));
+}
+
+#[test]
+fn r6_3_6_a_zoc_reaches_across_an_all_sea_hexside() {
+    // R 6.3 "所有军势所在格及其周边相邻的 6 格为该军势的支配区域 ZOC"; R 6.3(6) "ZOC 不包括完全海
+    // 六边格和敌城塞格" excludes hexes, not hexsides (RULES_NOTES.md D6).
+    let g = game();
+    // The map's one all-sea hexside: 大津 0919 (SE) | 1019.
+    let (n, h) = (hex(&g, "0919"), hex(&g, "1019"));
+    let k = (0..6).find(|&k| g.data().hexes[n as usize].nb[k] == h).unwrap();
+    assert_ne!(g.data().hexes[n as usize].sides[k] & data::SEA_SIDE, 0);
+    let mut s = after_setup(&g, 1);
+    let w = unit(&g, "W44");
+    clear_map(&g, &mut s, &[w]);
+    put(&g, &mut s, w, n);
+    assert!(
+        g.enemy_zoc(&s, h, EAST),
+        "{} is in the ZOC of a West counter at {}",
+        g.data().hexes[h as usize].id,
+        g.data().hexes[n as usize].id
+    );
+    // The observation's ZOC plane says the same.
+    let len = g.info().observation_len();
+    let mut t = vec![0.0f32; len];
+    g.observation_tensor(&s, 0, &mut t);
+    let layout = g.info().observation_layout;
+    let plane = layout.iter().find(|f| f.name == "enemy_zoc").unwrap();
+    assert_eq!(t[plane.offset + h as usize], 1.0);
+}
+
+#[test]
+fn r13_0_1_hideyori_is_released_for_good_once_the_condition_is_met() {
+    // "游戏开始一直到满足条件为止，期间丰臣秀赖不得离开大阪城" (RULES_NOTES.md D18).
+    let g = game();
+    let mut s = after_setup(&g, 1);
+    let (terumoto, hy) = (unit(&g, "毛利輝元"), unit(&g, "豊臣秀頼"));
+    assert!(!g.hideyori_may_leave(&s), "held in 大坂 at the start");
+    assert!(!s.hideyori_released);
+    // C14 毛利輝元 moves his marker toward the West until his 戦意 is 1 or more; the 調略
+    // marker is not on the West side yet.
+    let t = g.data().terumoto_track as usize;
+    while g.data().morale_tracks[t].values[s.morale[t] as usize] == 0 {
+        draw(&g, &mut s, "C14");
+        if s.pending == Pending::Commander {
+            act(&g, &mut s, Action::Pass);
+        }
+    }
+    assert_ne!(g.data().chouryaku_side[s.chouryaku as usize], WEST);
+    assert!(!s.hideyori_released);
+    // The West takes castles (R 11.0(1)③) until the 調略 marker is on its side: released.
+    let mut released = false;
+    while g.data().chouryaku_side[s.chouryaku as usize] != WEST {
+        let mut ev = kassen_core::Events::recording();
+        g.move_all(&mut s, WEST, 1, &"enemy castle taken (R 11.0(1)③)", &mut ev);
+        released |= ev.into_vec().iter().any(|e| e.body.to_value()["kind"] == "hideyori_released");
+    }
+    assert!(released && s.hideyori_released);
+    // The 調略 marker goes back to the East side: the condition fails, 秀頼 stays free.
+    while g.data().chouryaku_side[s.chouryaku as usize] == WEST {
+        g.move_all(&mut s, EAST, 1, &"a failed 恫喝判定 (R 12.2(3))", &mut kassen_core::Events::off());
+    }
+    assert_ne!(g.data().chouryaku_side[s.chouryaku as usize], WEST, "the condition of R 13.0(1) fails");
+    assert!(g.hideyori_may_leave(&s));
+    while g.data().morale_tracks[t].values[s.morale[t] as usize] == 0 {
+        draw(&g, &mut s, "C14");
+        if s.pending == Pending::Commander {
+            act(&g, &mut s, Action::Pass);
+        }
+    }
+    draw(&g, &mut s, "C14");
+    act(&g, &mut s, Action::Commander(terumoto));
+    act(&g, &mut s, Action::Act(ACT_MOVE));
+    assert!(is_legal(&g, &s, Action::Select(hy)), "he may be led out of 大坂");
 }

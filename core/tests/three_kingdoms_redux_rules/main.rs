@@ -8,6 +8,7 @@ mod common;
 mod conformance;
 mod data_switches;
 mod deck_bottom;
+mod declining;
 mod effects;
 mod resolution;
 mod setup;

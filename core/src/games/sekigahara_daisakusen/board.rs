@@ -5,7 +5,7 @@ use std::fmt::Display;
 
 use serde_json::json;
 
-use super::data::{Faction, Kind, EAST, NONE, SEA_SIDE, SIDES, WEST};
+use super::data::{Faction, Kind, EAST, NONE, SIDES, WEST};
 use super::state::{bit, Pending, State, DEAD, TRACK};
 use super::Daisakusen;
 use crate::events::{event, Audience, Events};
@@ -130,8 +130,8 @@ impl Daisakusen {
     }
 
     /// Whether hex `h` lies in the ZOC of `side`'s enemies (R 6.3, 10.0(1), 13.0(4)):
-    /// never an all-sea hex or a castle hex that still works as a castle, and a ZOC does not
-    /// reach across an all-sea hexside (INTERPRETATION (RULES_NOTES.md D6)).
+    /// never an all-sea hex or a castle hex that still works as a castle; the six neighbours
+    /// are in it across any hexside, all-sea ones included (INTERPRETATION (RULES_NOTES.md D6)).
     pub fn enemy_zoc(&self, s: &State, h: u16, side: u8) -> bool {
         let hx = &self.data.hexes[h as usize];
         if !hx.passable() || self.castle_alive(s, h) {
@@ -143,7 +143,7 @@ impl Daisakusen {
         }
         (0..6).any(|d| {
             let n = hx.nb[d];
-            n != super::data::NO_HEX && hx.sides[d] & SEA_SIDE == 0 && s.zoc[n as usize][e] > 0
+            n != super::data::NO_HEX && s.zoc[n as usize][e] > 0
         })
     }
 
@@ -169,6 +169,7 @@ impl Daisakusen {
             ev.emit(Audience::ALL, || {
                 event!({"kind": "morale", "track": self.data.morale_tracks[t as usize].name, "toward": SIDES[toward as usize], "from": cur, "to": next, "value": self.data.morale_tracks[t as usize].values[next as usize], "why": why.to_string()})
             });
+            self.note_hideyori_release(s, ev);
         }
     }
 
@@ -188,6 +189,7 @@ impl Daisakusen {
         for t in 0..self.data.morale_tracks.len() as u8 {
             self.move_marker(s, t, toward, n, why, ev);
         }
+        self.note_hideyori_release(s, ev);
         if next == 0 {
             self.game_over(s, EAST, "the 調略 marker reached 東軍勝利 (R 14.0(3))", ev);
         } else if next == last {
@@ -274,9 +276,27 @@ impl Daisakusen {
         }
     }
 
-    /// 13.0(1): 秀頼 may leave 大坂 only while 毛利輝元's 戦意 is 1 or more and the 調略 marker
-    /// is on the West side.
-    pub fn hideyori_may_leave(&self, s: &State) -> bool {
+    /// R 13.0(1) "毛利辉元战意在 1 以上，西军侧栏中有调略标记的场合": the condition for 秀頼 to
+    /// leave 大坂.
+    pub(crate) fn hideyori_condition(&self, s: &State) -> bool {
         self.track_value(s, self.data.terumoto_track) >= 1 && self.data.chouryaku_side[s.chouryaku as usize] == WEST
+    }
+
+    /// R 13.0(1) "游戏开始一直到满足条件为止，期间丰臣秀赖不得离开大阪城": 秀頼 is held in 大坂
+    /// only until the condition is first met; after that he may leave whatever the markers
+    /// show. INTERPRETATION (RULES_NOTES.md D18).
+    pub fn hideyori_may_leave(&self, s: &State) -> bool {
+        s.hideyori_released || self.hideyori_condition(s)
+    }
+
+    /// Records that the condition of R 13.0(1) holds (after any marker move).
+    pub fn note_hideyori_release(&self, s: &mut State, ev: &mut Events) {
+        if !s.hideyori_released && self.hideyori_condition(s) {
+            s.hideyori_released = true;
+            ev.emit(
+                Audience::ALL,
+                || event!({"kind": "hideyori_released", "why": "毛利輝元's 戦意 ≥ 1 with the 調略 marker on the West side (R 13.0(1))"}),
+            );
+        }
     }
 }

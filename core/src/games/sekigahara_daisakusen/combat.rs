@@ -3,9 +3,9 @@
 
 use super::action::Action;
 use super::data::{Faction, Kind, Terrain, NO_HEX, RIVER, SEA_SIDE, SIDES};
-use super::movement::{advance, crossing_ok};
+use super::movement::crossing_ok;
 use super::sequence::commander_done;
-use super::state::{bit, bits, Fight, Pending, State};
+use super::state::{bit, bits, Fight, Mode, Pending, State};
 use super::Daisakusen;
 use crate::events::{event, Audience, Events};
 use crate::game::ActionId;
@@ -72,17 +72,15 @@ pub fn hit_candidates(s: &State, side: u8) -> u128 {
     }
 }
 
-/// INTERPRETATION (RULES_NOTES.md D20).
+/// Whether the commander may advance into the emptied hex (R 7.3①: across the attack's
+/// hexside under the normal-move limits, within the stacking limit; he then picks who goes
+/// with him). INTERPRETATION (RULES_NOTES.md D20).
 pub fn advance_ok(g: &Daisakusen, s: &State, f: &Fight) -> bool {
     let side = s.units[s.cmdr as usize].side;
-    // R 13.0(1): 秀頼 does not leave 大坂 by an advance either (RULES_NOTES.md D18).
-    let hy = g.data.hideyori;
-    let hideyori_held = s.group & bit(hy) != 0 && f.from == g.data.osaka && !g.hideyori_may_leave(s);
     s.group & bit(s.cmdr) != 0
-        && !hideyori_held
         && s.occ[f.target as usize][1 - side as usize] == 0
         && crossing_ok(g, f.from, f.dir as usize, false).is_some()
-        && s.occ[f.target as usize][side as usize] + s.group.count_ones() as u8 <= g.data.stacking
+        && s.occ[f.target as usize][side as usize] < g.data.stacking
 }
 
 pub fn apply(g: &Daisakusen, s: &mut State, a: Action, ev: &mut Events) {
@@ -90,9 +88,15 @@ pub fn apply(g: &Daisakusen, s: &mut State, a: Action, ev: &mut Events) {
         Action::Target(d) => declare(g, s, d, ev),
         Action::Hit(u) => take_hit(g, s, u, ev),
         Action::Advance => {
-            let f = s.fight.expect("a fight");
-            advance(g, s, f.target, ev);
-            commander_done(g, s, ev);
+            // R 7.3①: the commander advances leading whom he could lead in a move, out of the
+            // surviving attack group (which has acted either way). INTERPRETATION
+            // (RULES_NOTES.md D20).
+            let mut f = s.fight.expect("a fight");
+            f.queue = s.group;
+            s.fight = Some(f);
+            s.used |= s.group;
+            s.group = bit(s.cmdr);
+            s.pending = Pending::Select { mode: Mode::Advance };
         }
         Action::Stay => commander_done(g, s, ev),
         _ => unreachable!("combat::apply got {a:?}"),
@@ -110,16 +114,15 @@ fn declare(g: &Daisakusen, s: &mut State, d: u8, ev: &mut Events) {
         -2
     } else {
         let mut m = 0i8;
-        // A castle hex that still works is its own terrain (R 2.4(1)⑤, 7.1(3)② "城塞除外"):
-        // attacking out of it has no hill or plain modifier.
-        if !g.castle_alive(s, from) {
-            let (a_hill, d_hill) = (base_hill(g, from), base_hill(g, target));
-            if !a_hill && d_hill {
-                m -= 1;
-            }
-            if a_hill && !d_hill {
-                m += 1;
-            }
+        let (a_hill, d_hill) = (base_hill(g, from), base_hill(g, target));
+        // R 7.1(3)①: plain → hill −1, out of a castle on plain ground too (① has no exception).
+        if !a_hill && d_hill {
+            m -= 1;
+        }
+        // R 7.1(3)② "从丘陵向平地攻击的场合（城塞除外）": hill → plain +1, but not out of a castle
+        // that still works; a castle fallen by force is ordinary ground (R 10.0(4)).
+        if a_hill && !d_hill && !g.castle_alive(s, from) {
+            m += 1;
         }
         if g.data.hexes[from as usize].sides[d as usize] & RIVER != 0 {
             m -= 1;

@@ -34,7 +34,8 @@
 //! 3. Move: `Select(u)` units up to the leadership, `Done` → (strategic: chance `Die`) →
 //!    `Step(d)` hex by hex, `Done` to stop (the move also stops by itself: ZOC, castle, points).
 //! 4. Attack: `Select(u)`, `Done` → `Target(d)` → chance `Die` per rolling unit (the besieged
-//!    first) → the side hit allocates each hit `Hit(u)` → `Advance` / `Stay`.
+//!    first) → the side hit allocates each hit `Hit(u)` → `Advance` (then `Select(u)` the
+//!    attackers who go along, `Done`) / `Stay`.
 //! 5. Recover: `Select(u)` flipped units, `Done`.
 //!
 //! Tests: `core/tests/daisakusen_rules/` (`cards.rs`: R 4.0 and each of the 16 cards;
@@ -225,7 +226,7 @@ impl Game for Daisakusen {
             observation_shape: vec![view::tensor_len(self)],
             observation_layout: tensor::layout(self),
             max_game_length: units + self.max_turns as u32 * per_turn,
-            rules_version: "sekigahara_daisakusen/1".into(),
+            rules_version: "sekigahara_daisakusen/2".into(),
             rulebook: "shared/rules/sekigahara_hex.zh.txt (Chinese translation of the Game Journal No.32 rules)".into(),
             config: json!({"max_turns": self.max_turns}),
             provenance: d.provenance.clone(),

@@ -15,8 +15,19 @@ use crate::game::ActionId;
 pub fn may_join(g: &Daisakusen, s: &State, v: u8, mode: Mode) -> bool {
     let u = s.cmdr;
     let (cx, x) = (&s.units[u as usize], &s.units[v as usize]);
-    // A counter acts once per card: INTERPRETATION (RULES_NOTES.md D10).
-    if s.group & bit(v) != 0 || x.loc != cx.loc || x.side != cx.side || s.used & bit(v) != 0 {
+    if s.group & bit(v) != 0 || x.loc != cx.loc || x.side != cx.side {
+        return false;
+    }
+    if mode == Mode::Advance {
+        // R 7.3: the advance is taken by the surviving attack group (kept in `fight.queue`
+        // while the commander picks), within the stacking limit of the emptied hex (R 7.3①).
+        // INTERPRETATION (RULES_NOTES.md D20).
+        let Some(f) = s.fight else { return false };
+        if f.queue & bit(v) == 0 || s.occ[f.target as usize][x.side as usize] + s.group.count_ones() as u8 >= g.data.stacking {
+            return false;
+        }
+    } else if s.used & bit(v) != 0 {
+        // A counter acts once per card: INTERPRETATION (RULES_NOTES.md D10).
         return false;
     }
     let d = &g.data;
@@ -28,20 +39,25 @@ pub fn may_join(g: &Daisakusen, s: &State, v: u8, mode: Mode) -> bool {
     if (s.group.count_ones() as u8) >= d.counters[u as usize].command {
         return false;
     }
+    let lead = &d.counters[u as usize];
     let c = &d.counters[v as usize];
+    let own_clan = lead.clan == c.clan || lead.also_leads.contains(&c.clan);
     match c.kind {
         // R 5.1(6), 6.4: garrisons never act.
         Kind::Garrison => false,
         // R 13.0(1): 秀頼 leaves 大坂 only under 13.0(1); led like a 武将 (13.0 note, (5)).
         Kind::Special => mode == Mode::Attack || x.loc != d.osaka || g.hideyori_may_leave(s),
-        // R 5.1(5)①: 武将 of any clan; other commanders go like 武将 (INTERPRETATION (RULES_NOTES.md D4)).
-        Kind::Busho | Kind::Commander => true,
+        // R 5.1(5)①: 武将 of any clan.
+        Kind::Busho => true,
+        // R 2.3.2(1) "指挥官驹也作为军势驹使用" and R 5.1(5) "不能率领其他大名家的军势驹": in a
+        // move, a strategic move and an advance a commander goes only with a commander of his
+        // own clan; R 7.1(1) "也可以指挥统率力相同的指挥官进行攻击" lets any commander join an
+        // attack. INTERPRETATION (RULES_NOTES.md D4).
+        Kind::Commander => mode == Mode::Attack || own_clan,
         // R 5.1(5)② and its note: 足軽 with a commander of their clan (吉川 leads 毛利), or
         // together with a 武将 of their clan.
         Kind::Ashigaru => {
-            let lead = &d.counters[u as usize];
-            lead.clan == c.clan
-                || lead.also_leads.contains(&c.clan)
+            own_clan
                 || bits(s.group).any(|w| {
                     w != u && matches!(d.counters[w as usize].kind, Kind::Busho | Kind::Commander) && d.counters[w as usize].clan == c.clan
                 })
@@ -78,6 +94,11 @@ pub fn apply_select(g: &Daisakusen, s: &mut State, mode: Mode, a: Action, ev: &m
                     s.units[v as usize].flipped = false;
                     ev.emit(Audience::ALL, || event!({"kind": "recovered", "unit": g.unit_name(v)}));
                 }
+                commander_done(g, s, ev);
+            }
+            Mode::Advance => {
+                let f = s.fight.expect("a fight");
+                advance(g, s, f.target, ev);
                 commander_done(g, s, ev);
             }
         },
@@ -219,7 +240,8 @@ fn finish_move(g: &Daisakusen, s: &mut State, ev: &mut Events) {
     commander_done(g, s, ev);
 }
 
-/// R 7.3: the attack group advances into the emptied hex.
+/// R 7.3: the commander and the part of the attack group he picked advance into the emptied
+/// hex.
 pub fn advance(g: &Daisakusen, s: &mut State, to: u16, ev: &mut Events) {
     let side = s.units[s.cmdr as usize].side;
     move_group(g, s, to);

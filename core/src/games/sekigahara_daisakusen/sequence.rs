@@ -45,6 +45,7 @@ pub fn initial_state(g: &Daisakusen, rng: Rng) -> State {
         turn: 1,
         first_draw: true,
         hideyori_left: false,
+        hideyori_released: false,
         ieyasu_arrived: false,
         card: NONE,
         stage: 0,
@@ -63,6 +64,7 @@ pub fn initial_state(g: &Daisakusen, rng: Rng) -> State {
         rng,
     };
     g.rebuild_occupancy(&mut s);
+    s.hideyori_released = g.hideyori_condition(&s);
     s
 }
 

@@ -26,6 +26,8 @@ pub enum Mode {
     Strategic,
     Attack,
     Recover,
+    /// The commander picks who advances with him after combat (R 7.3①).
+    Advance,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -80,7 +82,8 @@ pub struct Fight {
     pub siege: bool,
     /// 0: the besieged fire first (R 7.2); 1: the attack.
     pub stage: u8,
-    /// Units still to roll in this stage.
+    /// Units still to roll in this stage; while the commander picks who advances (R 7.3), the
+    /// surviving attack group.
     #[serde(with = "mask")]
     pub queue: u128,
     pub hits: u8,
@@ -108,6 +111,9 @@ pub struct State {
     pub turn: u16,
     pub first_draw: bool,
     pub hideyori_left: bool,
+    /// R 13.0(1): the condition for 秀頼 to leave 大坂 has held once; he is free for good.
+    #[serde(default)]
+    pub hideyori_released: bool,
     pub ieyasu_arrived: bool,
     pub card: u8,
     /// Card program: 0 start, 1 activations, 2 marker after, 3 end.

@@ -77,6 +77,7 @@ pub fn layout(g: &Daisakusen) -> Vec<Feature> {
         .unit("movement_points", 1, "movement points / 12, clamped")
         .unit("is_east", 1, "the observer is East (the spectator sees East's perspective)")
         .unit("to_act", 1, "the observer is to act")
+        .unit("hideyori_may_leave", 1, "豊臣秀頼 may leave 大坂 (R 13.0(1); for good once its condition has held)")
         .unit("pending", PENDING_KINDS.len(), "one-hot kind of the pending decision")
         .build()
 }

@@ -94,7 +94,7 @@ pub fn tensor_len(g: &Daisakusen) -> usize {
         + d.entry.iter().map(|e| e.boxes.len() + 1).sum::<usize>()
         + 3 * d.cards.len()
         + 6 * d.counters.len()
-        + 4
+        + 5
         + PENDING_KINDS.len()
 }
 
@@ -228,7 +228,7 @@ fn tensor_values<T: Count>(g: &Daisakusen, s: &State, player: Player, out: &mut 
         };
         mark(h);
         for dd in 0..6 {
-            if hx.nb[dd] != NO_HEX && hx.sides[dd] & super::data::SEA_SIDE == 0 {
+            if hx.nb[dd] != NO_HEX {
                 mark(hx.nb[dd] as usize);
             }
         }
@@ -290,7 +290,8 @@ fn tensor_values<T: Count>(g: &Daisakusen, s: &State, player: Player, out: &mut 
     out[k + 1] = T::of((s.mp as f32 / 12.0).min(1.0));
     out[k + 2] = T::flag(me == EAST);
     out[k + 3] = T::flag(player >= 0 && g.current_player(s) == player);
-    out[k + 4 + pending_index(&s.pending)] = T::ONE;
+    out[k + 4] = T::flag(g.hideyori_may_leave(s));
+    out[k + 5 + pending_index(&s.pending)] = T::ONE;
 }
 
 use crate::game::Game;
@@ -326,6 +327,7 @@ fn mode_name(m: Mode) -> &'static str {
         Mode::Strategic => "strategic",
         Mode::Attack => "attack",
         Mode::Recover => "recover",
+        Mode::Advance => "advance",
     }
 }
 
@@ -441,6 +443,8 @@ pub struct View<'a> {
     entry: Vec<EntryView<'a>>,
     fight: Option<FightView<'a>>,
     group: Vec<&'a str>,
+    /// R 13.0(1): 豊臣秀頼 may leave 大坂 (for good once its condition has held).
+    hideyori_may_leave: bool,
     kyoto_owner: &'static str,
     max_turns: u16,
     morale: Vec<MoraleView<'a>>,
@@ -518,6 +522,7 @@ pub fn view<'a>(g: &'a Daisakusen, s: &State, _player: Player) -> View<'a> {
         commander: (s.cmdr != NONE).then(|| g.unit_name(s.cmdr)),
         group: (0..s.units.len() as u8).filter(|&u| s.group & bit(u) != 0).map(|u| d.counters[u as usize].id.as_str()).collect(),
         movement_points: s.mp,
+        hideyori_may_leave: g.hideyori_may_leave(s),
         fight: s.fight.map(|f| FightView {
             from: hex_id(g, f.from),
             target: hex_id(g, f.target),

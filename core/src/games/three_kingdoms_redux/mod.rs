@@ -206,7 +206,7 @@ impl Game for Tkr {
             observation_shape: vec![view::tensor_len(self)],
             observation_layout: tensor::layout(self),
             max_game_length: 40_000,
-            rules_version: "three_kingdoms_redux/2".into(),
+            rules_version: "three_kingdoms_redux/3".into(),
             rulebook: "shared/rules/three_kingdoms_redux.ko.txt (Korean edition)".into(),
             config: json!({
                 "trade_rates": if self.literal_rates { "literal" } else { "player_side" },

@@ -325,7 +325,7 @@ impl Tkr {
                 if left > 1 && self.dev_remaining(s, deck).next().is_some() {
                     s.pending = Pending::DrawDev { seat: k as u8, deck, left: left - 1, import };
                 } else if import {
-                    self.after_import_draws(s, k);
+                    self.after_import_draws(s, k, ev);
                 } else {
                     s.scratch += 1;
                     s.pending = Pending::Auto;
@@ -448,7 +448,7 @@ impl Tkr {
         s.pending = Pending::Auto;
     }
 
-    fn after_import_draws(&self, s: &mut State, seat: usize) {
+    fn after_import_draws(&self, s: &mut State, seat: usize, ev: &mut Events) {
         let keep = self.param(s, seat, A_INSTRUCT, Some(M_IMPORT), P_IMPORT_KEEP, self.bidders(s, seat, A_INSTRUCT)) as u32;
         if s.seats[seat].import_drawn.count_ones() > keep {
             s.seat = seat as u8;
@@ -458,13 +458,19 @@ impl Tkr {
             p.hand |= p.import_drawn;
             p.import_drawn = 0;
             s.import_seq.clear();
-            self.end_instruct(s, seat);
+            self.end_instruct(s, seat, ev);
         }
     }
 
-    fn end_instruct(&self, s: &mut State, seat: usize) {
+    fn end_instruct(&self, s: &mut State, seat: usize, ev: &mut Events) {
         let modes = s.scratch as u16;
-        self.complete(s, seat, A_INSTRUCT, modes, None);
+        if modes == 0 {
+            // §8 3): hiring no instructor and importing nothing is not performing the action.
+            // INTERPRETATION (RULES_NOTES.md T8).
+            self.finish_action(s, seat, A_INSTRUCT, false, ev);
+        } else {
+            self.complete(s, seat, A_INSTRUCT, modes, None);
+        }
     }
 
     // === 8. the actions ===
@@ -498,7 +504,8 @@ impl Tkr {
             A_TRAIN => {
                 let limit = self.param(s, seat, a, None, P_TRAIN_LIMIT, w);
                 if limit.min(p.untrained) == 0 {
-                    self.complete(s, seat, a, 0, None);
+                    // §8 3): nothing to train, nothing done: the action is declined (T8).
+                    self.finish_action(s, seat, a, false, ev);
                 } else {
                     s.pending = Pending::Train;
                 }
@@ -637,7 +644,13 @@ impl Tkr {
                     modes |= 1 << 5;
                 }
                 ev.emit(Audience::ALL, || event!({"kind": "trade_weapons", "seat": seat, "choice": k}));
-                self.complete(s, seat, A_TRADE, modes, None);
+                if modes == 0 {
+                    // §8 3) "승리한 액션을 수행하지 않기로 선택할 수도 있습니다": no rice trade and no
+                    // weapon trade is declining the action. INTERPRETATION (RULES_NOTES.md T8).
+                    self.finish_action(s, seat, A_TRADE, false, ev);
+                } else {
+                    self.complete(s, seat, A_TRADE, modes, None);
+                }
             }
             Pending::WeaponPick { left, give } => {
                 let Action::Weapon(t) = x else { unreachable!("weapon pick") };
@@ -673,7 +686,7 @@ impl Tkr {
             }
             Pending::Import => {
                 if k == 0 {
-                    self.end_instruct(s, seat);
+                    self.end_instruct(s, seat, ev);
                 } else {
                     let deck = (k - 1) as u8;
                     s.scratch |= 1 << M_IMPORT;
@@ -694,7 +707,7 @@ impl Tkr {
                     s.pending = Pending::KeepImport { left: left - 1 };
                 } else {
                     self.return_imports(s, seat, ev);
-                    self.end_instruct(s, seat);
+                    self.end_instruct(s, seat, ev);
                 }
             }
             Pending::Build => match x {
@@ -706,6 +719,8 @@ impl Tkr {
                         self.build(s, seat, d, lo, ev);
                     }
                 }
+                // §8 3): nothing built is not performing the action (T8).
+                _ if s.scratch == 0 => self.finish_action(s, seat, A_BUILD, false, ev),
                 _ => self.complete(s, seat, A_BUILD, 0, None),
             },
             Pending::ArmyCost { dev } => self.build(s, seat, dev, k, ev),
@@ -728,7 +743,12 @@ impl Tkr {
                 p.untrained -= k;
                 p.trained += k;
                 ev.emit(Audience::ALL, || event!({"kind": "train", "seat": seat, "amount": k}));
-                self.complete(s, seat, A_TRAIN, 0, None);
+                if k == 0 {
+                    // §8 3): training no army is not performing the action (T8).
+                    self.finish_action(s, seat, A_TRAIN, false, ev);
+                } else {
+                    self.complete(s, seat, A_TRAIN, 0, None);
+                }
             }
             Pending::Tribute => {
                 let b = self.data.tribute[k as usize];
