@@ -243,6 +243,7 @@ impl Svg {
     }
 
     /// Text inscribed on piece `piece` (from [`Svg::piece`]): it may lie on that piece only.
+    #[allow(clippy::too_many_arguments)]
     pub fn piece_text(&mut self, piece: usize, x: f64, y: f64, size: f64, anchor: &str, style: &str, content: &str) {
         self.label(x, y, size, anchor, style, content, Some(piece));
     }

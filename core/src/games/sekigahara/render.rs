@@ -14,8 +14,8 @@ use crate::render::{int, list, num, paint, show, text, Canvas, Frame, RenderErro
 
 /// Room around the map for the stacks of the locations at its edges.
 const PAD: f64 = 56.0;
-const BLOCK_W: f64 = 26.0;
-const BLOCK_H: f64 = 20.0;
+const BLOCK_W: f64 = 30.0;
+const BLOCK_H: f64 = 28.0;
 const NAME_FONT: f64 = 12.0;
 const RESOURCE: &str = "#E69F00";
 
@@ -181,7 +181,7 @@ fn draw_stacks(s: &mut Svg, f: &Frame, lv: &Value, blocks: &[Value], loc: &str, 
             cells.push((format!("+{rest}"), None));
         }
         // Nearest free place around the location, the side's own direction first (Tokugawa
-        // above, Ishida below), further out ring by ring, in rows of four, three, two or six; a line
+        // above, Ishida below), further out ring by ring, in rows of four, three, two, six or eight; a line
         // ties a far stack to its place.
         let mut angles: Vec<f64> = vec![-90.0, -60.0, -120.0, -30.0, -150.0, 0.0, 180.0, 30.0, 150.0, 60.0, 120.0, 90.0];
         angles.extend([-75.0, -105.0, -45.0, -135.0, -15.0, -165.0, 15.0, 165.0, 45.0, 135.0, 75.0, 105.0]);
@@ -190,11 +190,11 @@ fn draw_stacks(s: &mut Svg, f: &Frame, lv: &Value, blocks: &[Value], loc: &str, 
         }
         let mut found = None;
         let mut first = None;
-        'search: for per_row in [4usize, 3, 2, 6] {
+        'search: for per_row in [4usize, 3, 2, 6, 8] {
             let cols = cells.len().min(per_row);
             let rows = cells.len().div_ceil(per_row);
             let (w, h) = (cols as f64 * (BLOCK_W + 2.0) - 2.0, rows as f64 * (BLOCK_H + 2.0) - 2.0);
-            for k in 0..14 {
+            for k in 0..26 {
                 let r = 13.0 + k as f64 * 8.0;
                 for a in &angles {
                     let (c, sn) = (a.to_radians().cos(), a.to_radians().sin());
@@ -227,10 +227,12 @@ fn draw_stacks(s: &mut Svg, f: &Frame, lv: &Value, blocks: &[Value], loc: &str, 
                         BLOCK_H,
                         &paint(seat_colour(side), if leader { HIGHLIGHT } else { INK }, if leader { 2.5 } else { 1.0 }),
                     );
+                    let clan: String = capitalised(text(b, "clan")).chars().take(3).collect();
+                    s.piece_text(p, cx + BLOCK_W / 2.0, cy + 11.0, 11.0, "middle", &format!("fill=\"{}\"", on_seat(side)), &clan);
                     s.piece_text(
                         p,
                         cx + BLOCK_W / 2.0,
-                        cy + 15.0,
+                        cy + 25.0,
                         12.0,
                         "middle",
                         &format!("fill=\"{}\" font-weight=\"bold\"", on_seat(side)),
@@ -250,7 +252,7 @@ fn draw_stacks(s: &mut Svg, f: &Frame, lv: &Value, blocks: &[Value], loc: &str, 
                 }
                 None => {
                     s.rect(cx, cy, BLOCK_W, BLOCK_H, &paint(LIGHT_GREY, seat_colour(side), 2.5));
-                    s.piece_text(p, cx + BLOCK_W / 2.0, cy + 15.0, 12.0, "middle", &format!("fill=\"{INK}\""), label);
+                    s.piece_text(p, cx + BLOCK_W / 2.0, cy + 19.0, 12.0, "middle", &format!("fill=\"{INK}\""), label);
                     s.title(&format!("{hidden} {} block(s) face down", f.seats.get(side).map_or(*name, String::as_str)));
                 }
             }
@@ -264,7 +266,7 @@ fn legend(c: &mut Canvas) {
     c.legend(Swatch::Line(INK, 2.0), "road");
     c.legend(Swatch::Fill(PAPER, INK), "castle (filled: controlling side)");
     c.legend(Swatch::Fill(RESOURCE, INK), "resource (small marker: controller)");
-    c.legend(Swatch::Fill(SIDES_COLOUR, INK), "block face: mons, G arquebus, C cavalry (gold edge: leader)");
+    c.legend(Swatch::Fill(SIDES_COLOUR, INK), "block face: clan, mons, G arquebus, C cavalry (gold edge: leader)");
     c.legend(Swatch::Fill(LIGHT_GREY, INK), "block backs: x3 = three face down");
     c.legend(Swatch::Fill(HIGHLIGHT, INK), "last move / roads used this move");
 }

@@ -136,11 +136,47 @@ pub fn draw(g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
         }
         tallest = tallest.max(ry - y);
     }
+    let y = tracks(f, s, y + tallest + 22.0);
     c.width = BOARD_W;
-    c.height = y + tallest + 8.0;
+    c.height = y + 8.0;
     legend(c);
     panel(g, f, c);
     Ok(())
+}
+
+/// The kingdoms' tracks as a table: treasury, granary, support, military strength, tribal
+/// relations, farm and market levels, office, armies and weapons.
+fn tracks(f: &Frame, s: &mut crate::render::Svg, y: f64) -> f64 {
+    let heads =
+        ["Kingdom", "Gold", "Rice", "Support", "Military", "Tribal", "Farm", "Market", "Office", "Armies", "Spear/Horse/Crossbow/Ship"];
+    let xs = [0.0, 130.0, 185.0, 240.0, 310.0, 380.0, 440.0, 495.0, 560.0, 620.0, 690.0];
+    s.text(0.0, y, 15.0, "start", "font-weight=\"bold\"", "Tracks");
+    let mut y = y + 20.0;
+    for (h, x) in heads.iter().zip(xs) {
+        s.text(x, y, FONT, "start", "font-weight=\"bold\"", h);
+    }
+    for (i, seat) in list(f.body, "seats").iter().enumerate() {
+        y += LINE + 2.0;
+        seat_marker(s, i, 6.0, y - 4.0, 5.0);
+        let w = &seat["weapons"];
+        let cells = [
+            format!("{} ({})", f.seat_name(i), text(seat, "kingdom")),
+            show(&seat["gold"]),
+            show(&seat["rice"]),
+            show(&seat["support"]),
+            show(&seat["military"]),
+            show(&seat["tribal"]),
+            show(&seat["farm"]["level"]),
+            show(&seat["market"]["level"]),
+            show(&seat["office"]),
+            format!("{}+{}", show(&seat["trained"]), show(&seat["untrained"])),
+            format!("{}/{}/{}/{}", show(&w["spear"]), show(&w["horse"]), show(&w["crossbow"]), show(&w["ship"])),
+        ];
+        for (k, (cell, x)) in cells.iter().zip(xs).enumerate() {
+            s.text(if k == 0 { x + 16.0 } else { x }, y, FONT, "start", "", cell);
+        }
+    }
+    y
 }
 
 fn legend(c: &mut Canvas) {
@@ -148,6 +184,7 @@ fn legend(c: &mut Canvas) {
     c.legend(Swatch::Fill(HIGHLIGHT, GREY), "the alliance action this round");
     c.legend(Swatch::Fill(PAPER, GREY), "region (marker: holder)");
     c.legend(Swatch::Fill(LIGHT_GREY, GREY), "region flipped");
+    c.legend(Swatch::Fill(PAPER, PAPER), "Armies: trained+untrained");
 }
 
 fn panel(g: &Tkr, f: &Frame, c: &mut Canvas) {
