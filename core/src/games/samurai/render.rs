@@ -31,6 +31,17 @@ fn short(name: &str) -> String {
     format!("{head}{rest}")
 }
 
+/// A token's printed name: `rice-3` -> `Rice 3`, `token-exchange` -> `Token Exchange`.
+fn full_name(name: &str) -> String {
+    name.split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map_or_else(String::new, |h| h.to_uppercase().chain(c).collect())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn figure_glyph(figure: &str) -> &'static str {
     FIGURES.iter().find(|(f, _)| *f == figure).map_or("?", |(_, g)| g)
 }
@@ -123,7 +134,7 @@ pub fn draw(g: &Samurai, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
         s.group(&format!("class=\"token\" data-target=\"hex:{hex}\""));
         let p = seat_marker(s, seat, x, y, 13.0);
         s.piece_text(p, x, y + 4.0, 11.0, "middle", &format!("fill=\"{}\" font-weight=\"bold\"", on_seat(seat)), &short(text(t, "name")));
-        s.title(&format!("{} of {}", text(t, "name"), f.seat_name(seat)));
+        s.title(&format!("{} of {}", full_name(text(t, "name")), f.seat_name(seat)));
         s.end_group();
     }
     if let Some((x, y)) = last_hex(g, f).and_then(pos) {
@@ -147,6 +158,10 @@ fn legend(c: &mut Canvas) {
     for (figure, glyph) in FIGURES {
         c.legend(Swatch::Glyph(glyph.into()), &format!("{figure} figure (small marker: seat leading it now)"));
     }
+    c.legend(
+        Swatch::Seat(0),
+        "token: H helmet, B buddha, R rice, S samurai, Sh ship, Rn ronin, TX token exchange, FX figure exchange, with its strength",
+    );
     c.legend(Swatch::Fill(HIGHLIGHT, INK), "hex of the last move");
 }
 
@@ -173,8 +188,8 @@ fn panel(f: &Frame, c: &mut Canvas) {
             ),
         );
         if let Some(hand) = p.get("hand").and_then(Value::as_array) {
-            let names: Vec<String> = hand.iter().map(|t| short(text(t, "name"))).collect();
-            c.line(&format!("    hand: {}", names.join(" ")));
+            let names: Vec<String> = hand.iter().map(|t| full_name(text(t, "name"))).collect();
+            c.line(&format!("    hand: {}", names.join(", ")));
         }
     }
     c.heading("Figures");
