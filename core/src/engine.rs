@@ -147,6 +147,8 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError>;
     /// Draws a view of this game ([`DynState::view`]) as an SVG document.
     fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError>;
+    /// [`DynGame::render_svg`] with the boxes of every text and piece of the picture.
+    fn render_layout(&self, view: &Value) -> Result<crate::render::Layout, crate::render::RenderError>;
     /// The `data-target` of the board element action `a` is played on, if any
     /// ([`Game::action_target`]).
     fn action_target(&self, a: ActionId) -> Option<String>;
@@ -337,6 +339,12 @@ impl StateHandle {
     pub fn render_svg(&self, player: Player) -> Result<String, crate::render::RenderError> {
         let view = self.view(player)?;
         self.game().render_svg(&view)
+    }
+
+    /// [`StateHandle::render_svg`] with the boxes of every text and piece of the picture.
+    pub fn render_layout(&self, player: Player) -> Result<crate::render::Layout, crate::render::RenderError> {
+        let view = self.view(player)?;
+        self.game().render_layout(&view)
     }
 
     pub fn to_json_string(&self) -> String {
@@ -863,8 +871,12 @@ impl<G: Game> DynGame for Instance<G> {
     }
 
     fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError> {
+        self.render_layout(view).map(|l| l.svg)
+    }
+
+    fn render_layout(&self, view: &Value) -> Result<crate::render::Layout, crate::render::RenderError> {
         let name = REGISTRY.iter().find(|e| e.id == G::ID).map_or(G::ID, |e| e.name);
-        crate::render::draw(&self.rules, name, view)
+        crate::render::draw_layout(&self.rules, name, view)
     }
 
     fn action_target(&self, a: ActionId) -> Option<String> {

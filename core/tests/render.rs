@@ -95,3 +95,53 @@ fn action_targets_are_elements_of_the_picture() {
     }
     assert!(found > 0);
 }
+
+/// Boards a player reads at a glance: along random games of every registered game, for every
+/// observer, no label lies on another label or on a piece, and none is smaller than
+/// `MIN_READABLE_PX` once the picture is fitted to 1280×800 (core/src/render/layout.rs).
+#[test]
+fn pictures_are_readable_at_1280_by_800() {
+    for (id, _) in games() {
+        let game = load_game(id, None).unwrap();
+        let n = game.num_players() as Player;
+        let mut checked = 0;
+        for seed in 1..=2u64 {
+            let mut state = game.new_initial_state(seed);
+            let mut rng = Rng::from_seed(seed + 200);
+            let mut step = 0u64;
+            loop {
+                if step % 17 == 0 || state.is_terminal() {
+                    for observer in std::iter::once(SPECTATOR).chain(0..n) {
+                        let layout = state.render_layout(observer).unwrap();
+                        assert_eq!(layout.svg, state.render_svg(observer).unwrap());
+                        let problems = layout.problems();
+                        assert!(
+                            problems.is_empty(),
+                            "{id} seed {seed} step {step} observer {observer}: {} layout problems, first: {:#?}",
+                            problems.len(),
+                            &problems[..problems.len().min(8)]
+                        );
+                        checked += 1;
+                    }
+                }
+                if state.is_terminal() {
+                    break;
+                }
+                let legal = state.legal_actions();
+                state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+                step += 1;
+            }
+        }
+        assert!(checked > 0);
+    }
+}
+
+/// The pictures name a CJK-capable font family first, so Japanese and Korean names show on
+/// any machine that has one installed (README: fonts-noto-cjk).
+#[test]
+fn pictures_ask_for_a_cjk_font_first() {
+    for (id, _) in games() {
+        let svg = load_game(id, None).unwrap().new_initial_state(1).render_svg(SPECTATOR).unwrap();
+        assert!(svg.contains("font-family=\"'Noto Sans CJK JP', "), "{id}: no CJK font family first");
+    }
+}

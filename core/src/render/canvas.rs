@@ -1,14 +1,25 @@
 //! The board a game draws on, and the frame around it: header, legend panel, footer.
 
+use super::layout::Layout;
 use super::palette::{seat_marker, seat_shape, GREY, HIGHLIGHT, INK, LIGHT_GREY, PAPER};
-use super::svg::{esc, num, paint, Svg};
+use super::svg::{esc, num, paint, text_width, Svg};
 use super::Frame;
 
 const MARGIN: f64 = 12.0;
-const HEADER: f64 = 58.0;
+const HEADER: f64 = 56.0;
 const FOOTER: f64 = 40.0;
-const PANEL: f64 = 320.0;
-const LINE: f64 = 17.0;
+/// Width of the side panel (legend and the game's notes).
+pub const PANEL: f64 = 330.0;
+const LINE: f64 = 18.0;
+const PANEL_FONT: f64 = 13.0;
+/// The picture's width: it is drawn at the size it is meant to be seen at.
+const WIDTH: f64 = super::layout::FIT.0;
+/// The board area a game draws in, in pixels; a larger board is scaled down to fit.
+pub const BOARD_W: f64 = WIDTH - MARGIN * 3.0 - PANEL;
+pub const BOARD_H: f64 = super::layout::FIT.1 - HEADER - FOOTER - MARGIN;
+/// The font families the pictures ask for: a CJK-capable family first (Japanese and Korean
+/// names), then Latin ones. Debian and Ubuntu ship it in `fonts-noto-cjk`.
+pub const FONT_FAMILY: &str = "'Noto Sans CJK JP', 'Noto Sans', sans-serif";
 
 /// A legend entry's sample.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,63 +79,74 @@ impl Canvas {
 
     /// The whole SVG document: header, board, panel, footer.
     pub fn finish(self, f: &Frame, name: &str) -> String {
-        let panel = self.draw_panel(f);
-        let panel_h = panel.1;
-        let body_h = self.height.max(panel_h);
-        let w = MARGIN * 3.0 + self.width + PANEL;
+        self.lay_out(f, name).svg
+    }
+
+    /// The whole SVG document with the boxes of its texts and pieces.
+    pub fn lay_out(self, f: &Frame, name: &str) -> Layout {
+        let (panel, panel_h) = self.draw_panel(f);
+        let k = (BOARD_W / self.width.max(1.0)).min(BOARD_H / self.height.max(1.0)).min(1.0);
+        let body_h = (self.height * k).max(panel_h).max(BOARD_H);
+        let w = WIDTH;
         let h = HEADER + body_h + FOOTER + MARGIN;
         let mut s = Svg::new();
         s.rect(0.0, 0.0, w, h, &paint(PAPER, "", 0.0));
         draw_header(&mut s, f, name, w);
-        s.group(&format!("class=\"board\" transform=\"translate({},{})\"", num(MARGIN), num(HEADER)));
-        s.append(&self.board);
+        s.group("class=\"board\"");
+        s.append_scaled(&self.board, MARGIN, HEADER, k);
         s.end_group();
-        s.group(&format!("class=\"panel\" transform=\"translate({},{})\"", num(MARGIN * 2.0 + self.width), num(HEADER)));
-        s.append(&panel.0);
+        s.group("class=\"panel\"");
+        s.append_scaled(&panel, WIDTH - MARGIN - PANEL, HEADER, 1.0);
         s.end_group();
         draw_footer(&mut s, f, HEADER + body_h, w);
         let observer = f.observer.map_or_else(|| "spectator".to_string(), |o| o.to_string());
-        format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"'Noto Sans', 'Noto Sans CJK JP', sans-serif\" data-game=\"{}\" data-observer=\"{}\">\n{}</svg>\n",
+        let svg = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"{FONT_FAMILY}\" data-game=\"{}\" data-observer=\"{}\">\n{}</svg>\n",
             esc(&f.game),
             observer,
-            s.into_string(),
+            s.as_str(),
             w = num(w),
             h = num(h)
-        )
+        );
+        Layout { svg, width: w, height: h, boxes: s.boxes().to_vec() }
     }
 
     fn draw_panel(&self, f: &Frame) -> (Svg, f64) {
         let mut s = Svg::new();
         let mut y = LINE;
-        s.text(0.0, y, 14.0, "start", "font-weight=\"bold\"", "Legend");
+        s.text(0.0, y, 15.0, "start", "font-weight=\"bold\"", "Legend");
         for (seat, seat_name) in f.seats.iter().enumerate() {
             y += LINE;
             seat_marker(&mut s, seat, 8.0, y - 5.0, 6.0);
             let you = if f.observer == Some(seat) { " (you)" } else { "" };
-            s.text(20.0, y, 12.0, "start", "", &format!("{seat_name}{you}: seat {seat}, {}", seat_shape(seat)));
+            s.text(20.0, y, PANEL_FONT, "start", "", &format!("{seat_name}{you}: seat {seat}, {}", seat_shape(seat)));
         }
         for (swatch, label) in &self.legend {
-            y += LINE;
-            draw_swatch(&mut s, swatch, 8.0, y - 5.0);
-            s.text(20.0, y, 12.0, "start", "", label);
+            for (i, part) in wrap(label, PANEL - 22.0, PANEL_FONT).iter().enumerate() {
+                y += LINE;
+                if i == 0 {
+                    draw_swatch(&mut s, swatch, 8.0, y - 5.0);
+                }
+                s.text(20.0, y, PANEL_FONT, "start", "", part);
+            }
         }
         for line in &self.panel {
             match line {
                 PanelLine::Heading(t) => {
                     y += LINE * 1.4;
-                    s.text(0.0, y, 14.0, "start", "font-weight=\"bold\"", t);
+                    s.text(0.0, y, 15.0, "start", "font-weight=\"bold\"", t);
                 }
                 PanelLine::Text(seat, t) => {
-                    y += LINE;
-                    let x = match seat {
-                        Some(p) => {
+                    let x = if seat.is_some() { 20.0 } else { 0.0 };
+                    let indent = t.len() - t.trim_start().len();
+                    for (i, part) in wrap(t.trim_start(), PANEL - x - indent as f64 * 4.0, PANEL_FONT).iter().enumerate() {
+                        y += LINE;
+                        if let (0, Some(p)) = (i, seat) {
                             seat_marker(&mut s, *p, 8.0, y - 5.0, 6.0);
-                            20.0
                         }
-                        None => 0.0,
-                    };
-                    s.text(x, y, 12.0, "start", "", t);
+                        let dx = indent as f64 * 4.0 + if i > 0 { 8.0 } else { 0.0 };
+                        s.text(x + dx, y, PANEL_FONT, "start", "", part);
+                    }
                 }
             }
         }
@@ -132,21 +154,75 @@ impl Canvas {
     }
 }
 
+/// `text` broken at spaces into lines at most `width` wide at font size `size` (a word
+/// longer than a line is cut).
+pub fn wrap(text: &str, width: f64, size: f64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let candidate = if cur.is_empty() { word.to_string() } else { format!("{cur} {word}") };
+        if text_width(&candidate, size, false) <= width || cur.is_empty() {
+            cur = candidate;
+        } else {
+            lines.push(std::mem::take(&mut cur));
+            cur = word.to_string();
+        }
+        while text_width(&cur, size, false) > width && cur.chars().count() > 1 {
+            let mut head: String = String::new();
+            for c in cur.chars() {
+                if text_width(&format!("{head}{c}"), size, false) > width {
+                    break;
+                }
+                head.push(c);
+            }
+            if head.is_empty() {
+                break;
+            }
+            let rest = cur[head.len()..].to_string();
+            lines.push(head);
+            cur = rest;
+        }
+    }
+    if !cur.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// `text` cut with an ellipsis to at most `width` at font size `size`.
+pub fn clip(text: &str, width: f64, size: f64, bold: bool) -> String {
+    if text_width(text, size, bold) <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        if text_width(&format!("{out}{c}…"), size, bold) > width {
+            break;
+        }
+        out.push(c);
+    }
+    format!("{out}…")
+}
+
 fn draw_swatch(s: &mut Svg, swatch: &Swatch, x: f64, y: f64) {
     match swatch {
-        Swatch::Seat(p) => seat_marker(s, *p, x, y, 6.0),
+        Swatch::Seat(p) => {
+            seat_marker(s, *p, x, y, 6.0);
+        }
         Swatch::Fill(fill, stroke) => s.rect(x - 7.0, y - 6.0, 14.0, 12.0, &paint(fill, stroke, 1.5)),
         Swatch::Line(colour, width) => s.line((x - 8.0, y), (x + 8.0, y), &format!("stroke=\"{colour}\" stroke-width=\"{}\"", num(*width))),
         Swatch::Glyph(g) => {
-            s.circle(x, y, 7.0, &paint(PAPER, INK, 1.0));
-            s.text(x, y + 3.5, 9.0, "middle", "", g);
+            let p = s.piece(x - 9.0, y - 9.0, 18.0, 18.0);
+            s.circle(x, y, 9.0, &paint(PAPER, INK, 1.0));
+            s.piece_text(p, x, y + 4.0, 11.0, "middle", "", g);
         }
     }
 }
 
 fn draw_header(s: &mut Svg, f: &Frame, name: &str, w: f64) {
     s.rect(0.0, 0.0, w, HEADER - 8.0, &paint(LIGHT_GREY, "", 0.0));
-    s.text(MARGIN, 22.0, 17.0, "start", "font-weight=\"bold\"", &format!("{name} - seen by {}", f.observer_name()));
+    let title = clip(&format!("{name} - seen by {}", f.observer_name()), w - MARGIN * 2.0, 17.0, true);
+    s.text(MARGIN, 22.0, 17.0, "start", "font-weight=\"bold\"", &title);
     let status = if f.terminal {
         match f.winners.as_slice() {
             [] => "game over: a draw".to_string(),
@@ -161,6 +237,7 @@ fn draw_header(s: &mut Svg, f: &Frame, name: &str, w: f64) {
         let what = if f.to_act.prompt.is_empty() { f.to_act.decision.replace('_', " ") } else { f.to_act.prompt.clone() };
         format!("to act: {who}{}{what}", if what.is_empty() { "" } else { ": " })
     };
+    let status = clip(&status, w - MARGIN * 2.0 - 20.0, 13.0, false);
     if let Some(p) = f.to_act.seat.filter(|_| !f.terminal) {
         seat_marker(s, p, MARGIN + 6.0, 39.0, 6.0);
         s.text(MARGIN + 18.0, 43.0, 13.0, "start", "class=\"to-act\"", &status);
@@ -183,5 +260,6 @@ fn draw_footer(s: &mut Svg, f: &Frame, y: f64, w: f64) {
     if let Some(p) = last.seat {
         seat_marker(s, p, MARGIN + 14.0, y + 21.0, 6.0);
     }
+    let text = clip(&text, w - MARGIN * 2.0 - 36.0, 13.0, false);
     s.text(MARGIN + 28.0, y + 26.0, 13.0, "start", "class=\"last-move\"", &text);
 }

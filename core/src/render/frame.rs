@@ -37,6 +37,8 @@ pub struct Frame<'a> {
     pub winners: Vec<usize>,
     pub last_action: Option<LastAction>,
     pub body: &'a Value,
+    /// The envelope's `to_act.decision` as the game wrote it (null when there is none).
+    pub decision: &'a Value,
 }
 
 fn malformed(what: &str) -> RenderError {
@@ -94,6 +96,7 @@ impl<'a> Frame<'a> {
             winners,
             last_action,
             body,
+            decision,
         })
     }
 

@@ -9,13 +9,15 @@
 mod canvas;
 mod frame;
 pub mod hexes;
+pub mod layout;
 pub mod palette;
 pub mod replay;
 pub mod svg;
 
-pub use canvas::{Canvas, Swatch};
+pub use canvas::{clip, wrap, Canvas, Swatch, BOARD_H, BOARD_W, FONT_FAMILY, PANEL};
 pub use frame::{int, list, show, text, Frame, LastAction, ToAct};
-pub use svg::{esc, num, paint, Svg};
+pub use layout::{Layout, FIT, MIN_READABLE_PX};
+pub use svg::{esc, num, paint, text_box, text_width, BoxKind, LaidOut, Svg};
 
 use serde_json::Value;
 
@@ -47,11 +49,16 @@ impl RenderError {
 
 /// Draws the view envelope `view` of game `rules` (titled `name`) as a standalone SVG document.
 pub fn draw<G: Game>(rules: &G, name: &str, view: &Value) -> Result<String, RenderError> {
+    draw_layout(rules, name, view).map(|l| l.svg)
+}
+
+/// [`draw`], with the boxes of every text and piece of the picture ([`Layout`]).
+pub fn draw_layout<G: Game>(rules: &G, name: &str, view: &Value) -> Result<Layout, RenderError> {
     let frame = Frame::parse(view)?;
     if frame.game != G::ID {
         return Err(RenderError::WrongGame { found: frame.game.clone(), expected: G::ID.to_string() });
     }
     let mut canvas = Canvas::new();
     rules.draw(&frame, &mut canvas)?;
-    Ok(canvas.finish(&frame, name))
+    Ok(canvas.lay_out(&frame, name))
 }

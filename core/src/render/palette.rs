@@ -37,8 +37,10 @@ pub fn seat_shape(seat: usize) -> &'static str {
     SEAT_SHAPES[seat % SEAT_SHAPES.len()]
 }
 
-/// Draws the marker of `seat` centred on `(x, y)` with radius `r`.
-pub fn seat_marker(svg: &mut Svg, seat: usize, x: f64, y: f64, r: f64) {
+/// Draws the marker of `seat` centred on `(x, y)` with radius `r`; returns its piece index
+/// ([`Svg::piece`]) for an inscription.
+pub fn seat_marker(svg: &mut Svg, seat: usize, x: f64, y: f64, r: f64) -> usize {
+    let piece = svg.piece(x - r * 1.15, y - r * 1.15, r * 2.3, r * 2.3);
     let style = paint(seat_colour(seat), INK, 1.0);
     match seat % SEAT_SHAPES.len() {
         0 => svg.circle(x, y, r, &style),
@@ -46,6 +48,7 @@ pub fn seat_marker(svg: &mut Svg, seat: usize, x: f64, y: f64, r: f64) {
         2 => svg.polygon(&[(x, y - r * 1.1), (x + r, y + r * 0.8), (x - r, y + r * 0.8)], &style),
         _ => svg.polygon(&[(x, y - r * 1.15), (x + r * 1.15, y), (x, y + r * 1.15), (x - r * 1.15, y)], &style),
     }
+    piece
 }
 
 /// Text colour readable on a seat's colour.

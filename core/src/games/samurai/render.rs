@@ -9,9 +9,8 @@ use super::Samurai;
 use crate::hex::OffsetLayout;
 use crate::render::hexes::{bounds, centre, corners};
 use crate::render::palette::{on_seat, seat_marker, GREY, HIGHLIGHT, INK, LAND, PAPER, SEA};
-use crate::render::{int, list, paint, show, text, Canvas, Frame, RenderError, Svg, Swatch};
+use crate::render::{int, list, paint, show, text, Canvas, Frame, RenderError, Svg, Swatch, BOARD_H, BOARD_W};
 
-const SIZE: f64 = 22.0;
 const SETTLEMENT: &str = "#D9C8A0";
 const FIGURES: [(&str, &str); 3] = [("helmet", "H"), ("buddha", "B"), ("rice", "R")];
 
@@ -30,6 +29,17 @@ fn short(name: &str) -> String {
         other => return other.chars().take(2).collect(),
     };
     format!("{head}{rest}")
+}
+
+/// A token's printed name: `rice-3` -> `Rice 3`, `token-exchange` -> `Token Exchange`.
+fn full_name(name: &str) -> String {
+    name.split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map_or_else(String::new, |h| h.to_uppercase().chain(c).collect())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn figure_glyph(figure: &str) -> &'static str {
@@ -65,9 +75,13 @@ fn leader(g: &Samurai, st: usize, figure: usize, placed: &[(u8, usize, usize)]) 
 pub fn draw(g: &Samurai, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
     let d = g.data();
     let body = f.body;
-    let at = |col: i32, row: i32| centre(OffsetLayout::OddQ.to_axial(col, row), SIZE);
+    let unit = |col: i32, row: i32| centre(OffsetLayout::OddQ.to_axial(col, row), 1.0);
     let shown: Vec<_> = d.hexes.iter().filter(|h| g.in_play[h.id as usize]).collect();
-    let (x0, y0, x1, y1) = bounds(shown.iter().map(|h| at(h.col, h.row)), SIZE);
+    let (ux0, uy0, ux1, uy1) = bounds(shown.iter().map(|h| unit(h.col, h.row)), 1.0);
+    // The map fills the board area.
+    let size = (BOARD_W / (ux1 - ux0).max(1.0)).min(BOARD_H / (uy1 - uy0).max(1.0));
+    let at = |col: i32, row: i32| centre(OffsetLayout::OddQ.to_axial(col, row), size);
+    let (x0, y0, x1, y1) = bounds(shown.iter().map(|h| at(h.col, h.row)), size);
     let pos = |hex: u8| d.hexes.get(hex as usize).map(|h| at(h.col, h.row)).map(|(x, y)| (x - x0, y - y0));
     c.width = x1 - x0;
     c.height = y1 - y0;
@@ -80,7 +94,7 @@ pub fn draw(g: &Samurai, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
             _ => SETTLEMENT,
         };
         s.group(&format!("class=\"hex\" data-target=\"hex:{}\"", h.id));
-        s.polygon(&corners(x, y, SIZE), &paint(fill, GREY, 0.8));
+        s.polygon(&corners(x, y, size), &paint(fill, GREY, 0.8));
         s.title(&format!("h{} {}", h.id, h.kind.name()));
         s.end_group();
     }
@@ -92,22 +106,23 @@ pub fn draw(g: &Samurai, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
         let hex = int(st, "hex") as u8;
         let Some((x, y)) = pos(hex) else { continue };
         let kind = text(st, "kind");
-        s.text(x, y - SIZE * 0.45, 8.0, "middle", &format!("fill=\"{INK}\""), kind);
+        s.text(x, y - size * 0.42, 11.0, "middle", &format!("fill=\"{INK}\""), kind);
         let index = d.settlement_at.get(hex as usize).copied().filter(|&i| (i as usize) < d.settlements.len());
         let figures = list(st, "figures");
         if st.get("resolved").and_then(Value::as_bool) == Some(true) {
-            s.text(x, y + 4.0, 9.0, "middle", &format!("fill=\"{GREY}\""), "taken");
+            s.text(x, y + 8.0, 11.0, "middle", &format!("fill=\"{INK}\""), "taken");
         }
         let n = figures.len() as f64;
         for (i, fig) in figures.iter().enumerate() {
-            let fx = x + (i as f64 - (n - 1.0) / 2.0) * 13.0;
+            let fx = x + (i as f64 - (n - 1.0) / 2.0) * 17.0;
             let name = show(fig);
-            s.circle(fx, y + 1.0, 6.0, &paint(PAPER, INK, 1.0));
-            s.text(fx, y + 4.5, 9.0, "middle", "", figure_glyph(&name));
+            let p = s.piece(fx - 8.0, y - 7.0, 16.0, 16.0);
+            s.circle(fx, y + 1.0, 8.0, &paint(PAPER, INK, 1.0));
+            s.piece_text(p, fx, y + 5.0, 11.0, "middle", "", figure_glyph(&name));
             let figure = FIGURES.iter().position(|(n, _)| *n == name);
             if let (Some(st_i), Some(fi)) = (index, figure) {
                 if let Some(p) = leader(g, st_i as usize, fi, &placed) {
-                    seat_marker(s, p, fx, y + 12.0, 3.5);
+                    seat_marker(s, p, fx, y + 14.0, 3.5);
                 }
             }
         }
@@ -117,21 +132,21 @@ pub fn draw(g: &Samurai, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
         let seat = int(t, "seat") as usize;
         let Some((x, y)) = pos(hex) else { continue };
         s.group(&format!("class=\"token\" data-target=\"hex:{hex}\""));
-        seat_marker(s, seat, x, y, 11.0);
-        s.text(x, y + 4.0, 10.0, "middle", &format!("fill=\"{}\" font-weight=\"bold\"", on_seat(seat)), &short(text(t, "name")));
-        s.title(&format!("{} of {}", text(t, "name"), f.seat_name(seat)));
+        let p = seat_marker(s, seat, x, y, 13.0);
+        s.piece_text(p, x, y + 4.0, 11.0, "middle", &format!("fill=\"{}\" font-weight=\"bold\"", on_seat(seat)), &short(text(t, "name")));
+        s.title(&format!("{} of {}", full_name(text(t, "name")), f.seat_name(seat)));
         s.end_group();
     }
     if let Some((x, y)) = last_hex(g, f).and_then(pos) {
-        highlight(s, x, y);
+        highlight(s, x, y, size);
     }
     legend(c);
     panel(f, c);
     Ok(())
 }
 
-fn highlight(s: &mut Svg, x: f64, y: f64) {
-    let ring = corners(x, y, SIZE - 1.5);
+fn highlight(s: &mut Svg, x: f64, y: f64, size: f64) {
+    let ring = corners(x, y, size - 1.5);
     s.polygon(&ring, &format!("fill=\"none\" stroke=\"{INK}\" stroke-width=\"5\""));
     s.polygon(&ring, &format!("fill=\"none\" stroke=\"{HIGHLIGHT}\" stroke-width=\"3\" class=\"last-move\""));
 }
@@ -143,6 +158,10 @@ fn legend(c: &mut Canvas) {
     for (figure, glyph) in FIGURES {
         c.legend(Swatch::Glyph(glyph.into()), &format!("{figure} figure (small marker: seat leading it now)"));
     }
+    c.legend(
+        Swatch::Seat(0),
+        "token: H helmet, B buddha, R rice, S samurai, Sh ship, Rn ronin, TX token exchange, FX figure exchange, with its strength",
+    );
     c.legend(Swatch::Fill(HIGHLIGHT, INK), "hex of the last move");
 }
 
@@ -169,8 +188,8 @@ fn panel(f: &Frame, c: &mut Canvas) {
             ),
         );
         if let Some(hand) = p.get("hand").and_then(Value::as_array) {
-            let names: Vec<String> = hand.iter().map(|t| short(text(t, "name"))).collect();
-            c.line(&format!("    hand: {}", names.join(" ")));
+            let names: Vec<String> = hand.iter().map(|t| full_name(text(t, "name"))).collect();
+            c.line(&format!("    hand: {}", names.join(", ")));
         }
     }
     c.heading("Figures");

@@ -87,6 +87,8 @@ pub struct Castle {
 pub struct Counter {
     pub id: String,
     pub name: String,
+    /// The name in Latin letters (`romaji` in the data; empty when it has none).
+    pub romaji: String,
     pub side: u8,
     pub faction: Faction,
     pub clan: u8,
@@ -494,6 +496,7 @@ impl Data {
             counters.push(Counter {
                 id,
                 name: s(c, "name", &what)?.to_string(),
+                romaji: c.get("romaji").and_then(Value::as_str).unwrap_or("").to_string(),
                 side,
                 faction,
                 clan,

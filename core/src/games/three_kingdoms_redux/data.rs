@@ -389,6 +389,9 @@ pub struct Development {
 pub struct Region {
     pub id: String,
     pub name_ko: String,
+    /// English and Chinese names (empty when the data has none).
+    pub name_en: String,
+    pub name_zh: String,
     pub border: u8,
     pub unit: u8,
 }
@@ -411,6 +414,8 @@ pub struct Rates {
 
 #[derive(Clone, Debug)]
 pub struct Data {
+    /// The English name of each action space, in [`ACTIONS`] order.
+    pub action_names: Vec<String>,
     pub generals: Vec<General>,
     pub developments: Vec<Development>,
     pub regions: Vec<Region>,
@@ -944,6 +949,7 @@ impl Data {
         if acts.len() != NUM_ACTIONS {
             return Err(bad(format!("actions: {} actions, expected 18", acts.len())));
         }
+        let action_names: Vec<String> = acts.iter().map(|a| a.get("name_en").and_then(Value::as_str).unwrap_or("").to_string()).collect();
         let mut criterion = [0u8; NUM_ACTIONS];
         let mut alliance_eligible = [false; NUM_ACTIONS];
         let mut param_default = [0i32; NUM_PARAMS];
@@ -1215,6 +1221,8 @@ impl Data {
             }
             regions.push(Region {
                 name_ko: string(r, "name_ko", &path)?.to_string(),
+                name_en: r.get("name_en").and_then(Value::as_str).unwrap_or("").to_string(),
+                name_zh: r.get("name_zh").and_then(Value::as_str).unwrap_or("").to_string(),
                 id,
                 border,
                 unit: unit(string(r, "required_unit", &path)?, &format!("{path}.required_unit"))?,
@@ -1388,6 +1396,7 @@ impl Data {
             generals,
             developments,
             regions,
+            action_names,
             criterion,
             alliance_eligible,
             param_default,

@@ -1,58 +1,106 @@
-//! The Three Kingdoms Redux board as a seat sees it: the action spaces with the generals and
-//! bids placed on them, the border regions, the tracks of each kingdom and the seat's own hand.
+//! The Three Kingdoms Redux board as a seat sees it: all eighteen action spaces (by their
+//! English names) with the generals and bids placed on them, the border regions with their
+//! occupants, the tracks of each kingdom and the seat's own hand.
 //!
-//! The game's data has no drawing coordinates: action spaces are laid out in a fixed grid in
-//! the order the view lists the placements, regions in columns by border in view order.
-
-use std::collections::BTreeMap;
+//! The game's data has no drawing coordinates: the action spaces are laid out in a grid in
+//! the rulebook's order, the regions in one column per border.
 
 use serde_json::Value;
 
+use super::data::ACTIONS;
 use super::Tkr;
-use crate::render::palette::{seat_marker, GREY, LAND, LIGHT_GREY, PAPER};
-use crate::render::{int, list, paint, show, text, Canvas, Frame, RenderError, Swatch};
+use crate::render::palette::{seat_marker, GREY, HIGHLIGHT, LAND, LIGHT_GREY, PAPER};
+use crate::render::{int, list, paint, show, text, wrap, Canvas, Frame, RenderError, Swatch, BOARD_W};
 
-const BOX_W: f64 = 190.0;
-const BOX_H: f64 = 70.0;
 const GAP: f64 = 8.0;
 const COLS: usize = 4;
+const FONT: f64 = 12.0;
+const LINE: f64 = 15.0;
 
 fn seat_of(v: &Value) -> Option<usize> {
     v.get("seat").and_then(Value::as_u64).map(|s| s as usize)
 }
 
-pub fn draw(_g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
+/// A general's English name (the data's `name_en`), or the id when the data has none.
+fn general_name(g: &Tkr, id: &Value) -> String {
+    match id.as_str() {
+        None => "face-down general".to_string(),
+        Some(id) => g.data().generals.iter().find(|x| x.id == id).map_or_else(|| id.replace('_', " "), |x| x.name_en.clone()),
+    }
+}
+
+fn title_case(id: &str) -> String {
+    id.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map_or_else(String::new, |h| h.to_uppercase().chain(c).collect())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn placement_text(g: &Tkr, p: &Value) -> String {
+    let han = if p["han"] == true { ", Han emperor" } else { "" };
+    format!("{} ({}{han})", general_name(g, &p["general"]), show(&p["value"]))
+}
+
+pub fn draw(g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
     let b = f.body;
-    let mut spaces: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
-    let mut order: Vec<String> = Vec::new();
-    for p in list(b, "placements").iter().chain(b.get("placing").filter(|p| p.is_object())) {
-        let action = if p["action"].is_null() { "being placed".to_string() } else { show(&p["action"]) };
-        if !spaces.contains_key(&action) {
-            order.push(action.clone());
-        }
-        spaces.entry(action).or_default().push(p);
+    let d = g.data();
+    let box_w = (BOARD_W - GAP * (COLS - 1) as f64) / COLS as f64;
+    let alliance = text(b, "alliance_action");
+    let mut spaces: Vec<(String, String, Vec<&Value>)> = ACTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let name = d.action_names.get(i).filter(|n| !n.is_empty()).cloned().unwrap_or_else(|| title_case(id));
+            let placed = list(b, "placements").iter().filter(|p| text(p, "action") == *id).collect();
+            (id.to_string(), name, placed)
+        })
+        .collect();
+    if let Some(p) = b.get("placing").filter(|p| p.is_object() && p["action"].is_null()) {
+        spaces.push(("being_placed".into(), "Being placed".into(), vec![p]));
     }
     let s = &mut c.board;
-    s.text(0.0, 14.0, 14.0, "start", "font-weight=\"bold\"", "Action spaces");
-    for (k, action) in order.iter().enumerate() {
-        let (x, y) = ((k % COLS) as f64 * (BOX_W + GAP), 22.0 + (k / COLS) as f64 * (BOX_H + GAP));
-        s.group(&format!("class=\"space\" data-target=\"space:{}\"", crate::render::esc(action)));
-        s.rect(x, y, BOX_W, BOX_H, &paint(LAND, GREY, 1.0));
-        s.text(x + 6.0, y + 14.0, 11.0, "start", "font-weight=\"bold\"", &action.replace('_', " "));
-        for (i, p) in spaces[action].iter().enumerate().take(3) {
-            let py = y + 30.0 + i as f64 * 14.0;
-            if let Some(seat) = seat_of(p) {
-                seat_marker(s, seat, x + 12.0, py - 4.0, 5.0);
+    s.text(0.0, 14.0, 15.0, "start", "font-weight=\"bold\"", "Action spaces");
+    let mut y = 24.0;
+    for row in spaces.chunks(COLS) {
+        let lines: Vec<(Vec<String>, Vec<String>)> = row
+            .iter()
+            .map(|(_, name, placed)| {
+                let head = wrap(name, box_w - 12.0, FONT);
+                let body = placed.iter().flat_map(|p| wrap(&placement_text(g, p), box_w - 28.0, FONT)).collect();
+                (head, body)
+            })
+            .collect();
+        let tallest = lines.iter().map(|(h, b)| h.len() + b.len().max(1)).max().unwrap_or(1);
+        let box_h = tallest as f64 * LINE + 12.0;
+        for (k, ((id, _, placed), (head, _))) in row.iter().zip(&lines).enumerate() {
+            let x = k as f64 * (box_w + GAP);
+            s.group(&format!("class=\"space\" data-target=\"space:{}\"", crate::render::esc(id)));
+            let fill = if id == alliance { HIGHLIGHT } else { LAND };
+            s.rect(x, y, box_w, box_h, &paint(fill, GREY, 1.0));
+            let mut ly = y + 16.0;
+            for h in head {
+                s.text(x + 6.0, ly, FONT, "start", "font-weight=\"bold\"", h);
+                ly += LINE;
             }
-            let han = if p["han"] == true { ", han" } else { "" };
-            s.text(x + 22.0, py, 10.0, "start", "", &format!("{} (value {}{han})", show(&p["general"]), show(&p["value"])));
+            for p in placed {
+                if let Some(seat) = seat_of(p) {
+                    seat_marker(s, seat, x + 12.0, ly - 4.0, 5.0);
+                }
+                for part in wrap(&placement_text(g, p), box_w - 28.0, FONT) {
+                    s.text(x + 22.0, ly, FONT, "start", "", &part);
+                    ly += LINE;
+                }
+            }
+            s.end_group();
         }
-        s.end_group();
+        y += box_h + GAP;
     }
-    let rows = order.len().div_ceil(COLS).max(1);
-    let mut y = 22.0 + rows as f64 * (BOX_H + GAP) + 16.0;
-    s.text(0.0, y, 14.0, "start", "font-weight=\"bold\"", "Regions");
-    y += 8.0;
+    y += 14.0;
+    s.text(0.0, y, 15.0, "start", "font-weight=\"bold\"", "Regions");
+    y += 6.0;
     let mut borders: Vec<String> = Vec::new();
     for r in list(b, "regions") {
         let border = show(&r["border"]);
@@ -60,46 +108,86 @@ pub fn draw(_g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
             borders.push(border);
         }
     }
+    let col_w = (BOARD_W - GAP * 2.0) / 3.0;
     let mut tallest = 0.0f64;
     for (col, border) in borders.iter().enumerate() {
-        let x = col as f64 * (BOX_W + GAP);
-        s.text(x, y + 12.0, 11.0, "start", "font-weight=\"bold\"", &border.replace('_', "-"));
-        let mut ry = y + 18.0;
+        let x = col as f64 * (col_w + GAP);
+        let kingdoms: Vec<String> = border.split('_').map(title_case).collect();
+        s.text(x, y + 14.0, FONT, "start", "font-weight=\"bold\"", &format!("{} border", kingdoms.join("-")));
+        let mut ry = y + 20.0;
         for r in list(b, "regions").iter().filter(|r| show(&r["border"]) == *border) {
             let fill = if r["flipped"] == true { LIGHT_GREY } else { PAPER };
+            let info = d.regions.iter().find(|x| x.id == text(r, "id"));
+            let name = info.map_or_else(|| title_case(text(r, "id")), |i| format!("{} {}", i.name_en, i.name_zh));
+            let held =
+                if r["general"].is_null() { String::new() } else { format!(": {} x{}", general_name(g, &r["general"]), int(r, "units")) };
+            let parts = wrap(&format!("{name} ({}){held}", show(&r["requires"])), col_w - 26.0, FONT);
+            let h = parts.len() as f64 * LINE + 8.0;
             s.group(&format!("class=\"region\" data-target=\"region:{}\"", crate::render::esc(text(r, "id"))));
-            s.rect(x, ry, BOX_W, 24.0, &paint(fill, GREY, 1.0));
+            s.rect(x, ry, col_w, h, &paint(fill, GREY, 1.0));
             if let Some(seat) = seat_of(r) {
-                seat_marker(s, seat, x + 10.0, ry + 12.0, 5.0);
+                seat_marker(s, seat, x + 10.0, ry + 11.0, 5.0);
             }
-            let held = if r["general"].is_null() { String::new() } else { format!(": {} x{}", show(&r["general"]), int(r, "units")) };
-            s.text(
-                x + 20.0,
-                ry + 16.0,
-                10.0,
-                "start",
-                "",
-                &format!("{} [{}]{held}", text(r, "id").replace('_', " "), show(&r["requires"])),
-            );
+            for (i, part) in parts.iter().enumerate() {
+                s.text(x + 20.0, ry + 15.0 + i as f64 * LINE, FONT, "start", "", part);
+            }
             s.end_group();
-            ry += 27.0;
+            ry += h + 3.0;
         }
         tallest = tallest.max(ry - y);
     }
-    c.width = COLS as f64 * (BOX_W + GAP);
-    c.height = y + tallest + 8.0;
+    let y = tracks(f, s, y + tallest + 22.0);
+    c.width = BOARD_W;
+    c.height = y + 8.0;
     legend(c);
-    panel(f, c);
+    panel(g, f, c);
     Ok(())
 }
 
-fn legend(c: &mut Canvas) {
-    c.legend(Swatch::Fill(LAND, GREY), "action space: generals placed (value)");
-    c.legend(Swatch::Fill(PAPER, GREY), "region (marker: holder)");
-    c.legend(Swatch::Fill(LIGHT_GREY, GREY), "region flipped");
+/// The kingdoms' tracks as a table: treasury, granary, support, military strength, tribal
+/// relations, farm and market levels, office, armies and weapons.
+fn tracks(f: &Frame, s: &mut crate::render::Svg, y: f64) -> f64 {
+    let heads =
+        ["Kingdom", "Gold", "Rice", "Support", "Military", "Tribal", "Farm", "Market", "Office", "Armies", "Spear/Horse/Crossbow/Ship"];
+    let xs = [0.0, 130.0, 185.0, 240.0, 310.0, 380.0, 440.0, 495.0, 560.0, 620.0, 690.0];
+    s.text(0.0, y, 15.0, "start", "font-weight=\"bold\"", "Tracks");
+    let mut y = y + 20.0;
+    for (h, x) in heads.iter().zip(xs) {
+        s.text(x, y, FONT, "start", "font-weight=\"bold\"", h);
+    }
+    for (i, seat) in list(f.body, "seats").iter().enumerate() {
+        y += LINE + 2.0;
+        seat_marker(s, i, 6.0, y - 4.0, 5.0);
+        let w = &seat["weapons"];
+        let cells = [
+            format!("{} ({})", f.seat_name(i), text(seat, "kingdom")),
+            show(&seat["gold"]),
+            show(&seat["rice"]),
+            show(&seat["support"]),
+            show(&seat["military"]),
+            show(&seat["tribal"]),
+            show(&seat["farm"]["level"]),
+            show(&seat["market"]["level"]),
+            show(&seat["office"]),
+            format!("{}+{}", show(&seat["trained"]), show(&seat["untrained"])),
+            format!("{}/{}/{}/{}", show(&w["spear"]), show(&w["horse"]), show(&w["crossbow"]), show(&w["ship"])),
+        ];
+        for (k, (cell, x)) in cells.iter().zip(xs).enumerate() {
+            s.text(if k == 0 { x + 16.0 } else { x }, y, FONT, "start", "", cell);
+        }
+    }
+    y
 }
 
-fn panel(f: &Frame, c: &mut Canvas) {
+fn legend(c: &mut Canvas) {
+    c.legend(Swatch::Fill(LAND, GREY), "action space: generals placed (bid value)");
+    c.legend(Swatch::Fill(HIGHLIGHT, GREY), "the alliance action this round");
+    c.legend(Swatch::Fill(PAPER, GREY), "region (marker: holder)");
+    c.legend(Swatch::Fill(LIGHT_GREY, GREY), "region flipped");
+    c.legend(Swatch::Fill(PAPER, PAPER), "Armies: trained+untrained");
+}
+
+fn panel(g: &Tkr, f: &Frame, c: &mut Canvas) {
     let b = f.body;
     c.heading(&format!("Round {}", show(&b["round"])));
     for (i, seat) in list(b, "seats").iter().enumerate() {
@@ -121,11 +209,14 @@ fn panel(f: &Frame, c: &mut Canvas) {
             show(&seat["hand_size"])
         ));
         if f.observer == Some(i) {
-            let hand: Vec<String> = list(seat, "hand").iter().map(show).collect();
-            c.line("    your hand:");
-            for chunk in hand.chunks(3) {
-                c.line(&format!("      {}", chunk.join(", ")));
-            }
+            let hand: Vec<String> = list(seat, "hand")
+                .iter()
+                .map(|h| {
+                    let id = show(h);
+                    g.data().developments.iter().find(|d| d.id == id).map_or_else(|| title_case(&id), |d| d.name_en.clone())
+                })
+                .collect();
+            c.line(&format!("    your hand: {}", hand.join(", ")));
         }
     }
     if let Some(p) = b.get("pending").filter(|p| p.is_object()) {
