@@ -714,7 +714,9 @@ kassen_status kassen_bot_new(const char *spec, uint64_t seed, struct kassen_bot 
 
 /**
  * `kassen_bot_new` with the spec given as `(spec, spec_len)` bytes of UTF-8 without a NUL
- * terminator (a NUL byte inside is `KASSEN_STATUS_INVALID_ARGUMENT`).
+ * terminator. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` (`out` NULL, or
+ * `spec` NULL with a non-zero length), `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte inside),
+ * `KASSEN_STATUS_INVALID_UTF8` or `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec).
  */
 kassen_status kassen_bot_new_n(const uint8_t *spec,
                                size_t spec_len,
@@ -762,7 +764,10 @@ kassen_status kassen_search_start(const struct kassen_state *state,
 
 /**
  * `kassen_search_start` with the parameters given as `(params_json, params_len)` bytes of
- * UTF-8 without a NUL terminator (NULL with length 0: the `normal` level).
+ * UTF-8 without a NUL terminator (NULL with length 0: the `normal` level). On failure `*out`
+ * is not written: `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte
+ * inside), `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` or
+ * `KASSEN_STATUS_GAME_OVER`.
  */
 kassen_status kassen_search_start_n(const struct kassen_state *state,
                                     const uint8_t *params_json,

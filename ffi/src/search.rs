@@ -41,7 +41,9 @@ pub unsafe extern "C" fn kassen_bot_new(spec: *const c_char, seed: u64, out: *mu
 }
 
 /// `kassen_bot_new` with the spec given as `(spec, spec_len)` bytes of UTF-8 without a NUL
-/// terminator (a NUL byte inside is `KASSEN_STATUS_INVALID_ARGUMENT`).
+/// terminator. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` (`out` NULL, or
+/// `spec` NULL with a non-zero length), `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte inside),
+/// `KASSEN_STATUS_INVALID_UTF8` or `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_bot_new_n(spec: *const u8, spec_len: usize, seed: u64, out: *mut *mut kassen_bot) -> kassen_status {
     ffi_boundary! {
@@ -156,7 +158,10 @@ pub unsafe extern "C" fn kassen_search_start(
 }
 
 /// `kassen_search_start` with the parameters given as `(params_json, params_len)` bytes of
-/// UTF-8 without a NUL terminator (NULL with length 0: the `normal` level).
+/// UTF-8 without a NUL terminator (NULL with length 0: the `normal` level). On failure `*out`
+/// is not written: `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte
+/// inside), `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` or
+/// `KASSEN_STATUS_GAME_OVER`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_search_start_n(
     state: *const kassen_state,
