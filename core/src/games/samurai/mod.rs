@@ -31,6 +31,7 @@ mod setup;
 mod sizes;
 mod state;
 mod tensor;
+mod texts;
 mod turn;
 mod view;
 
@@ -335,6 +336,10 @@ impl Game for Samurai {
 
     fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
         view::action_is_public(self, a)
+    }
+
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
+        self.text(body, observer)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

@@ -56,6 +56,7 @@ mod render;
 mod sizes;
 mod state;
 mod tensor;
+mod texts;
 mod view;
 mod week;
 
@@ -327,6 +328,10 @@ impl Game for Sekigahara {
 
     fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
         describe::is_public(self, a)
+    }
+
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
+        self.text(body, observer)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

@@ -59,6 +59,7 @@ mod scoring;
 mod sizes;
 mod state;
 mod tensor;
+mod texts;
 mod view;
 
 use std::sync::Arc;
@@ -312,6 +313,10 @@ impl Game for Tkr {
 
     fn action_target(&self, a: ActionId) -> Option<String> {
         render::action_target(self, a)
+    }
+
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
+        self.text(body, observer)
     }
 
     fn seat_names(&self) -> Vec<String> {
