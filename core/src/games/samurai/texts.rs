@@ -32,7 +32,8 @@ impl Samurai {
     pub(super) fn text(&self, e: &Body, observer: Player) -> Option<String> {
         let seat = || Self::seat(&e["seat"].to_value());
         let you = if observer >= 0 { format!("Player {}", observer + 1) } else { "Someone".to_string() };
-        let figure_at = |v: &Value| format!("the {} at {}", v["figure"].as_str().unwrap_or("?"), self.hex_name(v["hex"].as_u64().unwrap_or(0)));
+        let figure_at =
+            |v: &Value| format!("the {} at {}", v["figure"].as_str().unwrap_or("?"), self.hex_name(v["hex"].as_u64().unwrap_or(0)));
         Some(match e.s("kind") {
             "play_begins" => format!("Play begins with {}", seat()),
             "turn_begins" => format!("{}'s turn", seat()),

@@ -82,11 +82,19 @@ impl Sekigahara {
             "first_player" => format!("{} chooses {} to play first", side("chosen_by"), side("first")),
             "phase" => format!("Week {} turn {}: {} {} phase", e.n("week"), e.s("turn"), side("side"), e.s("phase")),
             "movement_mode" => format!("{} chooses movement: {}", side("side"), title(e.s("mode"))),
-            "muster" if e.has("blocks") => format!("{} musters {} at {}", side("side"), self.blocks(&e["blocks"].to_value()), self.place_field(&e["at"])),
+            "muster" if e.has("blocks") => {
+                format!("{} musters {} at {}", side("side"), self.blocks(&e["blocks"].to_value()), self.place_field(&e["at"]))
+            }
             "muster" => format!("{} musters {} at {}", side("side"), count(e.n("count"), "block", "blocks"), self.place_field(&e["at"])),
             "muster_private" => format!("{you} musters {}", self.blocks(&e["blocks"].to_value())),
             "stack_selected" => format!("{} moves the stack at {}", side("side"), self.place(e.s("at"))),
-            "move" => format!("{} moves {} from {} to {}", side("side"), count(e.n("blocks"), "block", "blocks"), self.place(e.s("from")), self.place(e.s("to"))),
+            "move" => format!(
+                "{} moves {} from {} to {}",
+                side("side"),
+                count(e.n("blocks"), "block", "blocks"),
+                self.place(e.s("from")),
+                self.place(e.s("to"))
+            ),
             "block_dropped" => format!("{} leaves a block at {}", side("side"), self.place_field(&e["at"])),
             "contact" => format!("{} makes contact at {}", side("side"), self.place_field(&e["at"])),
             "overrun" => format!(
@@ -111,7 +119,13 @@ impl Sekigahara {
             "block_chosen" => format!("{you} chooses {}", self.block(e.s("block"))),
             "block_deployed" => {
                 let with = e["card"].as_str().map(|c| format!(" with {}", self.card(c))).unwrap_or_default();
-                format!("{} deploys {}{with}: impact {} (totals: {})", side("side"), self.block(e.s("block")), e.n("impact"), pair("totals"))
+                format!(
+                    "{} deploys {}{with}: impact {} (totals: {})",
+                    side("side"),
+                    self.block(e.s("block")),
+                    e.n("impact"),
+                    pair("totals")
+                )
             }
             "deployment_done" => format!("{} ends deployment", side("side")),
             "loyalty_challenge" => format!("{} challenges the loyalty of {}", side("side"), self.block(e.s("block"))),
@@ -119,13 +133,30 @@ impl Sekigahara {
             "no_challenge" => format!("{} makes no loyalty challenge", side("side")),
             "defection" => format!("{} defect to {} (totals: {})", self.blocks(&e["blocks"].to_value()), side("to"), pair("totals")),
             "battle_result" if !e.has("winner") => {
-                format!("The {} battle at {} ends without a winner (casualties: {})", e.s("type"), self.place(e.s("at")), pair("casualties"))
+                format!(
+                    "The {} battle at {} ends without a winner (casualties: {})",
+                    e.s("type"),
+                    self.place(e.s("at")),
+                    pair("casualties")
+                )
             }
             "battle_result" => {
-                format!("{} wins the {} battle at {} (casualties: {})", side("winner"), e.s("type"), self.place(e.s("at")), pair("casualties"))
+                format!(
+                    "{} wins the {} battle at {} (casualties: {})",
+                    side("winner"),
+                    e.s("type"),
+                    self.place(e.s("at")),
+                    pair("casualties")
+                )
             }
             "block_eliminated" => format!("{} is eliminated at {}", self.block(e.s("block")), self.place_field(&e["at"])),
-            "retreat" => format!("{} retreats {} from {} to {}", side("side"), count(e.n("blocks"), "block", "blocks"), self.place(e.s("from")), self.place(e.s("to"))),
+            "retreat" => format!(
+                "{} retreats {} from {} to {}",
+                side("side"),
+                count(e.n("blocks"), "block", "blocks"),
+                self.place(e.s("from")),
+                self.place(e.s("to"))
+            ),
             "retreat_into_castle" => format!("The defenders retreat into the castle at {}", self.place(e.s("at"))),
             "stays_in_castle" => format!("{} stays in the castle at {}", side("side"), self.place(e.s("at"))),
             "castle_falls" => format!("The castle at {} falls to {}", self.place(e.s("at")), side("to")),

@@ -28,7 +28,9 @@ impl Daisakusen {
             "commander" => format!("{} is activated", unit("unit")),
             "action" => format!("{} chooses to {}", unit("unit"), words(e.s("action"))),
             "select" => format!("{} joins the group", unit("unit")),
-            "move_start" if e.has("roll") => format!("Strategic move: rolled {}, {}", e.n("roll"), count(e.n("points"), "movement point", "movement points")),
+            "move_start" if e.has("roll") => {
+                format!("Strategic move: rolled {}, {}", e.n("roll"), count(e.n("points"), "movement point", "movement points"))
+            }
             "move_start" => format!("{} move: {}", title(e.s("mode")), count(e.n("points"), "movement point", "movement points")),
             "step" => format!("{} moves from {} to {} ({} left)", unit("commander"), hex("from"), hex("to"), e.n("points_left")),
             "move_end" => format!("The group stops on {}", hex("hex")),
@@ -65,8 +67,21 @@ impl Daisakusen {
                 if e.flag("by_defection") { " by defection" } else { "" }
             ),
             "kyoto_taken" => format!("{} takes 京 (Kyoto)", side("by")),
-            "morale" => format!("Morale track {} moves toward {}: {} → {} ({})", e.s("track"), side("toward"), e["from"], e["to"], words(e.s("why"))),
-            "chouryaku" => format!("The 調略 (chouryaku) marker moves toward {}: {} → {} ({})", side("toward"), e.s("from"), e.s("to"), words(e.s("why"))),
+            "morale" => format!(
+                "Morale track {} moves toward {}: {} → {} ({})",
+                e.s("track"),
+                side("toward"),
+                e["from"],
+                e["to"],
+                words(e.s("why"))
+            ),
+            "chouryaku" => format!(
+                "The 調略 (chouryaku) marker moves toward {}: {} → {} ({})",
+                side("toward"),
+                e.s("from"),
+                e.s("to"),
+                words(e.s("why"))
+            ),
             "chouryaku_roll" | "intimidation" => format!(
                 "{} tries {} on {}: rolled {}, needs {}: {}",
                 side("by"),

@@ -65,7 +65,8 @@ impl Tkr {
             "draw_development" => format!("{} draws a card from the {} deck", who(), deck()),
             "keep_development" => format!("{you} keeps {}", self.development(e.s("card"))),
             "to_deck_bottom" if e.has("cards") => {
-                let cards: Vec<String> = e["cards"].to_value().as_array().into_iter().flatten().map(|c| self.development(c.as_str().unwrap_or("?"))).collect();
+                let cards: Vec<String> =
+                    e["cards"].to_value().as_array().into_iter().flatten().map(|c| self.development(c.as_str().unwrap_or("?"))).collect();
                 format!("{} puts {} under the {} deck", who(), list(&cards), deck())
             }
             "to_deck_bottom" => format!("{} puts {} under the {} deck", who(), count(e.n("count"), "card", "cards"), deck()),
@@ -82,7 +83,11 @@ impl Tkr {
                 }
                 t + ")"
             }
-            "order" => format!("Action order: {}; next bid order: {}", kingdoms(e["action_order"].to_value()), kingdoms(e["next_bid_order"].to_value())),
+            "order" => format!(
+                "Action order: {}; next bid order: {}",
+                kingdoms(e["action_order"].to_value()),
+                kingdoms(e["next_bid_order"].to_value())
+            ),
             "performed" => format!("{} performs {}", who(), action("action")),
             "declined" => format!("{} declines {}", who(), action("action")),
             "develop" => format!("{} develops {} to level {}", who(), action("action"), e.n("level")),
