@@ -171,7 +171,9 @@ const rows = data.events.map(([step, text]) => {
 });
 function show(i) {
   board.innerHTML = lines(i).map((k) => data.lines[k]).join("");
-  const step = data.steps[i], prev = i > 0 ? data.steps[i - 1] : -1;
+  const svg = board.querySelector("svg");
+  if (svg) svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  const step = data.steps[i], prev = i > 0 ? data.steps[i - 1] : step;
   document.getElementById("where").textContent = "frame " + (i + 1) + " of " + n + ", after " + step + " actions";
   let last = null;
   data.events.forEach(([s], k) => {

@@ -5,12 +5,12 @@ use serde_json::Value;
 
 use super::data::SIDES;
 use super::Sekigahara;
-use crate::events::sentence::{count, list, title, Read};
+use crate::events::sentence::{capitalized, count, list, title, Read};
 use crate::events::{Body, Field};
 use crate::game::Player;
 
 impl Sekigahara {
-    fn place(&self, id: &str) -> String {
+    pub(super) fn place(&self, id: &str) -> String {
         match self.data.locations.iter().find(|l| l.id == id) {
             Some(l) => l.name.clone(),
             None if id == "recruitment_box" => "the recruitment box".to_string(),
@@ -23,7 +23,7 @@ impl Sekigahara {
     }
 
     /// A block by its face: its leader's name, or its clan, unit and strength.
-    fn block(&self, id: &str) -> String {
+    pub(super) fn block(&self, id: &str) -> String {
         let Some(b) = self.data.blocks.iter().find(|b| b.id == id) else { return title(id) };
         let clan = title(&self.data.clans[b.clan as usize].id);
         match &b.name {
@@ -38,7 +38,7 @@ impl Sekigahara {
     }
 
     /// A card by its face: its clan (or Loyalty Challenge) and initiative.
-    fn card(&self, id: &str) -> String {
+    pub(super) fn card(&self, id: &str) -> String {
         let Some(c) = self.data.cards.iter().find(|c| c.id == id) else { return title(id) };
         if c.loyalty {
             return "a Loyalty Challenge card".to_string();
@@ -52,14 +52,68 @@ impl Sekigahara {
         f.as_str().map_or_else(|| "no card".to_string(), |id| self.card(id))
     }
 
+    /// A legal move as a sentence, from its verb and arguments (`describe::action_json`).
+    pub(super) fn action_sentence(&self, verb: &str, v: &Value) -> String {
+        let arg = |k: &str| v[k].as_str().unwrap_or("?");
+        match verb {
+            "bid" => format!("Bid {}", self.card(arg("card"))),
+            "bid_nothing" => "Bid nothing".to_string(),
+            "first" => format!("{} plays first", title(arg("side"))),
+            "discard" => format!("Discard {}", self.card(arg("card"))),
+            "mode" => format!("Movement: {}", title(arg("mode"))),
+            "origin" => format!("Move from {}", self.place(arg("location"))),
+            "muster_a" => format!("Muster at {} (option A)", self.place(arg("location"))),
+            "muster_b" => format!("Muster at {} (option B)", self.place(arg("location"))),
+            "select" => format!("Select {}", self.block(arg("block"))),
+            "step" => {
+                let road: Vec<String> =
+                    v["road"].as_array().into_iter().flatten().filter_map(Value::as_str).map(|l| self.place(l)).collect();
+                format!("Move along the road {}", road.join(" – "))
+            }
+            "drop" => format!("Leave {} behind", self.block(arg("block"))),
+            "stop" => "Stop here".to_string(),
+            "end_stack" => "End this stack's move".to_string(),
+            "command" => format!("Command with {}", self.block(arg("block"))),
+            "forced_march" => format!("Forced march with {}", self.card(arg("card"))),
+            "end_phase" => "End the phase".to_string(),
+            "battle" => format!("Fight the battle at {}", self.place(arg("location"))),
+            "siege" => "Besiege".to_string(),
+            "field" => "Fight a field battle".to_string(),
+            "leader" => format!("Lead with {}", self.block(arg("block"))),
+            "card" => format!("Play {}", self.card(arg("card"))),
+            "end_deploy" => "End deployment".to_string(),
+            "challenge" => "Challenge their loyalty".to_string(),
+            "no_challenge" => "Make no loyalty challenge".to_string(),
+            "refute" => format!("Refute with {}", self.card(arg("card"))),
+            "disk" => format!("Remove disk {}", title(arg("disk"))),
+            "retreat" => format!("Retreat to {}", self.place(arg("location"))),
+            "draw_card" => format!("Draw {}", self.card(arg("card"))),
+            "draw_block" => format!("Draw {}", self.block(arg("block"))),
+            "join_garrison" => format!("Join the garrison at {}", self.place(arg("location"))),
+            "stay_outside" => format!("Stay outside the castle at {}", self.place(arg("location"))),
+            other => capitalized(&other.replace('_', " ")),
+        }
+    }
+
     /// The sentence for one event (see [`crate::Game::event_text`]).
     pub(super) fn text(&self, e: &Body, observer: Player) -> Option<String> {
+        self.sentence(e, observer).map(|t| capitalized(&t))
+    }
+
+    fn sentence(&self, e: &Body, observer: Player) -> Option<String> {
         let side = |k: &str| title(e.s(k));
         let you = if (0..2).contains(&observer) { title(SIDES[observer as usize]) } else { "Someone".to_string() };
         let pair = |k: &str| format!("Tokugawa {}, Ishida {}", e[k]["tokugawa"], e[k]["ishida"]);
         Some(match e.s("kind") {
             "week" => format!("Week {} begins", e.n("week")),
-            "reinforcements" => format!("Week {} reinforcements: castles {} and resources {}", e.n("week"), e["castles"], e["resources"]),
+            "reinforcements" => format!(
+                "Week {} reinforcements: castles Tokugawa {}, Ishida {}; resources Tokugawa {}, Ishida {}",
+                e.n("week"),
+                e["castles"][0],
+                e["castles"][1],
+                e["resources"][0],
+                e["resources"][1]
+            ),
             "reinforce_discard_private" => format!("{you} discards {} for reinforcements", self.card(e.s("card"))),
             "reinforcement_discards" => {
                 let cards: Vec<String> = e["cards"]
@@ -111,7 +165,7 @@ impl Sekigahara {
             "block_drawn_private" => format!("{you} draws {} to {}", self.block(e.s("block")), self.place_field(&e["to"])),
             "card_drawn" => format!("{} draws a card", side("side")),
             "card_drawn_private" => format!("{you} draws {}", self.card(e.s("card"))),
-            "card_discarded" => format!("{} discards {} ({})", side("side"), self.card(e.s("card")), e.s("for").replace('_', " ")),
+            "card_discarded" => format!("{} discards {} for {}", side("side"), self.card(e.s("card")), e.s("for").replace('_', " ")),
             "card_played" => format!("{} plays {}", side("side"), self.card(e.s("card"))),
             "deck_reshuffled" => format!("{} reshuffles the deck", side("side")),
             "battle_declared" => format!("{} declares a battle at {}", side("attacker"), self.place(e.s("at"))),
@@ -131,7 +185,11 @@ impl Sekigahara {
             "loyalty_challenge" => format!("{} challenges the loyalty of {}", side("side"), self.block(e.s("block"))),
             "challenge_refuted" => format!("{} refutes the challenge with {}", side("side"), self.card(e.s("shown"))),
             "no_challenge" => format!("{} makes no loyalty challenge", side("side")),
-            "defection" => format!("{} defect to {} (totals: {})", self.blocks(&e["blocks"].to_value()), side("to"), pair("totals")),
+            "defection" => {
+                let n = e["blocks"].to_value().as_array().map_or(0, Vec::len);
+                let verb = if n == 1 { "defects" } else { "defect" };
+                format!("{} {verb} to {} (totals: {})", self.blocks(&e["blocks"].to_value()), side("to"), pair("totals"))
+            }
             "battle_result" if !e.has("winner") => {
                 format!(
                     "The {} battle at {} ends without a winner (casualties: {})",

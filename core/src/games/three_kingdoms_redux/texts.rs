@@ -70,7 +70,7 @@ impl Tkr {
                 format!("{} puts {} under the {} deck", who(), list(&cards), deck())
             }
             "to_deck_bottom" => format!("{} puts {} under the {} deck", who(), count(e.n("count"), "card", "cards"), deck()),
-            "alliance" => format!("{} allies with {} on {}", who(), kingdoms(e["allies"].to_value()), action("action")),
+            "alliance" => format!("{} forms an alliance of {} on {}", who(), kingdoms(e["allies"].to_value()), action("action")),
             "pass" => format!("{} passes", who()),
             "bid_won" => format!("{} wins the bid for {}", kingdoms(e["seats"].to_value()), action("action")),
             "place" => {
