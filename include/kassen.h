@@ -1124,6 +1124,19 @@ kassen_status kassen_state_events_since_json(const struct kassen_state *state,
                                              struct kassen_buf *out);
 
 /**
+ * `kassen_state_events_since_json` with a sentence in each event: every object also has a
+ * `"text"` field, a short human description from the game ("Ishida moves 3 blocks from Ueda
+ * to Arato") or null where the game has none. The JSON fields stay the machine format; the
+ * sentence tells `player` no more than its event does.
+ *
+ * Ownership and statuses as for `kassen_state_events_since_json`.
+ */
+kassen_status kassen_state_events_text_json(const struct kassen_state *state,
+                                            int32_t player,
+                                            uint64_t from_index,
+                                            struct kassen_buf *out);
+
+/**
  * Copies the observation tensor of `player` (a seat, or -1 for the spectator) into the
  * caller's array `buf` of `cap` floats, and its length (`kassen_game_observation_len`)
  * into `*out_len`.

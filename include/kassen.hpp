@@ -412,6 +412,11 @@ class State {
         return detail::text(
             [&](kassen_buf *out) { return kassen_state_events_since_json(state_, player, from_index, out); });
     }
+    /// `events_since_json` with a sentence (`"text"`) in each event.
+    std::string events_text_json(int32_t player, uint64_t from_index) const {
+        return detail::text(
+            [&](kassen_buf *out) { return kassen_state_events_text_json(state_, player, from_index, out); });
+    }
     /// The observation tensor of `player` (a seat or SPECTATOR).
     std::vector<float> observation_tensor(int32_t player) const {
         return detail::collect<float>([&](float *b, std::size_t c, std::size_t *n) {

@@ -152,6 +152,8 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     /// The `data-target` of the board element action `a` is played on, if any
     /// ([`Game::action_target`]).
     fn action_target(&self, a: ActionId) -> Option<String>;
+    /// A short human sentence for an event `observer` was shown ([`Game::event_text`]).
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String>;
     /// Runs the shared conformance suite (crate::testing) on this game from the given seeds.
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String>;
     /// N states of this game stepped by one call ([`crate::batch`]).
@@ -199,6 +201,27 @@ pub trait DynState: Send + Sync {
     /// history is built once and extended as the game goes on, so a frontend that asks after
     /// every step pays only for what is new.
     fn events_since(&self, player: Player, from: usize) -> Result<Vec<Event>, RuleError>;
+    /// The sentences of `events_since(player, from)`, one per event ([`Game::event_text`];
+    /// `None` where the game has none).
+    fn event_texts_since(&self, player: Player, from: usize) -> Result<Vec<Option<String>>, RuleError> {
+        let game = self.game();
+        Ok(self.events_since(player, from)?.iter().map(|e| game.event_text(&e.body, player)).collect())
+    }
+    /// `events_since(player, from)` as a JSON array in which every event also has a `"text"`
+    /// field: its sentence, or null (the events of [`crate::events::to_json`] plus the text).
+    fn events_with_text_json(&self, player: Player, from: usize) -> Result<String, RuleError> {
+        let game = self.game();
+        let list: Vec<Value> = self
+            .events_since(player, from)?
+            .iter()
+            .map(|e| {
+                let mut v = serde_json::to_value(e).expect("events serialize");
+                v["text"] = json!(game.event_text(&e.body, player));
+                v
+            })
+            .collect();
+        Ok(Value::Array(list).to_string())
+    }
     /// A perfect-recall information-state key of `player` ([`SPECTATOR`]: public information
     /// only): a stable 64-bit hash of the seat, everything it has seen and done in the order it
     /// happened, and the player to act. What it has seen and done: its events
@@ -881,6 +904,10 @@ impl<G: Game> DynGame for Instance<G> {
 
     fn action_target(&self, a: ActionId) -> Option<String> {
         (a < self.info.num_distinct_actions).then(|| self.rules.action_target(a)).flatten()
+    }
+
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
+        self.rules.event_text(body, observer)
     }
 
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String> {

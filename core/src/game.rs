@@ -235,6 +235,14 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
+    /// A short human sentence for an event `observer` was shown ("Ishida deploys 3 blocks at
+    /// Gifu"), for logs and replays next to the JSON body (which stays the machine format).
+    /// Built from the body and the game's public component data only, never from a state, so
+    /// it can tell no more than the body does. `None`: the game has no text for this kind.
+    fn event_text(&self, _body: &crate::events::Body, _observer: Player) -> Option<String> {
+        None
+    }
+
     /// Seat names for the view envelope (`seats[i].name`), one per seat.
     fn seat_names(&self) -> Vec<String> {
         (1..=self.num_players()).map(|i| format!("player {i}")).collect()

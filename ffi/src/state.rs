@@ -527,6 +527,30 @@ pub unsafe extern "C" fn kassen_state_events_since_json(
     }
 }
 
+/// `kassen_state_events_since_json` with a sentence in each event: every object also has a
+/// `"text"` field, a short human description from the game ("Ishida moves 3 blocks from Ueda
+/// to Arato") or null where the game has none. The JSON fields stay the machine format; the
+/// sentence tells `player` no more than its event does.
+///
+/// Ownership and statuses as for `kassen_state_events_since_json`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_events_text_json(
+    state: *const kassen_state,
+    player: i32,
+    from_index: u64,
+    out: *mut kassen_buf,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let from = usize::try_from(from_index).unwrap_or(usize::MAX);
+        let text = state.inner.events_with_text_json(player, from)?;
+        unsafe { give(out, text) };
+        Ok(())
+    }
+}
+
 /// Copies the observation tensor of `player` (a seat, or -1 for the spectator) into the
 /// caller's array `buf` of `cap` floats, and its length (`kassen_game_observation_len`)
 /// into `*out_len`.

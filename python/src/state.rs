@@ -289,6 +289,24 @@ impl State {
         };
         self.events_from(py, p, from)
     }
+    /// `events_since(player, start)` with a sentence in each dict: a `"text"` key holding a
+    /// short human description from the game, or `None` where the game has none.
+    fn events_with_text<'py>(&self, py: Python<'py>, player: IntArg, start: IntArg) -> Result<Bound<'py, PyList>> {
+        let p = self.player(&player)?;
+        let from = match start.0 {
+            Ok(v) if v < 0 => return Err(Error::invalid_argument(format!("start {v} is negative"))),
+            Ok(v) => v as usize,
+            Err(_) => usize::MAX,
+        };
+        let text = self.with_detached(py, |s| guard(|| Ok(s.events_with_text_json(p, from)?)))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| Error::invalid_argument(e.to_string()))?;
+        let list = PyList::empty(py);
+        for v in value.as_array().into_iter().flatten() {
+            list.append(value_to_py(py, v)?)?;
+        }
+        Ok(list)
+    }
+
     /// `n` random games from this state to the end (GIL released): their returns as a float64
     /// array of shape `(n, num_players)`. Players pick uniformly among legal actions, chance
     /// outcomes by probability, all from one generator seeded `seed` (not the state's own).

@@ -10,6 +10,7 @@ import pytest
 
 import kassen
 from kassen.play import Session
+from kassen.replay import replay_data, replay_frames
 
 
 def _midgame(game_id: str, steps: int = 30) -> kassen.State:
@@ -56,10 +57,13 @@ def test_render_view_svg_rejects_bad_views():
 def test_replay_html_has_a_frame_per_visible_step(game_id, tmp_path):
     state = _midgame(game_id, 25)
     page = kassen.replay_html(state, 1)
-    data = json.loads(page.split('type="application/json">', 1)[1].split("</script>", 1)[0].replace("<\\/", "</"))
-    assert len(data["frames"]) >= 2
-    assert data["frames"][-1]["svg"] == state.render_svg(1)
-    assert [e["step"] for e in data["events"]] == [e["step"] for e in state.events(1)]
+    data = replay_data(page)
+    frames = replay_frames(page)
+    assert len(frames) >= 2
+    assert frames[-1][1] == state.render_svg(1)
+    assert data["steps"] == [step for step, _ in frames]
+    assert data["events"] == [[e["step"], e["text"]] for e in state.events_with_text(1, 0)]
+    assert all(text for _, text in data["events"])
     saved = tmp_path / "saved.json"
     saved.write_text(state.to_json())
     out = tmp_path / "replay.html"
@@ -78,6 +82,6 @@ def test_play_session_sends_only_the_seats_view():
     before = snap["events_total"]
     snap = session.act(snap["legal"][0]["id"], before)
     assert snap["events_total"] >= before
-    assert snap["events"] == session.state.events(0)[before:]
+    assert snap["events"] == session.state.events_with_text(0, before)
     with pytest.raises(kassen.KassenError):
         session.act(10**6)

@@ -1,11 +1,14 @@
 """Plays a complete game of every registered game by clicking in headless Chromium on the
-``kassen.play`` page, and checks that neither the page nor any response of the server ever
-holds what the person's seat may not know.
+``kassen.play`` page against a built-in bot, and checks that neither the page nor any response
+of the server ever holds what the person's seat may not know. The replay of each game is then
+opened and stepped to its end; replay sizes and open times (also of a whole random game of
+each game under its default config) go to ``browser-metrics.json`` beside the screenshots.
 
 The hidden identities are taken from the full state on the server side: at every step, the
 strings of the other seats' views that the person's seat has never been shown (in its views,
 events or legal actions so far) must not appear, as whole words, in any response sent since
-the last step, nor in the page's DOM (searched every ``DOM_EVERY`` steps and at the end). Screenshots of each game's board go to
+the last step, nor in the page's DOM (searched every ``DOM_EVERY`` steps and at the end), nor
+in the replay. Screenshots of each game at its start, middle and end go to
 ``$KASSEN_BROWSER_ARTIFACTS`` (default target/browser-artifacts/) and must have many colours.
 """
 
@@ -24,7 +27,9 @@ from typing import Any
 import pytest
 
 import kassen
+from kassen.bots import bot_specs
 from kassen.play import Session, make_server
+from kassen.replay import replay_data
 from webdriver import Browser, WebDriverError
 
 #: Configs that end quickly (関ヶ原大作戦 has no end turn of its own).
@@ -34,6 +39,8 @@ DOM_EVERY = 10
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("KASSEN_BROWSER_ARTIFACTS", ROOT / "target" / "browser-artifacts"))
 WORD = "A-Za-z0-9_"
+#: Replay sizes and open times, written at the end of the module (no timing asserts).
+METRICS: dict[str, Any] = {}
 
 
 def strings(v: Any, out: set[str]) -> set[str]:
@@ -61,6 +68,44 @@ def browser():
         pytest.fail(str(e))
     yield b
     b.quit()
+    if METRICS:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "browser-metrics.json").write_text(json.dumps(METRICS, indent=1, sort_keys=True))
+        print(f"metrics in {ARTIFACTS / 'browser-metrics.json'}")
+
+
+def screenshot(browser: Browser, name: str) -> int:
+    """Saves a screenshot as ``name``.png and checks it is not blank; its colour count."""
+    png = browser.screenshot()
+    (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(png))
+    colours = count_colours(browser, png)
+    assert colours > 16, f"{name}: the screenshot looks blank ({colours} colours)"
+    return colours
+
+
+def open_replay(browser: Browser, page: str, name: str) -> dict[str, Any]:
+    """Opens a replay page from a file, steps it to its last frame, and measures it."""
+    path = ARTIFACTS / f"{name}.html"
+    path.write_text(page, encoding="utf-8")
+    started = time.monotonic()
+    browser.get(path.as_uri())
+    opened = time.monotonic() - started
+    load = browser.run("const n = performance.getEntriesByType('navigation')[0]; return n ? n.loadEventEnd : null;")
+    frames = len(replay_data(page)["frames"])
+    assert browser.run("return document.body.dataset.frame;") == "0"
+    assert browser.run("return document.querySelector('#board svg') !== null;"), f"{name}: no board"
+    started = time.monotonic()
+    last = browser.run(
+        "const next = document.getElementById('next'); for (let i = 1; i < arguments[0]; i++) next.click();"
+        " return [document.body.dataset.frame, document.querySelectorAll('#log div:not(.later)').length];", frames)
+    stepped = time.monotonic() - started
+    assert int(last[0]) == frames - 1, f"{name}: stepped to frame {last[0]} of {frames}"
+    data = replay_data(page)
+    shown = sum(1 for step, _ in data["events"] if step < data["steps"][-1])
+    assert last[1] == shown, f"{name}: {last[1]} events shown at the end, {shown} expected"
+    screenshot(browser, f"{name}_end")
+    return {"bytes": len(page.encode("utf-8")), "frames": frames, "open_s": round(opened, 3),
+            "load_event_ms": load, "step_to_end_s": round(stepped, 3)}
 
 
 def count_colours(browser: Browser, png_b64: str) -> int:
@@ -88,7 +133,7 @@ def wait_ready(browser: Browser, version: int) -> str:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         state, v = browser.run("return [document.body.dataset.state, Number(document.body.dataset.version || 0)];")
-        if state in ("ready", "over") and v > version:
+        if state in ("ready", "over", "handoff") and v > version:
             return state
         time.sleep(0.01)
     raise AssertionError("the page did not update")
@@ -97,7 +142,9 @@ def wait_ready(browser: Browser, version: int) -> str:
 @pytest.mark.parametrize("game_id", sorted(kassen.games()))
 def test_play_a_whole_game_by_clicking(browser, game_id):
     seat = 0
-    session = Session(game_id, CONFIGS.get(game_id, {}), seat=seat, seed=3)
+    n = kassen.load_game(game_id, CONFIGS.get(game_id, {})).num_players()
+    bot = bot_specs()[0]["spec"]
+    session = Session(game_id, CONFIGS.get(game_id, {}), seed=3, players=["human"] + [bot] * (n - 1))
     responses: list[str] = []
     lock = threading.Lock()
 
@@ -108,9 +155,11 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
     server = make_server(session, 0, record)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    n = session.game.num_players()
     rng = random.Random(7)
     seen: set[str] = set()
+    texts: list[str] = []
+    named: set[str] = set()  # words the seat's own event sentences name
+    looked_up: set[str] = set()
     checked = 0
     board_clicks = 0
     try:
@@ -118,11 +167,17 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
         state = wait_ready(browser, 0)
         clicks = 0
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        screenshot(browser, f"{game_id}_start")
         while True:
             # What the seat may know so far, and what the others know that it may not.
             s = session.state
             strings(s.view(seat), seen)
             strings(s.events(seat), seen)
+            # The events' sentences are built from the events alone (core/tests/event_texts.rs
+            # checks that they equal the determinized twin's): a name they give to an id the
+            # seat was shown (a revealed block's leader) is something the seat knows.
+            new_texts = [e["text"] for e in s.events_with_text(seat, len(texts))]
+            texts.extend(new_texts)
             if not s.is_terminal() and s.current_player() == seat:
                 for a in s.legal_actions():
                     strings(s.action_to_json(a), seen)
@@ -132,6 +187,12 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
                 if p != seat:
                     strings(s.view(p), hidden)
             hidden -= seen
+            for word in hidden - named:
+                pool = new_texts if word in looked_up else texts
+                looked_up.add(word)
+                if any(contains_word(t, word) for t in pool):
+                    named.add(word)
+            hidden -= named
             with lock:
                 fresh = responses[:]
                 responses.clear()
@@ -143,7 +204,7 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
                     assert not contains_word(text, word), f"{game_id}: hidden {word!r} reached the page"
             checked += len(hidden)
             if clicks == 20:
-                (ARTIFACTS / f"{game_id}_midgame.png").write_bytes(base64.b64decode(browser.screenshot()))
+                screenshot(browser, f"{game_id}_middle")
             if state == "over":
                 break
             assert clicks < MAX_CLICKS, f"{game_id}: no end after {MAX_CLICKS} clicks"
@@ -168,11 +229,59 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
             clicks += 1
         assert session.state.is_terminal()
         assert "game over" in browser.run("return document.getElementById('status').textContent;")
-        png = browser.screenshot()
-        (ARTIFACTS / f"{game_id}_end.png").write_bytes(base64.b64decode(png))
-        colours = count_colours(browser, png)
-        assert colours > 16, f"{game_id}: the screenshot looks blank ({colours} colours)"
+        assert browser.run("return document.getElementById('end').classList.contains('open');"), "no end screen"
+        colours = screenshot(browser, f"{game_id}_end")
         print(f"{game_id}: {clicks} clicks ({board_clicks} on the board), {checked} hidden strings checked, {colours} colours")
+        # The replay of this game, as the seat saw it: nothing hidden in it either.
+        page = kassen.replay_html(session.state, seat)
+        for word in hidden:
+            assert not contains_word(page, word), f"{game_id}: hidden {word!r} reached the replay"
+        played = open_replay(browser, page, f"{game_id}_replay")
+        played["actions"] = len(session.state.history())
+        # A whole random game under the default config (the soak's kind of game), as the spectator.
+        game = kassen.load_game(game_id)
+        whole = game.new_initial_state(11)
+        wrng = random.Random(11)
+        while not whole.is_terminal() and len(whole.history()) < game.max_game_length():
+            whole.apply_action(wrng.choice(whole.legal_actions()))
+        started = time.monotonic()
+        long_page = kassen.replay_html(whole, kassen.SPECTATOR)
+        built = time.monotonic() - started
+        soak = open_replay(browser, long_page, f"{game_id}_whole_game_replay")
+        soak.update({"actions": len(whole.history()), "build_s": round(built, 3)})
+        METRICS[game_id] = {"clicks": clicks, "board_clicks": board_clicks, "played_replay": played, "whole_game_replay": soak}
+        print(f"{game_id}: replay {played}; whole game replay {soak}")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_hot_seat_hands_the_screen_over_without_showing_a_seat(browser):
+    session = Session("sekigahara", {}, seed=5, players=["human", "human"])
+    server = make_server(session, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    rng = random.Random(2)
+    handoffs = 0
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        state = wait_ready(browser, 0)
+        for _ in range(200):
+            if state == "over" or handoffs >= 3:
+                break
+            version = browser.run("return Number(document.body.dataset.version || 0);")
+            if state == "handoff":
+                handoffs += 1
+                assert browser.run("return document.querySelector('#board svg') === null "
+                                   "&& document.querySelectorAll('#actions button, #log div').length === 0;")
+                if handoffs == 1:
+                    screenshot(browser, "hot_seat_handoff")
+                browser.click(browser.find("#handoff-ok")[0])
+            else:
+                ids = browser.run("return Array.from(document.querySelectorAll('#actions button.action')).map(b => b.dataset.action);")
+                browser.click(browser.find(f"#actions button[data-action='{rng.choice(ids)}']")[0])
+            state = wait_ready(browser, version)
+        assert handoffs >= 3
     finally:
         server.shutdown()
         server.server_close()

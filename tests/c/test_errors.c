@@ -229,6 +229,9 @@ static void test_rule_errors(kassen_state *s, uint32_t num_actions, uint32_t num
     CHECK_STATUS(kassen_state_events_since_json(s, 99, 0, &b), KASSEN_STATUS_INVALID_PLAYER);
     CHECK_STATUS(kassen_state_events_since_json(s, 0, 0, NULL), KASSEN_STATUS_NULL_POINTER);
     CHECK_STATUS(kassen_state_events_since_json(NULL, 0, 0, &b), KASSEN_STATUS_NULL_POINTER);
+    CHECK_STATUS(kassen_state_events_text_json(s, 99, 0, &b), KASSEN_STATUS_INVALID_PLAYER);
+    CHECK_STATUS(kassen_state_events_text_json(s, 0, 0, NULL), KASSEN_STATUS_NULL_POINTER);
+    CHECK_STATUS(kassen_state_events_text_json(NULL, 0, 0, &b), KASSEN_STATUS_NULL_POINTER);
     CHECK_STATUS(kassen_state_action_to_string(s, num_actions, &b), KASSEN_STATUS_ACTION_OUT_OF_RANGE);
     CHECK_STATUS(kassen_state_action_to_json(s, num_actions, &b), KASSEN_STATUS_ACTION_OUT_OF_RANGE);
     CHECK(b.data == NULL);

@@ -51,6 +51,15 @@ static void check_views(const kassen_game *game, const kassen_state *s, uint32_t
         CHECK(none.len == 2 && memcmp(none.data, "[]", 2) == 0);
         kassen_buf_free(&all);
         kassen_buf_free(&none);
+        /* The same events with their sentences: one "text" per event, a string for every one. */
+        kassen_buf texts = {NULL, 0};
+        CHECK_OK(kassen_state_events_text_json(s, p, 0, &texts));
+        CHECK(texts.len >= events.len && texts.data[0] == '[');
+        size_t kinds = 0, strings = 0;
+        for (const char *k = events.data; (k = strstr(k, "\"kind\":")) != NULL; k++) kinds++;
+        for (const char *t = texts.data; (t = strstr(t, "\"text\":\"")) != NULL; t++) strings++;
+        CHECK(kinds == strings);
+        kassen_buf_free(&texts);
         CHECK_OK(kassen_state_observation_tensor(s, p, obs, obs_len, &len));
         CHECK(len == obs_len);
         /* Every feature of every game's observation layout is bounded by [0, 1]. */

@@ -106,6 +106,7 @@ static void play(const std::string &id, bool explicit_chance, uint64_t seed) {
         std::string events = state.events_json(o);
         CHECK(count(events, "\"step\":") >= seen[o + 1]);
         CHECK(state.events_since_json(o, 1u << 30) == "[]");
+        CHECK(count(state.events_text_json(o, 0), "\"text\":\"") == count(events, "\"step\":"));
         std::string view = state.view_json(o);
         CHECK(view.front() == '{' && view.back() == '}');
         CHECK(view.size() > 2 && view == state.view_json(o));

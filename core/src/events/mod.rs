@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::game::{Player, SPECTATOR};
 
 mod body;
+pub mod sentence;
 
 pub use crate::event;
 #[doc(hidden)]

@@ -33,6 +33,7 @@ mod setup;
 mod sizes;
 mod state;
 mod tensor;
+mod texts;
 mod turn;
 mod view;
 
@@ -337,6 +338,10 @@ impl Game for Samurai {
 
     fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
         view::action_is_public(self, a)
+    }
+
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
+        self.text(body, observer)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

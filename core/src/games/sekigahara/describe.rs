@@ -64,6 +64,7 @@ fn parts_in(g: &Sekigahara, s: &State, a: Action) -> (&'static str, Value) {
 pub fn action_json(g: &Sekigahara, s: &State, id: ActionId) -> Value {
     let Some(a) = g.decode(id) else { return json!({"id": id, "verb": "unknown"}) };
     let (verb, mut v) = parts_in(g, s, a);
+    v["text"] = json!(g.action_sentence(verb, &v));
     v["id"] = json!(id);
     v["verb"] = json!(verb);
     v

@@ -57,6 +57,7 @@ mod render;
 mod sizes;
 mod state;
 mod tensor;
+mod texts;
 mod view;
 mod week;
 
@@ -328,6 +329,10 @@ impl Game for Sekigahara {
 
     fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
         describe::is_public(self, a)
+    }
+
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
+        self.text(body, observer)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

@@ -57,6 +57,7 @@ mod sequence;
 mod sizes;
 mod state;
 mod tensor;
+mod texts;
 mod view;
 
 use std::sync::Arc;
@@ -342,6 +343,10 @@ impl Game for Daisakusen {
 
     fn action_target(&self, a: ActionId) -> Option<String> {
         render::action_target(self, a)
+    }
+
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
+        self.text(body, observer)
     }
 
     fn seat_names(&self) -> Vec<String> {

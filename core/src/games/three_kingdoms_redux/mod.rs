@@ -60,6 +60,7 @@ mod scoring;
 mod sizes;
 mod state;
 mod tensor;
+mod texts;
 mod view;
 
 use std::sync::Arc;
@@ -313,6 +314,10 @@ impl Game for Tkr {
 
     fn action_target(&self, a: ActionId) -> Option<String> {
         render::action_target(self, a)
+    }
+
+    fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
+        self.text(body, observer)
     }
 
     fn seat_names(&self) -> Vec<String> {

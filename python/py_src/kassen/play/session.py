@@ -1,20 +1,30 @@
-"""One game between a person at one seat and bots at the others, kept on the server.
+"""One game at one screen between people (hot seat) and bots, kept on the server.
 
-What leaves a session is only what the person's seat may know: its view, its board picture,
-its own events and, when it is to act, its own legal actions described by
-``action_to_json`` / ``action_to_string``. The state itself (its log, seed and the other
-seats' secrets) never does."""
+Each seat is played by a person (``"human"``) or by a bot named by a spec of
+:func:`kassen.bots.bot_specs`. What leaves a session is only what the seat on screen may know:
+its view, its board picture, its own events (with their sentences) and, when it is to act, its
+own legal actions. When a move passes the turn to another person, the session first shows a
+hand-off screen that holds nothing of any seat's secrets; the next person confirms before their
+seat is shown. The state itself (its log, seed and the other seats' secrets) never leaves the
+server: saved games are written to files on the server's side."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import threading
-from typing import Any, Optional
+from pathlib import Path
+from typing import Any, Optional, Sequence
 
-from kassen._kassen import CHANCE, State, load_game
+from kassen._kassen import CHANCE, SPECTATOR, State, games, load_game
+from kassen.bots import bot_specs, make_bot
 
 #: Bot moves played per request at most, so a request always ends.
 MAX_BOT_MOVES = 100_000
+HUMAN = "human"
+SAVE_FORMAT = "kassen.play/1"
+SAVE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class RandomBot:
@@ -29,28 +39,85 @@ class RandomBot:
         return self._rng.choice(state.legal_actions())
 
 
-class Session:
-    """A game of ``game_id`` (``config``: a dict) where ``seat`` is played from the page."""
+def _words(v: Any) -> str:
+    if isinstance(v, str):
+        return v.replace("_", " ")
+    if isinstance(v, list):
+        return " – ".join(_words(x) for x in v)
+    if isinstance(v, dict):
+        return ", ".join(f"{_words(k)} {_words(x)}" for k, x in v.items())
+    return str(v)
 
-    def __init__(self, game_id: str, config: Optional[dict[str, Any]] = None, seat: int = 0, seed: int = 0) -> None:
-        self.game = load_game(game_id, config or {})
-        n = self.game.num_players()
-        if not 0 <= seat < n:
-            raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
-        self.seat = seat
-        self.seed = seed
-        self.bots = {p: RandomBot(seed * 7919 + p) for p in range(n) if p != seat}
-        self._chance = random.Random(seed)
+
+def action_sentence(action: dict[str, Any]) -> str:
+    """A legal move as a short sentence from its JSON: the game's own ``text`` when it gives
+    one, else its verb and arguments (``{"verb": "step", "road": ["ueda", "arato"]}`` ->
+    ``"Step: road ueda – arato"``)."""
+    text = action.get("text")
+    if isinstance(text, str) and text:
+        text = text.replace("_", " ")
+        return text[:1].upper() + text[1:]
+    verb = _words(action.get("verb", "move"))
+    rest = [f"{_words(k)} {_words(v)}" for k, v in action.items() if k not in ("id", "verb")]
+    sentence = verb[:1].upper() + verb[1:]
+    return f"{sentence}: {'; '.join(rest)}" if rest else sentence
+
+
+_GAMES: dict[str, dict[str, Any]] = {}
+
+
+def _game_list() -> dict[str, dict[str, Any]]:
+    """Every registered game under its default config: its name and seat names."""
+    if not _GAMES:
+        for gid, name in games().items():
+            seats = load_game(gid, {}).new_initial_state(0).view(SPECTATOR)["seats"]
+            _GAMES[gid] = {"name": name, "seats": [s["name"] for s in seats]}
+    return _GAMES
+
+
+class Session:
+    """A game of ``game_id`` (``config``: a dict). ``players`` names who plays each seat
+    (``"human"`` or a bot spec); without it, ``seat`` is the person and the other seats are
+    random bots."""
+
+    def __init__(self, game_id: str, config: Optional[dict[str, Any]] = None, seat: int = 0, seed: int = 0,
+                 players: Optional[Sequence[str]] = None, save_dir: Optional[Path] = None) -> None:
         self._lock = threading.Lock()
-        self.state = self.game.new_initial_state(seed)
+        self.save_dir = Path(save_dir) if save_dir is not None else Path.cwd()
+        self._start(game_id, config or {}, seat, seed, players)
+
+    # === a new game ===
+
+    def _start(self, game_id: str, config: dict[str, Any], seat: int, seed: int, players: Optional[Sequence[str]],
+               state: Optional[State] = None) -> None:
+        game = load_game(game_id, config)
+        n = game.num_players()
+        if players is None:
+            if not 0 <= seat < n:
+                raise ValueError(f"seat must be in 0..{n - 1}, got {seat}")
+            players = [HUMAN if p == seat else "random" for p in range(n)]
+        players = list(players)
+        if len(players) != n:
+            raise ValueError(f"{game_id} has {n} seats; got {len(players)} players")
+        if HUMAN not in players:
+            raise ValueError("at least one seat must be played by a person")
+        bots = {p: make_bot(spec, seed * 7919 + p) for p, spec in enumerate(players) if spec != HUMAN}
+        self.game, self.config, self.players, self.bots, self.seed = game, config, players, bots, seed
+        self.humans = [p for p, spec in enumerate(players) if spec == HUMAN]
+        self.seat = self.humans[0]
+        self.handoff: Optional[int] = None
+        self._chance = random.Random(seed)
+        self.state = state if state is not None else game.new_initial_state(seed)
         self._run_bots()
+        if not self.state.is_terminal() and self.state.current_player() in self.humans:
+            self.seat = self.state.current_player()  # nobody has seen a seat yet: no hand-off
 
     def _run_bots(self) -> None:
         for _ in range(MAX_BOT_MOVES):
             if self.state.is_terminal():
                 return
             p = self.state.current_player()
-            if p == self.seat:
+            if p != CHANCE and self.players[p] == HUMAN:
                 return
             if p == CHANCE:
                 ids, weights = zip(*self.state.chance_outcomes())
@@ -58,18 +125,36 @@ class Session:
                 continue
             self.state.apply_action(self.bots[p].choose(self.state))
 
+    def _hand_to_next(self) -> None:
+        """Shows the next person's seat, after a hand-off screen if another person was on it."""
+        if self.state.is_terminal():
+            return
+        p = self.state.current_player()
+        if p != self.seat and p >= 0 and self.players[p] == HUMAN:
+            self.handoff = p
+
+    # === what the page may know ===
+
     def _legal(self) -> list[dict[str, Any]]:
-        if self.state.is_terminal() or self.state.current_player() != self.seat:
+        if self.handoff is not None or self.state.is_terminal() or self.state.current_player() != self.seat:
             return []
         out = []
         for a in self.state.legal_actions():
-            out.append({
-                "id": a,
-                "text": self.state.action_to_string(a),
-                "json": self.state.action_to_json(a),
-                "target": self.game.action_target(a),
-            })
+            j = self.state.action_to_json(a)
+            out.append({"id": a, "text": self.state.action_to_string(a), "sentence": action_sentence(j), "json": j,
+                        "target": self.game.action_target(a)})
         return out
+
+    def _common(self) -> dict[str, Any]:
+        view = self.state.view(SPECTATOR)
+        return {
+            "game": self.game.id,
+            "game_name": games().get(self.game.id, self.game.id),
+            "seat_names": [s["name"] for s in view["seats"]],
+            "players": self.players,
+            "bots": bot_specs(),
+            "games": _game_list(),
+        }
 
     def snapshot(self, since: int = 0) -> dict[str, Any]:
         """What the page may know now; ``events`` are the seat's events from its ``since``-th."""
@@ -77,25 +162,100 @@ class Session:
             return self._snapshot(since)
 
     def _snapshot(self, since: int) -> dict[str, Any]:
-        events = self.state.events_since(self.seat, max(0, since))
-        return {
-            "game": self.game.id,
-            "seat": self.seat,
-            "svg": self.state.render_svg(self.seat),
-            "view": self.state.view(self.seat),
+        out = self._common()
+        if self.handoff is not None:
+            out.update({"handoff": {"to": self.handoff, "name": out["seat_names"][self.handoff]}, "seat": None,
+                        "terminal": False})
+            return out
+        seat = self.seat
+        view = self.state.view(seat)
+        events = self.state.events_with_text(seat, max(0, since))
+        last = view.get("last_action")
+        last_move = None
+        if last is not None and last.get("id") is not None:
+            last_move = {"seat": last.get("seat"), "text": last.get("text"), "target": self.game.action_target(last["id"])}
+        terminal = self.state.is_terminal()
+        out.update({
+            "seat": seat,
+            "svg": self.state.render_svg(seat),
+            "view": view,
+            "prompt": ((view.get("to_act") or {}).get("decision") or {}).get("prompt"),
+            "to_act": (view.get("to_act") or {}).get("seat"),
             "events": events,
             "events_total": max(0, since) + len(events),
             "legal": self._legal(),
-            "terminal": self.state.is_terminal(),
-            "returns": self.state.returns() if self.state.is_terminal() else None,
-        }
+            "last_move": last_move,
+            "terminal": terminal,
+            "returns": self.state.returns() if terminal else None,
+            "winners": view.get("winners") if terminal else None,
+        })
+        return out
+
+    # === what the page may do ===
 
     def act(self, action: int, since: int = 0) -> dict[str, Any]:
-        """Plays ``action`` for the seat, then the bots until the seat is to act again."""
+        """Plays ``action`` for the seat on screen, then the bots until a person is to act."""
         with self._lock:
+            if self.handoff is not None:
+                raise ValueError("the next player has not taken the screen yet")
             self.state.apply_action_as(self.seat, action)
             self._run_bots()
+            self._hand_to_next()
             return self._snapshot(since)
 
+    def take_over(self) -> dict[str, Any]:
+        """The next person confirms the hand-off: their seat is shown, its events from the first."""
+        with self._lock:
+            if self.handoff is not None:
+                self.seat, self.handoff = self.handoff, None
+            return self._snapshot(0)
 
-__all__ = ["Session", "RandomBot"]
+    def new_game(self, game_id: Optional[str], players: Sequence[str], seed: int,
+                 config: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+        """Starts a new game (``game_id`` None: the same game and config)."""
+        with self._lock:
+            gid = game_id or self.game.id
+            cfg = config if config is not None else (self.config if gid == self.game.id else {})
+            self._start(gid, cfg, 0, seed, players)
+            self.handoff = None
+            return self._snapshot(0)
+
+    def saves(self) -> list[str]:
+        """The names of the games saved in the save directory."""
+        return sorted(p.name[: -len(".kassen.json")] for p in self.save_dir.glob("*.kassen.json"))
+
+    def _path(self, name: str) -> Path:
+        if not isinstance(name, str) or not SAVE_NAME.fullmatch(name):
+            raise ValueError("a save name is 1 to 64 letters, digits, '-' or '_'")
+        return self.save_dir / f"{name}.kassen.json"
+
+    def save(self, name: str) -> dict[str, Any]:
+        """Writes the game (the whole state and who plays each seat) to a file on the server;
+        nothing of it is sent to the page."""
+        with self._lock:
+            doc = {"format": SAVE_FORMAT, "players": self.players, "seat": self.seat, "seed": self.seed,
+                   "state": json.loads(self.state.to_json())}
+            self._path(name).write_text(json.dumps(doc), encoding="utf-8")
+            return {"saved": name, "saves": self.saves()}
+
+    def load(self, name: str) -> dict[str, Any]:
+        """Continues a saved game."""
+        with self._lock:
+            path = self._path(name)
+            if not path.is_file():
+                raise ValueError(f"no saved game {name!r}")
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            if doc.get("format") != SAVE_FORMAT:
+                raise ValueError(f"{name!r} is not a kassen.play save")
+            state = State.from_json(json.dumps(doc["state"]))
+            game = state.game()
+            self._start(game.id, game.info()["config"], 0, int(doc.get("seed", 0)), doc["players"], state=state)
+            seat = doc.get("seat")
+            if isinstance(seat, int) and seat in self.humans:
+                self.seat = seat
+                self.handoff = None
+                self._hand_to_next()
+            return self._snapshot(0)
+
+
+__all__ = ["Session", "RandomBot", "action_sentence"]

@@ -1,0 +1,113 @@
+"""The play page's game client (kassen.play) and the built-in bots by name (kassen.bots):
+opponents per seat, hot seat hand-off, new game, save and load, events as sentences."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import kassen
+from kassen.bots import bot_specs, make_bot
+from kassen.play import Session, action_sentence
+
+
+def test_every_listed_bot_builds_and_plays_legal_moves():
+    specs = bot_specs()
+    assert specs and all({"spec", "name", "description"} <= set(s) for s in specs)
+    state = kassen.load_game("samurai").new_initial_state(3)
+    for s in specs:
+        bot = make_bot(s["spec"], 1)
+        assert bot.choose(state) in state.legal_actions(), s["spec"]
+    assert make_bot("monte_carlo:3", 0).spec == "monte_carlo:3"
+    assert {"random", "monte_carlo", "ismcts:easy", "ismcts:normal", "ismcts:hard"} <= {s["spec"] for s in specs}
+    for bad in ("nope", "monte_carlo:0", "monte_carlo:x", "random:2"):
+        with pytest.raises(ValueError):
+            make_bot(bad, 0)
+
+
+@pytest.mark.parametrize("game_id", sorted(kassen.games()))
+def test_every_event_comes_with_a_sentence(game_id):
+    game = kassen.load_game(game_id)
+    state = game.new_initial_state(5)
+    rng = random.Random(5)
+    while not state.is_terminal() and len(state.history()) < 300:
+        state.apply_action(rng.choice(state.legal_actions()))
+    for p in [kassen.SPECTATOR, *range(game.num_players())]:
+        events = state.events_with_text(p, 0)
+        assert [{k: v for k, v in e.items() if k != "text"} for e in events] == state.events(p)
+        assert events and all(isinstance(e["text"], str) and e["text"] for e in events)
+        assert state.events_with_text(p, len(events) - 1) == events[-1:]
+
+
+def test_legal_moves_read_as_sentences():
+    assert action_sentence({"id": 3, "verb": "step", "road": ["ueda", "arato"]}) == "Step: road ueda – arato"
+    assert action_sentence({"id": 1, "verb": "end_phase"}) == "End phase"
+    assert action_sentence({"id": 2, "verb": "pass", "text": "pass this turn"}) == "Pass this turn"
+    for game_id in sorted(kassen.games()):
+        state = kassen.load_game(game_id).new_initial_state(1)
+        moves = [action_sentence(state.action_to_json(a)) for a in state.legal_actions()]
+        assert all(m and "_" not in m for m in moves), (game_id, moves[:5])
+
+
+def _play_until(session: Session, predicate, limit: int = 3000) -> None:
+    rng = random.Random(11)
+    for _ in range(limit):
+        snap = session.snapshot()
+        if predicate(snap) or snap["terminal"]:
+            return
+        if snap.get("handoff"):
+            session.take_over()
+            continue
+        session.act(rng.choice(snap["legal"])["id"])
+
+
+def test_hot_seat_shows_a_hand_off_screen_with_no_seat_in_it():
+    session = Session("sekigahara", {}, players=["human", "human"], seed=2)
+    handoffs = 0
+    rng = random.Random(3)
+    for _ in range(400):
+        snap = session.snapshot()
+        if snap["terminal"]:
+            break
+        if snap.get("handoff"):
+            handoffs += 1
+            for key in ("svg", "view", "events", "legal"):
+                assert key not in snap
+            text = json.dumps(snap)
+            # nothing of either seat's own view reaches the hand-off screen
+            for p in range(2):
+                for e in session.state.events(p):
+                    if e.get("audience") != "all":
+                        assert json.dumps(e) not in text
+            nxt = snap["handoff"]["to"]
+            with pytest.raises(ValueError):
+                session.act(session.state.legal_actions()[0])
+            shown = session.take_over()
+            assert shown["seat"] == nxt and shown["view"] == session.state.view(nxt)
+            assert shown["events"] == session.state.events_with_text(nxt, 0)
+            continue
+        assert snap["seat"] == session.state.current_player()
+        session.act(rng.choice(snap["legal"])["id"], snap["events_total"])
+    assert handoffs >= 3
+
+
+def test_new_game_with_bots_save_and_load(tmp_path):
+    session = Session("three_kingdoms_redux", {}, seed=1, save_dir=tmp_path)
+    snap = session.new_game(None, ["monte_carlo:4", "human", "random"], 9)
+    assert snap["players"] == ["monte_carlo:4", "human", "random"] and snap["seat"] == 1
+    _play_until(session, lambda s: len(session.state.history()) > 60)
+    history = session.state.history()
+    assert session.save("mid-game")["saves"] == ["mid-game"]
+    assert json.loads((tmp_path / "mid-game.kassen.json").read_text())["format"] == "kassen.play/1"
+    session.new_game("samurai", ["human", "random"], 4)
+    assert session.game.id == "samurai"
+    snap = session.load("mid-game")
+    assert session.game.id == "three_kingdoms_redux" and session.state.history() == history
+    assert snap["seat"] == 1 and session.players == ["monte_carlo:4", "human", "random"]
+    for bad in ("../x", "", "a" * 65, "no such"):
+        with pytest.raises(ValueError):
+            session.load(bad)
+    with pytest.raises(ValueError):
+        session.new_game(None, ["random", "random", "random"], 1)
