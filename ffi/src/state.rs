@@ -532,7 +532,10 @@ pub unsafe extern "C" fn kassen_state_events_since_json(
 /// to Arato") or null where the game has none. The JSON fields stay the machine format; the
 /// sentence tells `player` no more than its event does.
 ///
-/// Ownership and statuses as for `kassen_state_events_since_json`.
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
+/// `KASSEN_STATUS_INVALID_PLAYER` or `KASSEN_STATUS_INVALID_ARGUMENT` (as for
+/// `kassen_state_events_since_json`).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_events_text_json(
     state: *const kassen_state,
