@@ -285,6 +285,8 @@ impl State {
         let from = match start.0 {
             Ok(v) if v < 0 => return Err(Error::invalid_argument(format!("start {v} is negative"))),
             Ok(v) => v as usize,
+            // Beyond i64: negative is out of range like -1; positive is past the end like 2**62.
+            Err(text) if text.starts_with('-') => return Err(Error::invalid_argument(format!("start {text} is negative"))),
             Err(_) => usize::MAX,
         };
         self.events_from(py, p, from)
