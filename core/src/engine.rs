@@ -596,6 +596,10 @@ impl<G: Game> Bound<G> {
     /// events into `ev`.
     fn replay(game: Arc<Instance<G>>, seed: u64, recorded: usize, history: &[ActionId], ev: &mut Events) -> Result<Self, String> {
         let mut b = Bound::start(game, seed, recorded, ev);
+        // The chance outcomes drawn before the first decision are part of the log too.
+        if history.get(..b.history.len()) != Some(&b.history[..]) {
+            return Err("chance outcome near step 0 differs from the one the seed produces".into());
+        }
         b.advance(history, ev, Replay::Checked)?;
         Ok(b)
     }
@@ -996,7 +1000,12 @@ impl SavedHeader {
             game: text("game")?,
             recorded,
             rules_version: text("rules_version")?,
-            config: obj.get("config").cloned().unwrap_or_else(|| json!({})),
+            config: match obj.get("config") {
+                None => json!({}),
+                Some(c @ Value::Object(_)) => c.clone(),
+                // Null is not "the default config": a save writes its config as an object.
+                Some(other) => return Err(LoadError::InvalidState(format!("\"config\" must be a json object, got {other}"))),
+            },
             seed,
             history,
         })
