@@ -407,11 +407,7 @@ impl Batch {
 
     #[setter]
     fn set_threads(&self, py: Python<'_>, threads: usize) -> Result<()> {
-        if threads == 0 {
-            return Err(Error::new(ErrorCode::ConfigOutOfRange, "config value out of range: threads must be at least 1"));
-        }
-        py.detach(|| self.inner.lock().unwrap_or_else(PoisonError::into_inner).batch.set_threads(threads));
-        Ok(())
+        Ok(py.detach(|| self.inner.lock().unwrap_or_else(PoisonError::into_inner).batch.set_threads(threads))?)
     }
 }
 
