@@ -106,7 +106,7 @@ fn span<T>(p: *const T, len: usize, name: &'static str) -> Result<Span, Failure>
     if p.is_null() {
         return Err(Failure::null(name));
     }
-    if !(p as usize).is_multiple_of(std::mem::align_of::<T>()) {
+    if (p as usize) % std::mem::align_of::<T>() != 0 {
         return Err(Failure::new(kassen_status::InvalidArgument, format!("{name} is not aligned to {} bytes", std::mem::align_of::<T>())));
     }
     let bytes = len

@@ -35,7 +35,7 @@ def test_events_since_rejects_bad_arguments():
     assert e.value.code == 5
 
 
-@pytest.mark.parametrize("start", [-1, -(2**63), -(2**63) - 1, -(2**64), -(10**5000)])
+@pytest.mark.parametrize("start", [-1, -(2**63), -(2**63) - 1, -(2**64), -(10**5000)], ids=["-1", "-2**63", "-2**63-1", "-2**64", "-10**5000"])
 def test_events_since_rejects_every_negative_start(start):
     # One rule for every out-of-range index: any negative start is code 5 (however large its
     # magnitude); any start past the end is [] (tested above with 2**70).

@@ -2,6 +2,7 @@
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>kassen: play</title>
+<meta name="kassen-token" content="%TOKEN%">
 <style>
 body { font-family: 'Noto Sans', sans-serif; margin: 10px; }
 #wrap { display: flex; gap: 12px; align-items: flex-start; }
@@ -25,7 +26,11 @@ body { font-family: 'Noto Sans', sans-serif; margin: 10px; }
 <script>
 "use strict";
 let since = 0;
+let step = 0;
 let busy = false;
+// The session's secret, sent with every API request (the server refuses requests without it).
+const token = document.querySelector('meta[name="kassen-token"]').content;
+const api = {"X-Kassen-Token": token};
 const board = document.getElementById("board");
 const actions = document.getElementById("actions");
 const log = document.getElementById("log");
@@ -48,6 +53,7 @@ function show(s) {
   }
   log.scrollTop = log.scrollHeight;
   since = s.events_total;
+  step = s.step;
   actions.textContent = "";
   const byTarget = new Map();
   for (const a of s.legal) {
@@ -89,8 +95,8 @@ async function act(id) {
   busy = true;
   document.body.dataset.state = "busy";
   try {
-    const r = await fetch("/api/act", {method: "POST", headers: {"Content-Type": "application/json"},
-                                       body: JSON.stringify({action: id, since: since})});
+    const r = await fetch("/api/act", {method: "POST", headers: Object.assign({"Content-Type": "application/json"}, api),
+                                       body: JSON.stringify({action: id, since: since, step: step})});
     const s = await r.json();
     if (!r.ok) { status.textContent = "refused: " + s.error; document.body.dataset.state = "ready"; return; }
     show(s);
@@ -99,6 +105,6 @@ async function act(id) {
   }
 }
 
-fetch("/api/state?since=0").then(r => r.json()).then(show);
+fetch("/api/state?since=0", {headers: api}).then(r => r.json()).then(show);
 </script></body></html>
 """

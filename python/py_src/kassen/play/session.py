@@ -88,14 +88,23 @@ class Session:
             "legal": self._legal(),
             "terminal": self.state.is_terminal(),
             "returns": self.state.returns() if self.state.is_terminal() else None,
+            # The position a move answers: a move names it, so a repeated request is not
+            # played twice (see ``act``).
+            "step": len(self.state.history()),
         }
 
-    def act(self, action: int, since: int = 0) -> dict[str, Any]:
-        """Plays ``action`` for the seat, then the bots until the seat is to act again."""
+    def act(self, action: int, since: int = 0, step: Optional[int] = None) -> dict[str, Any]:
+        """Plays ``action`` for the seat, then the bots until the seat is to act again.
+
+        ``step``: the snapshot ``step`` the move answers. If the game has moved on (the same
+        request sent twice, or a move chosen on an old page), nothing is played and the answer
+        is the current snapshot with ``"applied": False``."""
         with self._lock:
+            if step is not None and step != len(self.state.history()):
+                return dict(self._snapshot(since), applied=False)
             self.state.apply_action_as(self.seat, action)
             self._run_bots()
-            return self._snapshot(since)
+            return dict(self._snapshot(since), applied=True)
 
 
 __all__ = ["Session", "RandomBot"]
