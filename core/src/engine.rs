@@ -226,6 +226,10 @@ pub trait DynState: Send + Sync {
     /// probability, all drawn from one generator seeded `seed`, never from the state's own):
     /// `n × num_players` returns, row by row. The state is not changed. For search code.
     fn random_rollouts(&self, seed: u64, n: usize) -> Vec<f64>;
+    /// [`DynState::random_rollouts`] into the caller's `out`, which must hold exactly
+    /// `n × num_players` elements (`BadBuffer` otherwise): a caller that allocates the result
+    /// itself can fail cleanly when the memory is not there.
+    fn random_rollouts_into(&self, seed: u64, n: usize, out: &mut [f64]) -> Result<(), RuleError>;
     fn clone_box(&self) -> Box<dyn DynState>;
     fn dyn_eq(&self, other: &dyn DynState) -> bool;
     fn as_any(&self) -> &dyn Any;
@@ -919,6 +923,16 @@ impl<G: Game> DynState for Bound<G> {
         let mut out = vec![0.0; n * self.game.rules.num_players()];
         crate::bots::rollout::play_outs(&self.game.rules, &self.state, seed, n, &mut out);
         out
+    }
+
+    fn random_rollouts_into(&self, seed: u64, n: usize, out: &mut [f64]) -> Result<(), RuleError> {
+        let expected = n.checked_mul(self.game.rules.num_players());
+        if expected != Some(out.len()) {
+            let expected = expected.map_or(u32::MAX, |e| u32::try_from(e).unwrap_or(u32::MAX));
+            return Err(RuleError::BadBuffer { expected, got: u32::try_from(out.len()).unwrap_or(u32::MAX) });
+        }
+        crate::bots::rollout::play_outs(&self.game.rules, &self.state, seed, n, out);
+        Ok(())
     }
 
     fn clone_box(&self) -> Box<dyn DynState> {

@@ -298,7 +298,15 @@ impl State {
     #[pyo3(signature = (seed, n=1))]
     fn random_rollouts<'py>(&self, py: Python<'py>, seed: Seed, n: usize) -> Result<Bound<'py, numpy::PyArray2<f64>>> {
         let players = self.game.num_players();
-        let flat = self.with_detached(py, |s| guard(|| Ok(s.random_rollouts(seed.0, n))))?;
+        // The result is allocated here, fallibly: a huge `n` is an error with a code, never an abort.
+        let len = n.checked_mul(players).filter(|&l| l <= isize::MAX as usize / 8).ok_or_else(|| {
+            Error::new(kassen_core::ErrorCode::InvalidArgument, format!("{n} rollouts of {players} returns do not fit in memory"))
+        })?;
+        let mut flat: Vec<f64> = Vec::new();
+        flat.try_reserve_exact(len)
+            .map_err(|_| Error::new(kassen_core::ErrorCode::OutOfMemory, format!("out of memory: no memory for {n} rollouts")))?;
+        flat.resize(len, 0.0);
+        self.with_detached(py, |s| guard(|| Ok(s.random_rollouts_into(seed.0, n, &mut flat)?)))?;
         Ok(PyArray1::from_vec(py, flat).reshape([n, players])?)
     }
 
