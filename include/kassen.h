@@ -111,6 +111,11 @@ enum kassen_status
      */
     KASSEN_STATUS_WRONG_GAME = 6,
     /**
+     * Memory for the request could not be allocated; nothing changed. (Sizes above a
+     * documented bound are `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`, before any allocation.)
+     */
+    KASSEN_STATUS_OUT_OF_MEMORY = 7,
+    /**
      * No game with this id is registered.
      */
     KASSEN_STATUS_UNKNOWN_GAME = 100,
@@ -393,8 +398,9 @@ const char *kassen_last_error_message(void);
  * `kassen_batch_free`. On failure `*out` is not written and the status says why:
  * `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG`
  * (malformed JSON, a missing `num_envs`, a value of the wrong type, an unknown opponent),
- * `KASSEN_STATUS_UNKNOWN_CONFIG_KEY` or `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` (zero envs or
- * threads, a seat the game does not have).
+ * `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`, `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` (`num_envs`
+ * outside [1, 65536], `threads` outside [1, 1024], an `obs_seat` or `learner_seat` the game
+ * does not have, with or without an opponent) or `KASSEN_STATUS_OUT_OF_MEMORY`.
  */
 kassen_status kassen_batch_new(const struct kassen_game *game,
                                const char *options_json,
@@ -438,9 +444,10 @@ kassen_status kassen_batch_get_dims(const struct kassen_batch *batch,
  *
  * On failure nothing changes (the buffers may be partly written only if the status is
  * `KASSEN_STATUS_PANIC`): `KASSEN_STATUS_NULL_POINTER` (`batch`, `out` or one of its
- * buffers is NULL), `KASSEN_STATUS_INVALID_ARGUMENT` (a buffer length is not the one
- * `kassen_batch_out` gives, the observation buffer has the other type, or only one of
- * `legal_count` and `legal_ids` is set).
+ * buffers is NULL, the observation buffer of the batch's type included),
+ * `KASSEN_STATUS_INVALID_ARGUMENT` (a buffer length is not the one `kassen_batch_out` gives,
+ * a buffer is not aligned for its element type, two buffers overlap, the observation buffer
+ * of the other type is set, or only one of `legal_count` and `legal_ids` is set).
  */
 kassen_status kassen_batch_reset(struct kassen_batch *batch,
                                  const uint64_t *seed,
@@ -453,7 +460,8 @@ kassen_status kassen_batch_reset(struct kassen_batch *batch,
  *
  * Every action is checked before any is applied: on failure nothing changes and the status
  * says why: `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_ARGUMENT` (`num_actions`
- * is not `num_envs`, or a buffer has the wrong length or type), or the rule status of the
+ * is not `num_envs`; a buffer has the wrong length or type, is misaligned, or overlaps
+ * another buffer or `actions`), or the rule status of the
  * lowest env whose action was rejected (`KASSEN_STATUS_ILLEGAL_ACTION`,
  * `KASSEN_STATUS_ACTION_OUT_OF_RANGE`); the message names the env.
  */
@@ -1175,7 +1183,9 @@ kassen_status kassen_state_to_json(const struct kassen_state *state, struct kass
  * `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_UTF8`,
  * `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_UNSUPPORTED_FORMAT`,
  * `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
- * `KASSEN_STATUS_INVALID_STATE` or a setup status for an invalid saved config.
+ * `KASSEN_STATUS_INVALID_STATE` (also for a saved config that
+ * is not a JSON object or does not set up the game: the save is invalid, not the call) or
+ * `KASSEN_STATUS_INVALID_DATA`.
  */
 kassen_status kassen_state_from_json(const char *json, struct kassen_state **out);
 

@@ -258,6 +258,10 @@ pub trait DynState: Send + Sync {
     /// probability, all drawn from one generator seeded `seed`, never from the state's own):
     /// `n × num_players` returns, row by row. The state is not changed. For search code.
     fn random_rollouts(&self, seed: u64, n: usize) -> Vec<f64>;
+    /// [`DynState::random_rollouts`] into the caller's `out`, which must hold exactly
+    /// `n × num_players` elements (`BadBuffer` otherwise): a caller that allocates the result
+    /// itself can fail cleanly when the memory is not there.
+    fn random_rollouts_into(&self, seed: u64, n: usize, out: &mut [f64]) -> Result<(), RuleError>;
     fn clone_box(&self) -> Box<dyn DynState>;
     fn dyn_eq(&self, other: &dyn DynState) -> bool;
     fn as_any(&self) -> &dyn Any;
@@ -682,6 +686,10 @@ impl<G: Game> Bound<G> {
     /// events into `ev`.
     fn replay(game: Arc<Instance<G>>, seed: u64, recorded: usize, history: &[ActionId], ev: &mut Events) -> Result<Self, String> {
         let mut b = Bound::start(game, seed, recorded, ev);
+        // The chance outcomes drawn before the first decision are part of the log too.
+        if history.get(..b.history.len()) != Some(&b.history[..]) {
+            return Err("chance outcome near step 0 differs from the one the seed produces".into());
+        }
         b.advance(history, ev, Replay::Checked)?;
         Ok(b)
     }
@@ -1085,6 +1093,16 @@ impl<G: Game> DynState for Bound<G> {
         out
     }
 
+    fn random_rollouts_into(&self, seed: u64, n: usize, out: &mut [f64]) -> Result<(), RuleError> {
+        let expected = n.checked_mul(self.game.rules.num_players());
+        if expected != Some(out.len()) {
+            let expected = expected.map_or(u32::MAX, |e| u32::try_from(e).unwrap_or(u32::MAX));
+            return Err(RuleError::BadBuffer { expected, got: u32::try_from(out.len()).unwrap_or(u32::MAX) });
+        }
+        crate::bots::rollout::play_outs(&self.game.rules, &self.state, seed, n, out);
+        Ok(())
+    }
+
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
     }
@@ -1164,7 +1182,12 @@ impl SavedHeader {
             game: text("game")?,
             recorded,
             rules_version: text("rules_version")?,
-            config: obj.get("config").cloned().unwrap_or_else(|| json!({})),
+            config: match obj.get("config") {
+                None => json!({}),
+                Some(c @ Value::Object(_)) => c.clone(),
+                // Null is not "the default config": a save writes its config as an object.
+                Some(other) => return Err(LoadError::InvalidState(format!("\"config\" must be a json object, got {other}"))),
+            },
             seed,
             history,
         })

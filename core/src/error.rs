@@ -19,6 +19,8 @@ pub enum ErrorCode {
     Panic = 4,
     InvalidArgument = 5,
     WrongGame = 6,
+    /// Memory for a caller's request could not be allocated (an error, never an abort).
+    OutOfMemory = 7,
     // --- setup (100s) ---
     UnknownGame = 100,
     InvalidConfig = 101,
@@ -47,7 +49,7 @@ impl ErrorCode {
     }
 
     /// Every code, in numeric order (for documentation and binding tables).
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 24] = [
         ErrorCode::Ok,
         ErrorCode::NullPointer,
         ErrorCode::InvalidUtf8,
@@ -55,6 +57,7 @@ impl ErrorCode {
         ErrorCode::Panic,
         ErrorCode::InvalidArgument,
         ErrorCode::WrongGame,
+        ErrorCode::OutOfMemory,
         ErrorCode::UnknownGame,
         ErrorCode::InvalidConfig,
         ErrorCode::ConfigOutOfRange,
@@ -87,6 +90,8 @@ pub enum SetupError {
     UnknownKey(String),
     #[error("invalid component data: {0}")]
     InvalidData(String),
+    #[error("out of memory: {0}")]
+    OutOfMemory(String),
 }
 
 impl SetupError {
@@ -97,6 +102,7 @@ impl SetupError {
             SetupError::OutOfRange(_) => ErrorCode::ConfigOutOfRange,
             SetupError::UnknownKey(_) => ErrorCode::UnknownConfigKey,
             SetupError::InvalidData(_) => ErrorCode::InvalidData,
+            SetupError::OutOfMemory(_) => ErrorCode::OutOfMemory,
         }
     }
 }

@@ -100,27 +100,63 @@ impl From<BatchError> for Failure {
     }
 }
 
-/// A mutable slice of `len` elements at `p` (an empty slice for `len == 0`).
-///
-/// # Safety
-/// `p` is NULL or valid for `len` writes, not aliased by another buffer.
-unsafe fn buf<'a, T>(p: *mut T, len: usize, name: &str) -> Result<&'a mut [T], Failure> {
+/// The address range `[start, end)` of `len` elements of `T` at `p`, after checking that `p`
+/// is non-NULL and aligned for `T` and that the range fits in the address space.
+fn span<T>(p: *const T, len: usize, name: &'static str) -> Result<Span, Failure> {
     if p.is_null() {
         return Err(Failure::null(name));
     }
-    // SAFETY: the caller's promise.
-    Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
+    if (p as usize) % std::mem::align_of::<T>() != 0 {
+        return Err(Failure::new(kassen_status::InvalidArgument, format!("{name} is not aligned to {} bytes", std::mem::align_of::<T>())));
+    }
+    let bytes = len
+        .checked_mul(std::mem::size_of::<T>())
+        .filter(|&b| b <= isize::MAX as usize && (p as usize).checked_add(b).is_some())
+        .ok_or_else(|| Failure::new(kassen_status::InvalidArgument, format!("{name} has {len} elements, more than memory holds")))?;
+    Ok(Span { name, start: p as usize, end: p as usize + bytes })
 }
 
-/// Borrows the caller's buffers.
+/// The bytes one buffer of a call covers.
+#[derive(Clone, Copy)]
+struct Span {
+    name: &'static str,
+    start: usize,
+    end: usize,
+}
+
+/// Fails if two of the non-empty `spans` share a byte: every output is written through its
+/// own exclusive slice, so one buffer passed as two outputs (or an output that overlaps the
+/// actions) is refused, as `memcpy` forbids overlapping arguments.
+fn disjoint(mut spans: Vec<Span>) -> Result<(), Failure> {
+    spans.retain(|s| s.start < s.end);
+    spans.sort_by_key(|s| s.start);
+    for w in spans.windows(2) {
+        if w[1].start < w[0].end {
+            return Err(Failure::new(kassen_status::InvalidArgument, format!("{} and {} overlap", w[0].name, w[1].name)));
+        }
+    }
+    Ok(())
+}
+
+/// A mutable slice of `len` elements at `p` (an empty slice for `len == 0`).
+///
+/// # Safety
+/// `p` is valid for `len` writes and checked by `span` and `disjoint` (no other slice of the
+/// call aliases it).
+unsafe fn buf<'a, T>(p: *mut T, len: usize) -> &'a mut [T] {
+    // SAFETY: the caller's promise; `span` checked NULL, alignment and size.
+    unsafe { std::slice::from_raw_parts_mut(p, len) }
+}
+
+/// Checks the caller's buffers (NULL, alignment, size, overlap with each other and with
+/// `also`, the action array) and borrows them.
 ///
 /// # Safety
 /// Every pointer in `o` is NULL or valid for its length.
-unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchOut<'a>, Failure> {
-    // SAFETY (all): the caller's promise.
-    let obs = match (dtype, o.obs_f32.is_null(), o.obs_u8.is_null()) {
-        (ObsDtype::F32, false, true) => ObsBuf::F32(unsafe { buf(o.obs_f32, o.obs_len, "out.obs_f32") }?),
-        (ObsDtype::U8, true, false) => ObsBuf::U8(unsafe { buf(o.obs_u8, o.obs_len, "out.obs_u8") }?),
+unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype, also: Option<Span>) -> Result<BatchOut<'a>, Failure> {
+    let obs_span = match (dtype, o.obs_f32.is_null(), o.obs_u8.is_null()) {
+        (ObsDtype::F32, _, true) => span(o.obs_f32, o.obs_len, "out.obs_f32")?,
+        (ObsDtype::U8, true, _) => span(o.obs_u8, o.obs_len, "out.obs_u8")?,
         (ObsDtype::F32, _, _) => {
             return Err(Failure::new(kassen_status::InvalidArgument, "a float batch needs out.obs_f32 set and out.obs_u8 NULL"))
         }
@@ -128,25 +164,45 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchO
             return Err(Failure::new(kassen_status::InvalidArgument, "a uint8 batch needs out.obs_u8 set and out.obs_f32 NULL"))
         }
     };
+    let legal = match (o.legal_count.is_null(), o.legal_ids.is_null()) {
+        (true, true) => false,
+        (false, false) => true,
+        _ => return Err(Failure::new(kassen_status::InvalidArgument, "out.legal_count and out.legal_ids must be both set or both NULL")),
+    };
+    let mut spans = vec![
+        obs_span,
+        span(o.mask, o.mask_len, "out.mask")?,
+        span(o.player, o.player_len, "out.player")?,
+        span(o.rewards, o.rewards_len, "out.rewards")?,
+        span(o.terminated, o.terminated_len, "out.terminated")?,
+        span(o.truncated, o.truncated_len, "out.truncated")?,
+        span(o.final_returns, o.final_returns_len, "out.final_returns")?,
+        span(o.episode_len, o.episode_len_len, "out.episode_len")?,
+    ];
+    if legal {
+        spans.push(span(o.legal_count, o.legal_count_len, "out.legal_count")?);
+        spans.push(span(o.legal_ids, o.legal_ids_len, "out.legal_ids")?);
+    }
+    spans.extend(also);
+    disjoint(spans)?;
+    // SAFETY (all): the caller's promise that each buffer is valid for its length; checked
+    // above to be non-NULL, aligned, addressable and disjoint from every other.
     Ok(BatchOut {
-        obs,
-        mask: unsafe { buf(o.mask, o.mask_len, "out.mask") }?,
-        player: unsafe { buf(o.player, o.player_len, "out.player") }?,
-        rewards: unsafe { buf(o.rewards, o.rewards_len, "out.rewards") }?,
-        terminated: unsafe { buf(o.terminated, o.terminated_len, "out.terminated") }?,
-        truncated: unsafe { buf(o.truncated, o.truncated_len, "out.truncated") }?,
-        final_returns: unsafe { buf(o.final_returns, o.final_returns_len, "out.final_returns") }?,
-        episode_len: unsafe { buf(o.episode_len, o.episode_len_len, "out.episode_len") }?,
-        legal: match (o.legal_count.is_null(), o.legal_ids.is_null()) {
-            (true, true) => None,
-            (false, false) => Some(LegalOut {
-                count: unsafe { buf(o.legal_count, o.legal_count_len, "out.legal_count") }?,
-                ids: unsafe { buf(o.legal_ids, o.legal_ids_len, "out.legal_ids") }?,
-            }),
-            _ => {
-                return Err(Failure::new(kassen_status::InvalidArgument, "out.legal_count and out.legal_ids must be both set or both NULL"))
-            }
+        obs: match dtype {
+            ObsDtype::F32 => ObsBuf::F32(unsafe { buf(o.obs_f32, o.obs_len) }),
+            ObsDtype::U8 => ObsBuf::U8(unsafe { buf(o.obs_u8, o.obs_len) }),
         },
+        mask: unsafe { buf(o.mask, o.mask_len) },
+        player: unsafe { buf(o.player, o.player_len) },
+        rewards: unsafe { buf(o.rewards, o.rewards_len) },
+        terminated: unsafe { buf(o.terminated, o.terminated_len) },
+        truncated: unsafe { buf(o.truncated, o.truncated_len) },
+        final_returns: unsafe { buf(o.final_returns, o.final_returns_len) },
+        episode_len: unsafe { buf(o.episode_len, o.episode_len_len) },
+        legal: legal.then(|| LegalOut {
+            count: unsafe { buf(o.legal_count, o.legal_count_len) },
+            ids: unsafe { buf(o.legal_ids, o.legal_ids_len) },
+        }),
     })
 }
 
@@ -169,8 +225,9 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype) -> Result<BatchO
 /// `kassen_batch_free`. On failure `*out` is not written and the status says why:
 /// `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG`
 /// (malformed JSON, a missing `num_envs`, a value of the wrong type, an unknown opponent),
-/// `KASSEN_STATUS_UNKNOWN_CONFIG_KEY` or `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` (zero envs or
-/// threads, a seat the game does not have).
+/// `KASSEN_STATUS_UNKNOWN_CONFIG_KEY`, `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` (`num_envs`
+/// outside [1, 65536], `threads` outside [1, 1024], an `obs_seat` or `learner_seat` the game
+/// does not have, with or without an opponent) or `KASSEN_STATUS_OUT_OF_MEMORY`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_batch_new(
     game: *const kassen_game,
@@ -267,9 +324,10 @@ pub unsafe extern "C" fn kassen_batch_get_dims(batch: *const kassen_batch, out: 
 ///
 /// On failure nothing changes (the buffers may be partly written only if the status is
 /// `KASSEN_STATUS_PANIC`): `KASSEN_STATUS_NULL_POINTER` (`batch`, `out` or one of its
-/// buffers is NULL), `KASSEN_STATUS_INVALID_ARGUMENT` (a buffer length is not the one
-/// `kassen_batch_out` gives, the observation buffer has the other type, or only one of
-/// `legal_count` and `legal_ids` is set).
+/// buffers is NULL, the observation buffer of the batch's type included),
+/// `KASSEN_STATUS_INVALID_ARGUMENT` (a buffer length is not the one `kassen_batch_out` gives,
+/// a buffer is not aligned for its element type, two buffers overlap, the observation buffer
+/// of the other type is set, or only one of `legal_count` and `legal_ids` is set).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_batch_reset(batch: *mut kassen_batch, seed: *const u64, out: *const kassen_batch_out) -> kassen_status {
     ffi_boundary! {
@@ -277,7 +335,7 @@ pub unsafe extern "C" fn kassen_batch_reset(batch: *mut kassen_batch, seed: *con
         let batch = unsafe { arg_mut(batch, "batch") }?;
         let seed = if seed.is_null() { None } else { Some(unsafe { *seed }) };
         let o = unsafe { arg_ref(out, "out") }?;
-        let mut out = unsafe { outputs(o, batch.inner.options().obs_dtype) }?;
+        let mut out = unsafe { outputs(o, batch.inner.options().obs_dtype, None) }?;
         Ok(batch.inner.reset(seed, &mut out)?)
     }
 }
@@ -288,7 +346,8 @@ pub unsafe extern "C" fn kassen_batch_reset(batch: *mut kassen_batch, seed: *con
 ///
 /// Every action is checked before any is applied: on failure nothing changes and the status
 /// says why: `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_ARGUMENT` (`num_actions`
-/// is not `num_envs`, or a buffer has the wrong length or type), or the rule status of the
+/// is not `num_envs`; a buffer has the wrong length or type, is misaligned, or overlaps
+/// another buffer or `actions`), or the rule status of the
 /// lowest env whose action was rejected (`KASSEN_STATUS_ILLEGAL_ACTION`,
 /// `KASSEN_STATUS_ACTION_OUT_OF_RANGE`); the message names the env.
 #[no_mangle]
@@ -301,12 +360,11 @@ pub unsafe extern "C" fn kassen_batch_step(
     ffi_boundary! {
         // SAFETY (all): the caller passes NULL or valid pointers, buffers valid for their lengths.
         let batch = unsafe { arg_mut(batch, "batch") }?;
-        if actions.is_null() {
-            return Err(Failure::null("actions"));
-        }
-        let actions = unsafe { std::slice::from_raw_parts(actions, num_actions) };
+        let actions_span = span(actions, num_actions, "actions")?;
         let o = unsafe { arg_ref(out, "out") }?;
-        let mut out = unsafe { outputs(o, batch.inner.options().obs_dtype) }?;
+        let mut out = unsafe { outputs(o, batch.inner.options().obs_dtype, Some(actions_span)) }?;
+        // Checked by `span` (NULL, alignment, size) and by `outputs` (no output overlaps it).
+        let actions = unsafe { std::slice::from_raw_parts(actions, num_actions) };
         Ok(batch.inner.step(actions, &mut out)?)
     }
 }

@@ -32,6 +32,9 @@ pub enum kassen_status {
     InvalidArgument = 5,
     /// A saved state or handle belongs to another game than the one expected.
     WrongGame = 6,
+    /// Memory for the request could not be allocated; nothing changed. (Sizes above a
+    /// documented bound are `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`, before any allocation.)
+    OutOfMemory = 7,
     /// No game with this id is registered.
     UnknownGame = 100,
     /// The config is not a valid JSON object for this game.
@@ -71,7 +74,7 @@ pub enum kassen_status {
 impl kassen_status {
     /// Every status, in numeric order. (A function, not an associated const: cbindgen
     /// would export the const to the header.)
-    pub fn all() -> [kassen_status; 23] {
+    pub fn all() -> [kassen_status; 24] {
         [
             kassen_status::Ok,
             kassen_status::NullPointer,
@@ -80,6 +83,7 @@ impl kassen_status {
             kassen_status::Panic,
             kassen_status::InvalidArgument,
             kassen_status::WrongGame,
+            kassen_status::OutOfMemory,
             kassen_status::UnknownGame,
             kassen_status::InvalidConfig,
             kassen_status::ConfigOutOfRange,
@@ -110,6 +114,7 @@ impl kassen_status {
             S::Panic => ErrorCode::Panic,
             S::InvalidArgument => ErrorCode::InvalidArgument,
             S::WrongGame => ErrorCode::WrongGame,
+            S::OutOfMemory => ErrorCode::OutOfMemory,
             S::UnknownGame => ErrorCode::UnknownGame,
             S::InvalidConfig => ErrorCode::InvalidConfig,
             S::ConfigOutOfRange => ErrorCode::ConfigOutOfRange,
@@ -141,6 +146,7 @@ impl kassen_status {
             ErrorCode::Panic => S::Panic,
             ErrorCode::InvalidArgument => S::InvalidArgument,
             ErrorCode::WrongGame => S::WrongGame,
+            ErrorCode::OutOfMemory => S::OutOfMemory,
             ErrorCode::UnknownGame => S::UnknownGame,
             ErrorCode::InvalidConfig => S::InvalidConfig,
             ErrorCode::ConfigOutOfRange => S::ConfigOutOfRange,
@@ -176,6 +182,7 @@ impl kassen_status {
             S::Panic => "KASSEN_STATUS_PANIC\0",
             S::InvalidArgument => "KASSEN_STATUS_INVALID_ARGUMENT\0",
             S::WrongGame => "KASSEN_STATUS_WRONG_GAME\0",
+            S::OutOfMemory => "KASSEN_STATUS_OUT_OF_MEMORY\0",
             S::UnknownGame => "KASSEN_STATUS_UNKNOWN_GAME\0",
             S::InvalidConfig => "KASSEN_STATUS_INVALID_CONFIG\0",
             S::ConfigOutOfRange => "KASSEN_STATUS_CONFIG_OUT_OF_RANGE\0",

@@ -1,11 +1,16 @@
 //! `Batch`: N states of one game stepped by one call with the GIL released, writing into numpy
 //! arrays that the batch creates once (zero copy: the arrays are the batch's buffers).
 //!
-//! The arrays (`obs`, `mask`, ...) are allocated by numpy at construction and live as long
-//! as anyone holds them; every `reset` and `step` overwrites them in place, so copy what must
-//! outlive the next call. `mask`, `legal_count` and `legal_ids` are handed out as read-only
-//! views: `step` clears only the mask entries it set in the previous call. Calls on one batch are serialized by a lock taken with the GIL
-//! released.
+//! The arrays (`obs`, `mask`, ...) are made at construction over memory the batch allocates
+//! and owns (numpy sees it through a container without a buffer interface, so it cannot
+//! resize it, and a read-only array over it cannot be made writable); they live as long as
+//! anyone holds them; every `reset` and `step` overwrites them in place, so copy what must
+//! outlive the next call. `mask`, `legal_count` and `legal_ids` are read-only: `step` clears
+//! only the mask entries it set in the previous call. Before every call the batch checks that
+//! each array still has its dtype, shape, strides and data address (all settable attributes
+//! of a numpy array), copies the actions out (they may view its own arrays), and refuses
+//! caller arrays (`obs_out`, `mask_out`) that share memory with what it writes. Calls on one
+//! batch are serialized by a lock taken with the GIL released.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -13,7 +18,7 @@ use kassen_core::batch::{BatchBuffers, BatchDims, BatchError, BatchOptions, Batc
 use kassen_core::engine::GameHandle;
 use kassen_core::{ActionId, ErrorCode};
 use numpy::ndarray::IxDyn;
-use numpy::{PyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray, PyUntypedArrayMethods};
+use numpy::{PyArray, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadwriteArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use crate::convert::Seed;
@@ -28,12 +33,98 @@ impl From<BatchError> for Error {
 
 struct Inner {
     batch: Box<dyn DynBatch>,
-    actions: Vec<ActionId>,
 }
 
 enum ObsArray {
     F32(Py<PyArrayDyn<f32>>),
     U8(Py<PyArrayDyn<u8>>),
+}
+
+/// Where one of the batch's own arrays keeps its elements: memory the batch allocated and
+/// owns (numpy sees it through a container that exposes no buffer), recorded at construction.
+/// numpy cannot resize, reallocate or make writable an array over it; the batch checks before
+/// every call that the array object still describes exactly this memory.
+#[derive(Clone, Copy)]
+struct Own {
+    /// Address of the first element.
+    ptr: usize,
+    /// Elements.
+    len: usize,
+    /// Bytes (`len` times the element size).
+    bytes: usize,
+}
+
+impl Own {
+    fn span(&self, name: &'static str) -> Span {
+        Span { name, start: self.ptr, end: self.ptr + self.bytes }
+    }
+}
+
+/// The bytes one array of a call covers.
+#[derive(Clone, Copy)]
+struct Span {
+    name: &'static str,
+    start: usize,
+    end: usize,
+}
+
+/// Fails if two non-empty spans share a byte (the batch writes each through its own slice).
+fn disjoint(mut spans: Vec<Span>) -> Result<()> {
+    spans.retain(|s| s.start < s.end);
+    spans.sort_by_key(|s| s.start);
+    for w in spans.windows(2) {
+        if w[1].start < w[0].end {
+            return Err(Error::invalid_argument(format!("{} and {} share memory", w[0].name, w[1].name)));
+        }
+    }
+    Ok(())
+}
+
+/// `n` zeros, or code 7 (out of memory) if they cannot be allocated.
+fn zeros<T: Clone + Default>(n: usize, name: &str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| Error::new(ErrorCode::OutOfMemory, format!("out of memory: no memory for the batch's {name} ({n} elements)")))?;
+    v.resize(n, T::default());
+    Ok(v)
+}
+
+/// A new array of `shape` over memory the batch owns (see [`Own`]); read-only for numpy if
+/// `!writeable` (and then it cannot be made writable: its memory is no numpy buffer).
+fn owned<'py, T: numpy::Element + Clone + Default>(
+    py: Python<'py>,
+    shape: &[usize],
+    name: &str,
+    writeable: bool,
+) -> Result<(Py<PyArrayDyn<T>>, Own)> {
+    let n: usize = shape.iter().product();
+    let data = numpy::ndarray::ArrayD::from_shape_vec(IxDyn(shape), zeros::<T>(n, name)?)
+        .map_err(|e| Error::invalid_argument(format!("batch array {name}: {e}")))?;
+    let a = PyArray::from_owned_array(py, data);
+    if !writeable {
+        a.getattr("flags")?.setattr("writeable", false)?;
+    }
+    let own = Own { ptr: a.data() as usize, len: n, bytes: n * std::mem::size_of::<T>() };
+    Ok((a.unbind(), own))
+}
+
+/// Checks that the batch's own array `a` still describes its memory `own`: the same dtype,
+/// shape, C-contiguous strides and data address. (Its dtype, shape and strides are attributes
+/// a caller can set on the array object; writing through a changed one would corrupt memory.)
+fn check_own<T: numpy::Element>(py: Python<'_>, a: &Py<PyArrayDyn<T>>, name: &str, shape: &[usize], own: &Own) -> Result<()> {
+    let a = a.bind(py);
+    let same = a.dtype().is_equiv_to(&numpy::dtype::<T>(py))
+        && a.shape() == shape
+        && a.is_c_contiguous()
+        && a.data() as usize == own.ptr
+        && a.len() == own.len;
+    if same {
+        Ok(())
+    } else {
+        Err(Error::invalid_argument(format!(
+            "the batch's {name} array was changed (dtype, shape, strides or data); the batch writes only into the arrays it made"
+        )))
+    }
 }
 
 /// A batch of `num_envs` states of one game (see `kassen._kassen.Batch` in the stub).
@@ -45,16 +136,22 @@ pub struct Batch {
     obs: ObsArray,
     /// `(num_envs, *observation_shape)`.
     obs_shape: Vec<usize>,
-    mask: Py<PyArray2<u8>>,
-    player: Py<PyArray1<i32>>,
-    rewards: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<u8>>,
-    truncated: Py<PyArray1<u8>>,
-    final_returns: Py<PyArray2<f32>>,
-    episode_len: Py<PyArray1<u32>>,
-    legal_count: Py<PyArray1<u32>>,
-    legal_ids: Py<PyArray2<u32>>,
+    mask: Py<PyArrayDyn<u8>>,
+    player: Py<PyArrayDyn<i32>>,
+    rewards: Py<PyArrayDyn<f32>>,
+    terminated: Py<PyArrayDyn<u8>>,
+    truncated: Py<PyArrayDyn<u8>>,
+    final_returns: Py<PyArrayDyn<f32>>,
+    episode_len: Py<PyArrayDyn<u32>>,
+    legal_count: Py<PyArrayDyn<u32>>,
+    legal_ids: Py<PyArrayDyn<u32>>,
+    /// The memory of each array above, in this order: obs, mask, player, rewards, terminated,
+    /// truncated, final_returns, episode_len, legal_count, legal_ids.
+    own: [Own; 10],
 }
+
+const NAMES: [&str; 10] =
+    ["obs", "mask", "current_player", "rewards", "terminated", "truncated", "final_returns", "episode_lengths", "legal_count", "legal_ids"];
 
 /// Action ids borrowed from a numpy array, converted under the lock.
 enum Actions<'a> {
@@ -84,18 +181,6 @@ fn fill_actions(src: &Actions<'_>, out: &mut Vec<ActionId>, num_actions: u32) ->
     Ok(())
 }
 
-fn rw<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
-    py: Python<'py>,
-    a: &Py<PyArray<T, D>>,
-    name: &str,
-) -> Result<PyReadwriteArray<'py, T, D>> {
-    a.bind(py).try_readwrite().map_err(|e| Error::invalid_argument(format!("batch array {name} is not writable: {e}")))
-}
-
-fn slice<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(g: &'a mut PyReadwriteArray<'_, T, D>) -> Result<&'a mut [T]> {
-    g.as_slice_mut().map_err(|_| Error::invalid_argument("batch array is not contiguous"))
-}
-
 /// A caller's output array (`obs_out`, `mask_out`): of dtype `T` (`dtype`) and `shape`,
 /// C-contiguous and writable.
 fn out_array<'py, T: numpy::Element>(
@@ -114,6 +199,13 @@ fn out_array<'py, T: numpy::Element>(
     a.try_readwrite().map_err(|e| Error::invalid_argument(format!("{name} is not writable: {e}")))
 }
 
+/// The span of a caller's output array.
+fn out_span<T: numpy::Element>(g: &mut PyReadwriteArray<'_, T, IxDyn>, name: &'static str) -> Result<(Span, usize, usize)> {
+    let s = g.as_slice_mut().map_err(|_| Error::invalid_argument(format!("{name} must be C-contiguous")))?;
+    let (ptr, len) = (s.as_mut_ptr() as usize, s.len());
+    Ok((Span { name, start: ptr, end: ptr + len * std::mem::size_of::<T>() }, ptr, len))
+}
+
 /// Where a call writes the observations and masks: the caller's arrays, or (`None`) the
 /// batch's own `obs` and `mask`.
 #[derive(Clone, Copy)]
@@ -123,59 +215,100 @@ struct Outs<'a, 'py> {
 }
 
 impl Batch {
-    /// Runs a step (`actions`) or a reset on the batch with the GIL released and every array
-    /// borrowed as a slice; the observations and masks go to `outs` where given.
-    fn run(&self, py: Python<'_>, actions: Option<Actions<'_>>, reset_seed: Option<u64>, outs: Outs<'_, '_>) -> Result<()> {
-        let (mut obs_f, mut obs_u) = match (&self.obs, outs.obs) {
-            (ObsArray::F32(a), None) => (Some(rw(py, a, "obs")?), None),
-            (ObsArray::U8(a), None) => (None, Some(rw(py, a, "obs")?)),
-            (ObsArray::F32(_), Some(o)) => (Some(out_array::<f32>(o, "obs_out", "float32", &self.obs_shape)?), None),
-            (ObsArray::U8(_), Some(o)) => (None, Some(out_array::<u8>(o, "obs_out", "uint8", &self.obs_shape)?)),
-        };
+    /// Checks that every array the batch made still describes its memory.
+    fn check_own(&self, py: Python<'_>) -> Result<()> {
+        let d = self.dims;
+        let n = d.num_envs;
+        match &self.obs {
+            ObsArray::F32(a) => check_own(py, a, "obs", &self.obs_shape, &self.own[0])?,
+            ObsArray::U8(a) => check_own(py, a, "obs", &self.obs_shape, &self.own[0])?,
+        }
+        check_own(py, &self.mask, "mask", &[n, d.num_actions], &self.own[1])?;
+        check_own(py, &self.player, "current_player", &[n], &self.own[2])?;
+        check_own(py, &self.rewards, "rewards", &[n, d.num_players], &self.own[3])?;
+        check_own(py, &self.terminated, "terminated", &[n], &self.own[4])?;
+        check_own(py, &self.truncated, "truncated", &[n], &self.own[5])?;
+        check_own(py, &self.final_returns, "final_returns", &[n, d.num_players], &self.own[6])?;
+        check_own(py, &self.episode_len, "episode_lengths", &[n], &self.own[7])?;
+        check_own(py, &self.legal_count, "legal_count", &[n], &self.own[8])?;
+        check_own(py, &self.legal_ids, "legal_ids", &[n, d.max_legal], &self.own[9])
+    }
+
+    /// Runs a step (`actions`, already copied out of the caller's array) or a reset with the
+    /// GIL released; the observations and masks go to `outs` where given.
+    fn run(&self, py: Python<'_>, actions: Option<Vec<ActionId>>, reset_seed: Option<u64>, outs: Outs<'_, '_>) -> Result<()> {
+        self.check_own(py)?;
+        let mut obs_f = None;
+        let mut obs_u = None;
+        match (&self.obs, outs.obs) {
+            (_, None) => {}
+            (ObsArray::F32(_), Some(o)) => obs_f = Some(out_array::<f32>(o, "obs_out", "float32", &self.obs_shape)?),
+            (ObsArray::U8(_), Some(o)) => obs_u = Some(out_array::<u8>(o, "obs_out", "uint8", &self.obs_shape)?),
+        }
         let mask_shape = [self.dims.num_envs, self.dims.num_actions];
-        let (mut mask, mut mask_own) = match outs.mask {
-            Some(m) => (Some(out_array::<u8>(m, "mask_out", "uint8", &mask_shape)?), None),
-            None => (None, Some(rw(py, &self.mask, "mask")?)),
+        let mut mask_out = outs.mask.map(|m| out_array::<u8>(m, "mask_out", "uint8", &mask_shape)).transpose()?;
+        // The memory written: the caller's arrays where given, else the batch's own.
+        let mut spans: Vec<Span> = (2..10).map(|i| self.own[i].span(NAMES[i])).collect();
+        let obs_at = match (&mut obs_f, &mut obs_u) {
+            (Some(g), _) => Some(out_span(g, "obs_out")?),
+            (_, Some(g)) => Some(out_span(g, "obs_out")?),
+            _ => None,
         };
-        let (mut player, mut rewards) = (rw(py, &self.player, "player")?, rw(py, &self.rewards, "rewards")?);
-        let (mut term, mut trunc) = (rw(py, &self.terminated, "terminated")?, rw(py, &self.truncated, "truncated")?);
-        let (mut fin, mut len) = (rw(py, &self.final_returns, "final_returns")?, rw(py, &self.episode_len, "episode_lengths")?);
-        let (mut count, mut ids) = (rw(py, &self.legal_count, "legal_count")?, rw(py, &self.legal_ids, "legal_ids")?);
-        let obs = match (&mut obs_f, &mut obs_u) {
-            (Some(g), _) => ObsBuf::F32(slice(g)?),
-            (_, Some(g)) => ObsBuf::U8(slice(g)?),
-            _ => unreachable!("one observation array"),
+        let obs_at = match obs_at {
+            Some((span, ptr, len)) => {
+                spans.push(span);
+                (ptr, len)
+            }
+            None => {
+                spans.push(self.own[0].span("obs"));
+                (self.own[0].ptr, self.own[0].len)
+            }
         };
-        let mut out = BatchOut {
-            obs,
-            mask: match (&mut mask, &mut mask_own) {
-                (Some(g), _) => slice(g)?,
-                (_, Some(g)) => slice(g)?,
-                _ => unreachable!("one mask array"),
-            },
-            player: slice(&mut player)?,
-            rewards: slice(&mut rewards)?,
-            terminated: slice(&mut term)?,
-            truncated: slice(&mut trunc)?,
-            final_returns: slice(&mut fin)?,
-            episode_len: slice(&mut len)?,
-            legal: Some(LegalOut { count: slice(&mut count)?, ids: slice(&mut ids)? }),
+        let mask_at = match &mut mask_out {
+            Some(g) => {
+                let (span, ptr, len) = out_span(g, "mask_out")?;
+                spans.push(span);
+                (ptr, len)
+            }
+            None => {
+                spans.push(self.own[1].span("mask"));
+                (self.own[1].ptr, self.own[1].len)
+            }
         };
-        let num_actions = self.game.info().num_distinct_actions;
+        disjoint(spans)?;
+        let f32_obs = matches!(self.obs, ObsArray::F32(_));
+        let own = self.own;
         let caller_mask = outs.mask.is_some();
         py.detach(|| {
             guard(|| {
                 let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-                let Inner { batch, actions: scratch } = &mut *inner;
+                // SAFETY (all slices): each range is memory the batch owns (alive while `self`
+                // holds its arrays; numpy cannot free or move it) or a caller's array borrowed
+                // above for writing, checked to be of its length, aligned, and disjoint from every
+                // other range; the batch's lock is held, so no other call makes slices of it.
+                unsafe fn at<'a, T>(ptr: usize, len: usize) -> &'a mut [T] {
+                    unsafe { std::slice::from_raw_parts_mut(ptr as *mut T, len) }
+                }
+                let mut out = unsafe {
+                    BatchOut {
+                        obs: if f32_obs { ObsBuf::F32(at(obs_at.0, obs_at.1)) } else { ObsBuf::U8(at(obs_at.0, obs_at.1)) },
+                        mask: at(mask_at.0, mask_at.1),
+                        player: at(own[2].ptr, own[2].len),
+                        rewards: at(own[3].ptr, own[3].len),
+                        terminated: at(own[4].ptr, own[4].len),
+                        truncated: at(own[5].ptr, own[5].len),
+                        final_returns: at(own[6].ptr, own[6].len),
+                        episode_len: at(own[7].ptr, own[7].len),
+                        legal: Some(LegalOut { count: at(own[8].ptr, own[8].len), ids: at(own[9].ptr, own[9].len) }),
+                    }
+                };
+                let batch = &mut inner.batch;
                 if caller_mask {
                     // A caller's array may sit where the last one was freed: write it in full.
                     batch.forget_mask();
                 }
                 match &actions {
-                    Some(a) => {
-                        fill_actions(a, scratch, num_actions)?;
-                        Ok(batch.step(scratch, &mut out)?)
-                    }
+                    Some(a) => Ok(batch.step(a, &mut out)?),
                     None => Ok(batch.reset(reset_seed, &mut out)?),
                 }
             })
@@ -223,28 +356,38 @@ impl Batch {
         let d = batch.dims();
         let mut obs_shape = vec![d.num_envs];
         obs_shape.extend(&handle.info().observation_shape);
-        let obs = match dtype {
-            ObsDtype::F32 => ObsArray::F32(PyArray::zeros(py, IxDyn(&obs_shape), false).unbind()),
-            ObsDtype::U8 => ObsArray::U8(PyArray::zeros(py, IxDyn(&obs_shape), false).unbind()),
+        let (obs, obs_own) = match dtype {
+            ObsDtype::F32 => owned::<f32>(py, &obs_shape, "obs", true).map(|(a, o)| (ObsArray::F32(a), o))?,
+            ObsDtype::U8 => owned::<u8>(py, &obs_shape, "obs", true).map(|(a, o)| (ObsArray::U8(a), o))?,
         };
         let n = d.num_envs;
+        let (mask, mask_own) = owned::<u8>(py, &[n, d.num_actions], "mask", false)?;
+        let (player, player_own) = owned::<i32>(py, &[n], "current_player", true)?;
+        let (rewards, rewards_own) = owned::<f32>(py, &[n, d.num_players], "rewards", true)?;
+        let (terminated, terminated_own) = owned::<u8>(py, &[n], "terminated", true)?;
+        let (truncated, truncated_own) = owned::<u8>(py, &[n], "truncated", true)?;
+        let (final_returns, final_own) = owned::<f32>(py, &[n, d.num_players], "final_returns", true)?;
+        let (episode_len, len_own) = owned::<u32>(py, &[n], "episode_lengths", true)?;
+        let (legal_count, count_own) = owned::<u32>(py, &[n], "legal_count", false)?;
+        let (legal_ids, ids_own) = owned::<u32>(py, &[n, d.max_legal], "legal_ids", false)?;
         // Sizes come from the same dims the core checks against.
-        debug_assert_eq!(BatchBuffers::new(d, dtype).mask.len(), n * d.num_actions);
+        debug_assert_eq!(BatchBuffers::new(d, dtype).mask.len(), mask_own.len);
         Ok(Batch {
-            inner: Mutex::new(Inner { batch, actions: Vec::with_capacity(n) }),
+            inner: Mutex::new(Inner { batch }),
             game: handle,
             dims: d,
             obs,
             obs_shape,
-            mask: PyArray2::zeros(py, [n, d.num_actions], false).unbind(),
-            player: PyArray1::zeros(py, n, false).unbind(),
-            rewards: PyArray2::zeros(py, [n, d.num_players], false).unbind(),
-            terminated: PyArray1::zeros(py, n, false).unbind(),
-            truncated: PyArray1::zeros(py, n, false).unbind(),
-            final_returns: PyArray2::zeros(py, [n, d.num_players], false).unbind(),
-            episode_len: PyArray1::zeros(py, n, false).unbind(),
-            legal_count: PyArray1::zeros(py, n, false).unbind(),
-            legal_ids: PyArray2::zeros(py, [n, d.max_legal], false).unbind(),
+            mask,
+            player,
+            rewards,
+            terminated,
+            truncated,
+            final_returns,
+            episode_len,
+            legal_count,
+            legal_ids,
+            own: [obs_own, mask_own, player_own, rewards_own, terminated_own, truncated_own, final_own, len_own, count_own, ids_own],
         })
     }
 
@@ -270,31 +413,10 @@ impl Batch {
         mask_out: Option<Bound<'_, PyAny>>,
     ) -> Result<()> {
         let outs = Outs { obs: obs_out.as_ref(), mask: mask_out.as_ref() };
-        let arr = match actions.cast::<PyArray1<i64>>() {
-            Ok(a) => a.clone(),
-            Err(_) => {
-                let np = py.import("numpy")?;
-                let converted = np.call_method1("asarray", (&actions,))?;
-                if let Ok(a) = converted.cast::<PyArray1<i32>>() {
-                    let ro = a.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-                    return self.step_with(py, &ro, |s| Actions::I32(s), outs);
-                }
-                if let Ok(a) = converted.cast::<PyArray1<u32>>() {
-                    let ro = a.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-                    return self.step_with(py, &ro, |s| Actions::U32(s), outs);
-                }
-                let kind = converted.getattr("dtype")?.getattr("kind")?.extract::<String>()?;
-                let ndim = converted.getattr("ndim")?.extract::<usize>()?;
-                if !matches!(kind.as_str(), "i" | "u") || ndim != 1 {
-                    return Err(Error::wrong_type(format!(
-                        "actions must be a 1-d array of ints, got kind {kind:?} with {ndim} dimensions"
-                    )));
-                }
-                np.call_method1("ascontiguousarray", (converted, "int64"))?.cast_into::<PyArray1<i64>>().map_err(PyErr::from)?
-            }
-        };
-        let ro = arr.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
-        self.step_with(py, &ro, |s| Actions::I64(s), outs)
+        // Copied out first, so that actions may be a view of the batch's own arrays
+        // (`b.legal_ids[:, 0]`), which the step then overwrites.
+        let actions = self.actions_vec(py, &actions)?;
+        self.run(py, Some(actions), None, outs)
     }
 
     /// Observations, `(num_envs, *observation_shape)`, float32 or uint8.
@@ -308,21 +430,21 @@ impl Batch {
 
     /// Legal-action masks, `(num_envs, num_distinct_actions)` uint8, read-only.
     #[getter]
-    fn mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        read_only(self.mask.bind(py).as_any())
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<u8>> {
+        self.mask.bind(py).clone()
     }
 
     /// The number of legal actions per env, uint32, read-only.
     #[getter]
-    fn legal_count<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        read_only(self.legal_count.bind(py).as_any())
+    fn legal_count<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<u32>> {
+        self.legal_count.bind(py).clone()
     }
 
     /// The legal action ids per env, `(num_envs, max_legal_actions)` uint32, read-only: row
     /// `i` starts with the first `min(legal_count[i], max_legal_actions)` ids, ascending.
     #[getter]
-    fn legal_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        read_only(self.legal_ids.bind(py).as_any())
+    fn legal_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<u32>> {
+        self.legal_ids.bind(py).clone()
     }
 
     /// Width of a `legal_ids` row (the game's `max_legal_actions`).
@@ -333,35 +455,35 @@ impl Batch {
 
     /// The player to act per env, int32.
     #[getter]
-    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<i32>> {
         self.player.bind(py).clone()
     }
 
     /// Rewards per seat of the last step, `(num_envs, num_players)` float32.
     #[getter]
-    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
         self.rewards.bind(py).clone()
     }
 
     #[getter]
-    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<u8>> {
         self.terminated.bind(py).clone()
     }
 
     #[getter]
-    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<u8>> {
         self.truncated.bind(py).clone()
     }
 
     /// Returns of the episodes that ended in the last step (zero elsewhere).
     #[getter]
-    fn final_returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+    fn final_returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<f32>> {
         self.final_returns.bind(py).clone()
     }
 
     /// Lengths of the episodes that ended in the last step (zero elsewhere), uint32.
     #[getter]
-    fn episode_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+    fn episode_lengths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDyn<u32>> {
         self.episode_len.bind(py).clone()
     }
 
@@ -407,11 +529,7 @@ impl Batch {
 
     #[setter]
     fn set_threads(&self, py: Python<'_>, threads: usize) -> Result<()> {
-        if threads == 0 {
-            return Err(Error::new(ErrorCode::ConfigOutOfRange, "config value out of range: threads must be at least 1"));
-        }
-        py.detach(|| self.inner.lock().unwrap_or_else(PoisonError::into_inner).batch.set_threads(threads));
-        Ok(())
+        Ok(py.detach(|| self.inner.lock().unwrap_or_else(PoisonError::into_inner).batch.set_threads(threads))?)
     }
 }
 
@@ -420,33 +538,47 @@ impl Batch {
         self.dims
     }
 
-    fn step_with<T: numpy::Element + Copy>(
-        &self,
-        py: Python<'_>,
-        ro: &PyReadonlyArray1<'_, T>,
-        wrap: impl for<'a> Fn(&'a [T]) -> Actions<'a>,
-        outs: Outs<'_, '_>,
-    ) -> Result<()> {
-        let owned;
-        let s: &[T] = match ro.as_slice() {
-            Ok(s) => s,
-            Err(_) => {
-                owned = ro.as_array().to_vec();
-                &owned
-            }
-        };
-        if ro.len() != s.len() {
-            return Err(Error::invalid_argument("actions must be a 1-d array"));
+    /// The caller's actions (any 1-d int array or sequence) as action ids, copied out with
+    /// every borrow of the caller's array released before the call writes anything.
+    fn actions_vec(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> Result<Vec<ActionId>> {
+        let num_actions = self.game.info().num_distinct_actions;
+        let mut out = Vec::new();
+        out.try_reserve_exact(self.dims.num_envs)
+            .map_err(|_| Error::new(ErrorCode::OutOfMemory, "out of memory: no memory for the actions"))?;
+        if let Ok(a) = actions.cast::<PyArray1<i64>>() {
+            return copy_actions(a, |s| Actions::I64(s), &mut out, num_actions).map(|()| out);
         }
-        self.run(py, Some(wrap(s)), None, outs)
+        let np = py.import("numpy")?;
+        let converted = np.call_method1("asarray", (actions,))?;
+        if let Ok(a) = converted.cast::<PyArray1<i32>>() {
+            return copy_actions(a, |s| Actions::I32(s), &mut out, num_actions).map(|()| out);
+        }
+        if let Ok(a) = converted.cast::<PyArray1<u32>>() {
+            return copy_actions(a, |s| Actions::U32(s), &mut out, num_actions).map(|()| out);
+        }
+        let kind = converted.getattr("dtype")?.getattr("kind")?.extract::<String>()?;
+        let ndim = converted.getattr("ndim")?.extract::<usize>()?;
+        if !matches!(kind.as_str(), "i" | "u") || ndim != 1 {
+            return Err(Error::wrong_type(format!("actions must be a 1-d array of ints, got kind {kind:?} with {ndim} dimensions")));
+        }
+        let a = np.call_method1("ascontiguousarray", (converted, "int64"))?.cast_into::<PyArray1<i64>>().map_err(PyErr::from)?;
+        copy_actions(&a, |s| Actions::I64(s), &mut out, num_actions)?;
+        Ok(out)
     }
 }
 
-/// A read-only view of a batch array (the batch keeps writing into the array itself).
-fn read_only<'py>(a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let view = a.call_method0("view")?;
-    view.getattr("flags")?.setattr("writeable", false)?;
-    Ok(view)
+/// Copies the 1-d array `a` into `out` as action ids (its borrow ends on return).
+fn copy_actions<T: numpy::Element + Copy>(
+    a: &Bound<'_, PyArray1<T>>,
+    wrap: impl for<'a> Fn(&'a [T]) -> Actions<'a>,
+    out: &mut Vec<ActionId>,
+    num_actions: u32,
+) -> Result<()> {
+    let ro = a.try_readonly().map_err(|e| Error::invalid_argument(e.to_string()))?;
+    match ro.as_slice() {
+        Ok(s) => fill_actions(&wrap(s), out, num_actions),
+        Err(_) => fill_actions(&wrap(&ro.as_array().to_vec()), out, num_actions),
+    }
 }
 
 /// The seed of the initial state of env `slot`'s `episode`-th episode in a batch seeded

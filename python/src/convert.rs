@@ -221,6 +221,8 @@ fn int_text(obj: &Bound<'_, PyAny>) -> String {
             }
         }
         // Python refuses to print ints of more than 4,300 digits.
+        // The sign is kept: callers tell a negative int from a large one by its leading '-'.
+        Err(_) if obj.lt(0).unwrap_or(false) => "-(an int of more than 4300 digits)".to_string(),
         Err(_) => "of more than 4300 digits".to_string(),
     }
 }

@@ -285,6 +285,8 @@ impl State {
         let from = match start.0 {
             Ok(v) if v < 0 => return Err(Error::invalid_argument(format!("start {v} is negative"))),
             Ok(v) => v as usize,
+            // Beyond i64: negative is out of range like -1; positive is past the end like 2**62.
+            Err(text) if text.starts_with('-') => return Err(Error::invalid_argument(format!("start {text} is negative"))),
             Err(_) => usize::MAX,
         };
         self.events_from(py, p, from)
@@ -313,7 +315,15 @@ impl State {
     #[pyo3(signature = (seed, n=1))]
     fn random_rollouts<'py>(&self, py: Python<'py>, seed: Seed, n: usize) -> Result<Bound<'py, numpy::PyArray2<f64>>> {
         let players = self.game.num_players();
-        let flat = self.with_detached(py, |s| guard(|| Ok(s.random_rollouts(seed.0, n))))?;
+        // The result is allocated here, fallibly: a huge `n` is an error with a code, never an abort.
+        let len = n.checked_mul(players).filter(|&l| l <= isize::MAX as usize / 8).ok_or_else(|| {
+            Error::new(kassen_core::ErrorCode::InvalidArgument, format!("{n} rollouts of {players} returns do not fit in memory"))
+        })?;
+        let mut flat: Vec<f64> = Vec::new();
+        flat.try_reserve_exact(len)
+            .map_err(|_| Error::new(kassen_core::ErrorCode::OutOfMemory, format!("out of memory: no memory for {n} rollouts")))?;
+        flat.resize(len, 0.0);
+        self.with_detached(py, |s| guard(|| Ok(s.random_rollouts_into(seed.0, n, &mut flat)?)))?;
         Ok(PyArray1::from_vec(py, flat).reshape([n, players])?)
     }
 

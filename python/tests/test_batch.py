@@ -11,6 +11,7 @@ from kassen._kassen import Batch, episode_seed
 from kassen.envs.common import sample_legal_ids
 from kassen.exceptions import (
     ActionOutOfRangeError,
+    ConfigOutOfRangeError,
     IllegalActionError,
     InvalidArgumentError,
     KassenError,
@@ -335,3 +336,83 @@ def test_mask_out_is_written_in_full():
         own.step(a)
         fresh.step(a)
         assert np.array_equal(fresh.mask, own.mask)
+
+
+# --- hostile callers (issue 24.1 and 24.4) ---
+
+
+@pytest.mark.parametrize("num_envs", [65537, 10**6, 10**7, 2**32 - 1])
+def test_hostile_num_envs_are_a_coded_error_before_any_allocation(num_envs):
+    with pytest.raises(ConfigOutOfRangeError) as e:
+        Batch(kassen.load_game("samurai"), num_envs)
+    assert e.value.code == 102 and "num_envs" in str(e.value)
+
+
+def test_hostile_thread_counts_are_a_coded_error():
+    game = kassen.load_game("samurai")
+    with pytest.raises(ConfigOutOfRangeError):
+        Batch(game, 2, threads=10**6)
+    b = Batch(game, 2, threads=2)
+    for bad in (0, 1025, 10**6):
+        with pytest.raises(ConfigOutOfRangeError):
+            b.threads = bad
+        assert b.threads == 2
+
+
+def test_a_retyped_reshaped_or_resized_batch_array_is_refused_not_written():
+    # The batch writes only into memory it owns; an array object whose dtype, shape or
+    # strides a caller changed is refused before every call, and numpy cannot resize the
+    # memory away (once: free(): corrupted unsorted chunks).
+    b = Batch(kassen.load_game("samurai"), 4, seed=1)
+    b.reset()
+    rng = np.random.default_rng(0)
+    a = random_actions(b.mask, rng)
+    o = b.obs
+    with pytest.raises(ValueError):
+        o.resize((4 * 10**6,), refcheck=False)
+    o.dtype = np.uint8
+    with pytest.raises(InvalidArgumentError) as e:
+        b.step(a)
+    assert "obs" in str(e.value)
+    o.dtype = np.float32
+    b.step(a)
+    r = b.rewards
+    r.shape = (r.size,)
+    with pytest.raises(InvalidArgumentError):
+        b.step(random_actions(b.mask, rng))
+    r.shape = (b.num_envs, b.num_players)
+    b.step(random_actions(b.mask, rng))
+
+
+def test_read_only_arrays_cannot_be_made_writable_through_their_base():
+    b = Batch(kassen.load_game("samurai"), 3, seed=2)
+    b.reset()
+    for arr in (b.mask, b.legal_count, b.legal_ids):
+        with pytest.raises(ValueError):
+            arr.flags.writeable = True
+        base = arr.base
+        # The memory's owner is the batch's container, which exposes no buffer to write into.
+        assert not isinstance(base, np.ndarray)
+        with pytest.raises((TypeError, ValueError, BufferError)):
+            memoryview(base)
+
+
+def test_actions_may_be_a_view_of_the_batch_arrays():
+    # The actions are copied out before the step overwrites the array they view.
+    b = Batch(kassen.load_game("samurai"), 5, seed=3)
+    b.reset()
+    for _ in range(20):
+        b.step(b.legal_ids[:, 0])
+        assert all(b.legal_count >= 1)
+
+
+def test_an_output_array_sharing_memory_with_the_batch_is_refused():
+    b = Batch(kassen.load_game("samurai"), 2, seed=3)
+    b.reset()
+    a = random_actions(b.mask, np.random.default_rng(2))
+    flat = b.obs.view(np.uint8).reshape(-1)
+    assert flat.size >= 2 * b.num_actions
+    with pytest.raises(InvalidArgumentError) as e:
+        b.step(a, mask_out=flat[: 2 * b.num_actions].reshape(2, b.num_actions))
+    assert "share memory" in str(e.value)
+    b.step(a, mask_out=np.zeros((2, b.num_actions), np.uint8))

@@ -16,6 +16,7 @@ CLASS_TO_CORE = {
     ex.PanicError: "Panic",
     ex.InvalidArgumentError: "InvalidArgument",
     ex.BufferTooSmallError: "BufferTooSmall",
+    ex.OutOfMemoryError: "OutOfMemory",
     ex.WrongGameError: "WrongGame",
     ex.UnknownGameError: "UnknownGame",
     ex.InvalidConfigError: "InvalidConfig",

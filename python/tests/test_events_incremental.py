@@ -33,5 +33,20 @@ def test_events_since_rejects_bad_arguments():
     with pytest.raises(InvalidArgumentError) as e:
         s.events_since(0, -1)
     assert e.value.code == 5
+
+
+@pytest.mark.parametrize("start", [-1, -(2**63), -(2**63) - 1, -(2**64), -(10**5000)], ids=["-1", "-2**63", "-2**63-1", "-2**64", "-10**5000"])
+def test_events_since_rejects_every_negative_start(start):
+    # One rule for every out-of-range index: any negative start is code 5 (however large its
+    # magnitude); any start past the end is [] (tested above with 2**70).
+    s = kassen.load_game("samurai").new_initial_state(1)
+    with pytest.raises(InvalidArgumentError) as e:
+        s.events_since(0, start)
+    assert e.value.code == 5
+    assert s.events_since(0, 10**5000) == []
+
+
+def test_events_since_rejects_a_bad_player():
+    s = kassen.load_game("samurai").new_initial_state(1)
     with pytest.raises(InvalidPlayerError):
         s.events_since(7, 0)

@@ -179,3 +179,13 @@ def test_saved_state_with_a_huge_flat_history():
     with pytest.raises(ex.LoadError) as e:
         kassen.State.from_json(json.dumps(d))
     assert 300 <= e.value.code < 400
+
+
+@pytest.mark.parametrize("n", [10**12, 2**62, 2**64 - 1])
+def test_a_hostile_rollout_count_is_a_coded_error_not_an_abort(n):
+    # The result array is allocated fallibly before any game is played (issue 24.1).
+    state = kassen.load_game("samurai").new_initial_state(1)
+    with pytest.raises(kassen.KassenError) as e:
+        state.random_rollouts(0, n)
+    assert e.value.code in (5, 7)
+    assert state.random_rollouts(0, 2).shape == (2, state.game().num_players())

@@ -176,6 +176,13 @@ static void errors(void) {
     CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"obs_seat\": 9}", &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
     CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"opponent\": \"nobody\"}", &b), KASSEN_STATUS_INVALID_CONFIG);
     CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"opponent\": \"monte_carlo:0\"}", &b), KASSEN_STATUS_INVALID_CONFIG);
+    /* Hostile sizes are checked against their documented bounds before any allocation
+     * (issue 24.1); a learner seat the game lacks is refused without an opponent too (24.5). */
+    CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 4294967295}", &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
+    CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 65537}", &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
+    CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 18446744073709551615}", &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
+    CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"threads\": 4294967295}", &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
+    CHECK_STATUS(kassen_batch_new(game, "{\"num_envs\": 2, \"learner_seat\": 9}", &b), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
     CHECK(b == NULL);
     /* kassen_batch_new_n: the options with their length; a NUL inside is rejected, never cut
      * short, and the string need not end in one. */
@@ -219,6 +226,33 @@ static void errors(void) {
     x.out.obs_u8 = mask;
     CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
     x.out.obs_u8 = NULL;
+    /* A NULL observation buffer is the documented NULL_POINTER (issue 24.5). */
+    float *obs = x.out.obs_f32;
+    x.out.obs_f32 = NULL;
+    CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_NULL_POINTER);
+    CHECK(strstr(kassen_last_error_message(), "obs_f32") != NULL);
+    x.out.obs_f32 = obs;
+    /* A misaligned buffer is refused, not written through (issue 24.5). */
+    float *misaligned = malloc(x.out.rewards_len * sizeof(float) + 1);
+    float *rewards = x.out.rewards;
+    x.out.rewards = (float *)(void *)((char *)misaligned + 1);
+    CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(kassen_last_error_message(), "aligned") != NULL);
+    x.out.rewards = rewards;
+    free(misaligned);
+    /* One buffer passed as two outputs, or an output over the actions, is refused. */
+    uint32_t *episode_len = x.out.episode_len;
+    x.out.episode_len = (uint32_t *)(void *)x.out.player;
+    CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(kassen_last_error_message(), "overlap") != NULL);
+    x.out.episode_len = episode_len;
+    uint8_t *terminated = x.out.terminated;
+    x.out.terminated = x.out.mask + 1;
+    CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
+    x.out.terminated = terminated;
+    CHECK_STATUS(kassen_batch_step(b, x.out.legal_count, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
+    CHECK(strstr(kassen_last_error_message(), "actions") != NULL);
+    CHECK(memcmp(before, x.out.mask, x.out.mask_len) == 0);
     uint32_t *ids = x.out.legal_ids;
     x.out.legal_ids = NULL;
     CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);

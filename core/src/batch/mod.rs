@@ -69,6 +69,7 @@ mod typed;
 mod tests;
 
 pub use seeds::{episode_seed, opponent_seed};
+
 pub(crate) use typed::TypedBatch;
 
 use crate::error::{ErrorCode, RuleError, SetupError};
@@ -119,6 +120,13 @@ impl Opponent {
         }
     }
 }
+
+/// The most envs a batch holds (65,536: some gigabytes of observations for the largest
+/// game). Larger requests are `ConfigOutOfRange` (102), before anything is allocated; memory
+/// for an allowed size that cannot be had is `OutOfMemory` (7), never an abort.
+pub const MAX_NUM_ENVS: usize = 1 << 16;
+/// The most threads a batch runs on (the threads actually started are at most `num_envs`).
+pub const MAX_THREADS: usize = 1024;
 
 /// How a batch is built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -265,6 +273,9 @@ pub enum BatchError {
     /// The action of one slot was rejected.
     #[error("env {slot}: {error}")]
     Rule { slot: usize, error: RuleError },
+    /// A size out of its documented range (threads above [`MAX_THREADS`]).
+    #[error("{0}")]
+    OutOfRange(String),
 }
 
 impl BatchError {
@@ -272,6 +283,7 @@ impl BatchError {
         match self {
             BatchError::WrongLength { .. } | BatchError::WrongDtype { .. } => ErrorCode::InvalidArgument,
             BatchError::Rule { error, .. } => error.code(),
+            BatchError::OutOfRange(_) => ErrorCode::ConfigOutOfRange,
         }
     }
 }
@@ -288,8 +300,9 @@ pub trait DynBatch: Send {
     fn reset(&mut self, seed: Option<u64>, out: &mut BatchOut<'_>) -> Result<(), BatchError>;
     /// Applies `actions[i]` to slot `i` (see the module docs).
     fn step(&mut self, actions: &[ActionId], out: &mut BatchOut<'_>) -> Result<(), BatchError>;
-    /// Changes the number of worker threads (results do not depend on it).
-    fn set_threads(&mut self, threads: usize);
+    /// Changes the number of worker threads (results do not depend on it); 0 or more than
+    /// [`MAX_THREADS`] is an error and changes nothing.
+    fn set_threads(&mut self, threads: usize) -> Result<(), BatchError>;
     /// Makes the next `step` write its mask buffer in full, as for a buffer it has not seen
     /// (for callers whose buffer may hold other contents at the address of the last one).
     fn forget_mask(&mut self);

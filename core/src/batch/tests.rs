@@ -231,6 +231,14 @@ fn bad_options_are_setup_errors() {
         BatchOptions { obs_seat: Some(5), ..BatchOptions::new(1, 1) },
         BatchOptions { opponent: Some(Opponent::Random), learner_seat: 2, ..BatchOptions::new(1, 1) },
         BatchOptions { max_episode_steps: Some(0), ..BatchOptions::new(1, 1) },
+        // Hostile sizes (issue 24.1): checked before anything is allocated.
+        BatchOptions::new(super::MAX_NUM_ENVS + 1, 1),
+        BatchOptions::new(u32::MAX as usize, 1),
+        BatchOptions::new(usize::MAX, 1),
+        BatchOptions { threads: super::MAX_THREADS + 1, ..BatchOptions::new(1, 1) },
+        BatchOptions { threads: usize::MAX, ..BatchOptions::new(1, 1) },
+        // A learner seat the game does not have, with or without an opponent (issue 24.5).
+        BatchOptions { learner_seat: 9, ..BatchOptions::new(1, 1) },
     ];
     for opts in bad {
         assert_eq!(game.new_batch(opts.clone()).err().map(|e| e.code()), Some(crate::ErrorCode::ConfigOutOfRange), "{opts:?}");
@@ -345,9 +353,21 @@ fn thread_count_changes_keep_the_trajectory() {
     let mut rng = Rng::from_seed(9);
     let mut actions = Vec::new();
     for (k, expect) in expect.iter().enumerate().skip(1) {
-        b.set_threads(1 + k % 3);
+        b.set_threads(1 + k % 3).unwrap();
         pick(&bufs.mask, b.dims().num_actions, &mut rng, &mut actions);
         b.step(&actions, &mut bufs.out()).unwrap();
         assert_eq!(&bufs, expect, "step {k}");
     }
+}
+
+#[test]
+fn thread_counts_out_of_range_are_rejected_and_change_nothing() {
+    let game = load_game("samurai", None).unwrap();
+    let (mut b, _) = batch(&game, BatchOptions { threads: 2, ..BatchOptions::new(3, 1) });
+    for bad in [0, super::MAX_THREADS + 1, usize::MAX] {
+        assert_eq!(b.set_threads(bad).err().map(|e| e.code()), Some(crate::ErrorCode::ConfigOutOfRange), "{bad}");
+        assert_eq!(b.options().threads, 2);
+    }
+    b.set_threads(super::MAX_THREADS).unwrap();
+    assert_eq!(b.options().threads, super::MAX_THREADS);
 }

@@ -3,7 +3,10 @@
 use std::sync::Arc;
 
 use super::pool::Pool;
-use super::{episode_seed, opponent_seed, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent};
+use super::{
+    episode_seed, opponent_seed, BatchDims, BatchError, BatchOptions, BatchOut, DynBatch, LegalOut, ObsBuf, ObsDtype, Opponent,
+    MAX_NUM_ENVS, MAX_THREADS,
+};
 use crate::bots::{Bot, MonteCarloBot};
 use crate::engine::Instance;
 use crate::error::{RuleError, SetupError};
@@ -76,11 +79,11 @@ impl<G: Game> TypedBatch<G> {
         let info = crate::engine::DynGame::info(&*game);
         let n = info.num_players as usize;
         let range = |m: String| Err(SetupError::OutOfRange(m));
-        if opts.num_envs == 0 {
-            return range("num_envs must be at least 1".into());
+        if !(1..=MAX_NUM_ENVS).contains(&opts.num_envs) {
+            return range(format!("num_envs must be in [1, {MAX_NUM_ENVS}], got {}", opts.num_envs));
         }
-        if opts.threads == 0 {
-            return range("threads must be at least 1".into());
+        if !(1..=MAX_THREADS).contains(&opts.threads) {
+            return range(format!("threads must be in [1, {MAX_THREADS}], got {}", opts.threads));
         }
         if opts.max_episode_steps == Some(0) {
             return range("max_episode_steps must be at least 1".into());
@@ -95,7 +98,7 @@ impl<G: Game> TypedBatch<G> {
                 ));
             }
         }
-        if opts.opponent.is_some() && opts.learner_seat >= n {
+        if opts.learner_seat >= n {
             return range(format!("learner_seat {} is not a seat of this game ({n} seats)", opts.learner_seat));
         }
         let num_actions = info.num_distinct_actions as usize;
@@ -106,7 +109,8 @@ impl<G: Game> TypedBatch<G> {
             obs_len: info.observation_len(),
             max_legal: (info.buffer_sizes.max_legal_actions as usize).clamp(1, num_actions.max(1)),
         };
-        let mut slots = Vec::with_capacity(dims.num_envs);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(dims.num_envs).map_err(|_| SetupError::OutOfMemory(format!("no memory for {} envs", dims.num_envs)))?;
         let ctx = Ctx { game: &game, explicit_chance, opts: &opts, sparse_mask: false };
         for i in 0..dims.num_envs {
             let mut slot = Slot {
@@ -501,12 +505,15 @@ impl<G: Game> DynBatch for TypedBatch<G> {
         self.last_mask = None;
     }
 
-    fn set_threads(&mut self, threads: usize) {
-        let threads = threads.max(1);
+    fn set_threads(&mut self, threads: usize) -> Result<(), BatchError> {
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(BatchError::OutOfRange(format!("config value out of range: threads must be in [1, {MAX_THREADS}], got {threads}")));
+        }
         if threads != self.opts.threads {
             self.opts.threads = threads;
             self.pool = None;
             self.start_pool();
         }
+        Ok(())
     }
 }

@@ -109,8 +109,28 @@ pub fn replay_html(state: &StateHandle, observer: Player) -> Result<String, Rend
         .collect();
     let who = if observer < 0 { "the spectator".to_string() } else { format!("seat {observer}") };
     let title = super::esc(&format!("{} replay for {who}", game.info().name));
-    let data = json!({"lines": table, "frames": ops, "steps": steps, "events": events}).to_string().replace("</", "<\\/");
+    let data = script_json(&json!({"lines": table, "frames": ops, "steps": steps, "events": events}));
     Ok(PAGE.replace("%TITLE%", &title).replace("%DATA%", &data))
+}
+
+/// `value` as JSON text safe inside an HTML `<script>` element: `<`, `>`, `&`, U+2028 and
+/// U+2029 are written as `\uXXXX` escapes (the same JSON value), so no `</script>`, `<!--`
+/// or `<script>` in the data can change how the HTML tokenizer ends the element, and the text
+/// is also valid JavaScript (as Django's `json_script` and Rails' `json_escape` do).
+fn script_json(value: &Value) -> String {
+    let text = value.to_string();
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 const PAGE: &str = r##"<!doctype html>
@@ -251,5 +271,16 @@ mod tests {
         let raw: usize = svgs.iter().map(|s| s.len()).sum();
         let packed = serde_json::to_string(&json!({"lines": table, "frames": ops})).unwrap().len();
         assert!(packed * 5 < raw, "{packed} bytes packed from {raw}");
+    }
+
+    #[test]
+    fn embedded_json_survives_a_hostile_name() {
+        let hostile = "<!--<script>alert(1)</script>--> & \u{2028}\u{2029} </SCRIPT>";
+        let value = json!({"events": [{"text": hostile}], "name": hostile});
+        let text = script_json(&value);
+        for bad in ['<', '>', '&', '\u{2028}', '\u{2029}'] {
+            assert!(!text.contains(bad), "{bad:?} left in {text}");
+        }
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
     }
 }

@@ -7,6 +7,7 @@ Every exception is a :class:`KassenError` carrying ``.code``, the stable number 
     ├── PanicError                      4   a bug in the engine (please report it)
     ├── InvalidArgumentError, ValueError 5   a bad argument at the Python boundary
     │   └── ArgumentTypeError, TypeError 5   an argument of the wrong type (a bool as an id)
+    ├── OutOfMemoryError, MemoryError    7   memory for the request could not be allocated
     ├── SetupError, ValueError               a game cannot be created from id + config
     │   ├── UnknownGameError           100
     │   ├── InvalidConfigError         101
@@ -39,6 +40,7 @@ __all__ = [
     "InvalidArgumentError",
     "ArgumentTypeError",
     "BufferTooSmallError",
+    "OutOfMemoryError",
     "SetupError",
     "UnknownGameError",
     "InvalidConfigError",
@@ -109,6 +111,12 @@ class ArgumentTypeError(InvalidArgumentError, TypeError):
 
 class BufferTooSmallError(InvalidArgumentError):
     default_code = 3
+
+
+class OutOfMemoryError(KassenError, MemoryError):
+    """Memory for the request could not be allocated; nothing changed."""
+
+    default_code = 7
 
 
 # --- setup (100s) ---
@@ -210,6 +218,7 @@ ERROR_CLASSES: Dict[int, Type[KassenError]] = {
         PanicError,
         InvalidArgumentError,
         BufferTooSmallError,
+        OutOfMemoryError,
         UnknownGameError,
         InvalidConfigError,
         ConfigOutOfRangeError,

@@ -21,6 +21,7 @@ pub fn cell_token(c: u8) -> u8 {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Phase {
     /// 4.2: each player secretly keeps 5 of his 20 tokens (sequentialized by seat).
     ChooseTokens,
@@ -64,6 +65,7 @@ impl Turn {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum EndReason {
     /// 6.1: the last figure of this type left the board.
     TypeExhausted(u8),

@@ -43,13 +43,29 @@ use crate::events::Events;
 use crate::game::{ActionId, Game, Player, CHANCE};
 use crate::rng::Rng;
 
-/// Whether block `i` is face down (its identity hidden from the other side).
-pub fn face_down(s: &State, i: usize) -> bool {
+/// One flag per block id: deployed in the battle in progress (all false outside a battle).
+/// The battle is read once, under its own `Some`, so that a loop over the blocks does not
+/// read the battle's fields while there is none (an optimized build hoisted that read of
+/// `deploys` out of the loop, ahead of the check, onto the unwritten bytes of `None`; the
+/// result was discarded, but valgrind reported the branch on them).
+pub fn deployed_blocks(s: &State) -> [bool; 256] {
+    let mut out = [false; 256];
+    if let Some(b) = &s.battle {
+        for d in &b.deploys {
+            out[d.block as usize] = true;
+        }
+    }
+    out
+}
+
+/// Whether block `i` is face down (its identity hidden from the other side), given the
+/// battle's deployed blocks ([`deployed_blocks`]).
+pub fn face_down_given(s: &State, i: usize, deployed: &[bool; 256]) -> bool {
     let b = &s.blocks[i];
     b.loc != MORI_BOX && b.loc != DEAD && b.flags & (DEPLOYED | DEFECTED | SHOWN) == 0
         // Blocks deployed in the battle stay face up until it is over (the losses clear the
         // flags before the retreat decisions; the battle view still lists them).
-        && !s.battle.as_ref().is_some_and(|x| x.deploys.iter().any(|d| d.block as usize == i))
+        && !deployed.get(i).copied().unwrap_or(false)
 }
 
 /// The block an action names, if any.
@@ -193,7 +209,7 @@ pub fn resample_history(g: &Sekigahara, history: &[ActionId], observer: Player, 
 
         g.apply(&mut s, a, &mut ev);
 
-        // Face up after the step (see `face_down`); eliminated blocks and the Mori box are
+        // Face up after the step (see `face_down_given`); eliminated blocks and the Mori box are
         // settled at the end.
         for &i in &watched {
             if s.blocks[i as usize].flags & (DEPLOYED | DEFECTED | SHOWN) != 0 {

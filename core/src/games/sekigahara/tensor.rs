@@ -12,7 +12,7 @@
 //! attacker, siege) and the group (steps, command, forced), the roads used this phase.
 
 use super::data::{Unit, NONE};
-use super::hidden::face_down;
+use super::hidden::{deployed_blocks, face_down_given};
 use super::state::{Pending, State, BAG, BOX, DEAD, IN_CASTLE, MORI_BOX, MOVED, SELECTED};
 use super::{Data, Sekigahara};
 use crate::game::{Player, SPECTATOR};
@@ -150,6 +150,7 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
     let side_of = |i: usize| d.blocks[i].side;
     let rel = |side: u8| if side == me { 0 } else { 1 };
     out.copy_from_slice(&g.tensor_base);
+    let deployed = deployed_blocks(s);
     for (i, b) in s.blocks.iter().enumerate() {
         if (b.loc as usize) >= nl {
             continue;
@@ -167,7 +168,7 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [f32]) {
             out[base + 16] += 1.0;
         }
         // Identities: the observer's own blocks, and face-up blocks of the other side.
-        let known = (sees_all && side_of(i) == me) || !face_down(s, i);
+        let known = (sees_all && side_of(i) == me) || !face_down_given(s, i, &deployed);
         if known {
             let blk = &d.blocks[i];
             let at = if r == 0 { base + 11 } else { base + 18 };

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::control;
 use super::data::{Unit, NONE, SIDES, TURNS};
-use super::hidden::face_down;
+use super::hidden::{deployed_blocks, face_down_given};
 use super::state::{Pending, State, BAG, BOX, DEAD, IN_CASTLE, MORI_BOX, MOVED, MUSTERED, SELECTED};
 use super::Sekigahara;
 use crate::game::{Player, SPECTATOR};
@@ -289,7 +289,8 @@ pub struct View<'a> {
 pub fn view<'a>(g: &'a Sekigahara, s: &State, player: Player) -> View<'a> {
     let d = &g.data;
     let me: Option<u8> = (player != SPECTATOR).then_some(player as u8);
-    let sees = |i: usize| me == Some(d.blocks[i].side) || !face_down(s, i);
+    let deployed = deployed_blocks(s);
+    let sees = |i: usize| me == Some(d.blocks[i].side) || !face_down_given(s, i, &deployed);
     // Blocks per side at each location (on the map, then the boxes): all, inside a castle, moved.
     let n = d.locations.len();
     let mut on_map = vec![[[0usize; 2]; 3]; n];

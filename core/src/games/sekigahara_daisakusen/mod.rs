@@ -375,6 +375,16 @@ impl Game for Daisakusen {
         {
             return Err("state does not match the component data".into());
         }
+        // Bounds first: the occupancy below indexes the hexes by `loc` and the sides by `side`.
+        let tracks = TRACK..TRACK.saturating_add(d.entry.len() as u16);
+        for (u, x) in s.units.iter().enumerate() {
+            if !((x.loc as usize) < d.hexes.len() || tracks.contains(&x.loc) || x.loc == DEAD) {
+                return Err(format!("counter {u} is at location {}, neither a hex, an entry track nor removed", x.loc));
+            }
+            if x.side > 1 {
+                return Err(format!("counter {u} has side {}, not 0 (East) or 1 (West)", x.side));
+            }
+        }
         let mut again = s.clone();
         self.rebuild_occupancy(&mut again);
         if again.occ != s.occ || again.zoc != s.zoc {

@@ -21,6 +21,7 @@ pub struct Unit {
 
 /// What the group of the acting commander is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Mode {
     Move,
     Strategic,
@@ -31,6 +32,7 @@ pub enum Mode {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Pending {
     /// East places the `next`-th 外様主力 counter (R 3.0(1)①).
     Setup {

@@ -9,6 +9,7 @@ pub const NONE: u8 = u8::MAX;
 
 /// Where a general is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum GLoc {
     /// In its kingdom's general deck.
     Deck,
@@ -24,6 +25,7 @@ pub enum GLoc {
 
 /// One player's supply and tracks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub struct Seat {
     pub gold: i32,
     pub rice: i32,
@@ -64,6 +66,7 @@ pub struct Seat {
 
 /// One placement turn on an action: a general with what came with it (C3, C7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Placement {
     pub seat: u8,
     pub general: u8,
@@ -84,6 +87,7 @@ pub struct Placement {
 
 /// A region's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RegionState {
     /// Occupying seat (NONE = empty).
     pub seat: u8,
@@ -96,6 +100,7 @@ pub struct RegionState {
 
 /// The pending decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Pending {
     /// Chance: which side the Control Han Emperor criterion marker shows (§3-C).
     Criterion,
@@ -216,6 +221,7 @@ pub enum Pending {
 
 /// A prompt queued behind the current step (ability gains that need a choice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Deferred {
     /// `n` weapon picks: taken from the supply, or given (`give`) from the own supply.
     Weapons { seat: u8, n: u8, give: bool },
@@ -232,6 +238,7 @@ pub enum Deferred {
 
 /// Macro stage of the round (what `advance` does next).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Stage {
     Setup,
     Recruit,
@@ -244,6 +251,7 @@ pub enum Stage {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct State {
     pub rng: Rng,
     pub round: u8,

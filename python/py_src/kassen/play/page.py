@@ -7,6 +7,7 @@ loading games, and an end screen with the result."""
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>kassen: play</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="kassen-token" content="%TOKEN%">
 <style>
 html, body { height: 100%; margin: 0; }
 body { font-family: 'Noto Sans', 'Noto Sans CJK JP', sans-serif; display: flex; flex-direction: column; color: #222; }
@@ -73,6 +74,10 @@ h2 { font-size: 13px; margin: 2px 0; }
 let since = 0, busy = false, seat = null, snap = null;
 const $ = (id) => document.getElementById(id);
 const board = $("board"), actions = $("actions"), log = $("log"), status = $("status");
+let step = 0;
+// The session's secret, sent with every API request (the server refuses requests without it).
+const token = document.querySelector('meta[name="kassen-token"]').content;
+const api = {"X-Kassen-Token": token};
 
 function open(id, yes) { $(id).classList.toggle("open", yes); }
 function bumpVersion() { document.body.dataset.version = String(Number(document.body.dataset.version || 0) + 1); }
@@ -116,6 +121,7 @@ function show(s) {
   }
   log.scrollTop = log.scrollHeight;
   since = s.events_total;
+  step = s.step;
   actions.textContent = "";
   const byTarget = new Map();
   for (const a of s.legal) {
@@ -184,7 +190,8 @@ function showEnd(s) {
 }
 
 async function post(path, body) {
-  const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body || {})});
+  const r = await fetch(path, {method: "POST", headers: Object.assign({"Content-Type": "application/json"}, api),
+                               body: JSON.stringify(body || {})});
   const v = await r.json();
   if (!r.ok) throw new Error(v.error || "refused");
   return v;
@@ -195,7 +202,7 @@ async function act(id) {
   busy = true;
   document.body.dataset.state = "busy";
   try {
-    show(await post("/api/act", {action: id, since: since}));
+    show(await post("/api/act", {action: id, since: since, step: step}));
   } catch (err) {
     status.textContent = "refused: " + err.message; document.body.dataset.state = "ready";
   } finally {
@@ -255,7 +262,7 @@ async function openSaveLoad(saving) {
   $("sl-msg").textContent = "";
   const list = $("sl-list");
   list.textContent = "";
-  const saves = (await (await fetch("/api/saves")).json()).saves || [];
+  const saves = (await (await fetch("/api/saves", {headers: api})).json()).saves || [];
   if (!saving) {
     if (!saves.length) list.textContent = "No saved games yet.";
     for (const name of saves) {
@@ -280,6 +287,6 @@ $("sl-ok").onclick = async () => {
   catch (err) { $("sl-msg").textContent = err.message; }
 };
 
-fetch("/api/state?since=0").then((r) => r.json()).then(show);
+fetch("/api/state?since=0", {headers: api}).then((r) => r.json()).then(show);
 </script></body></html>
 """

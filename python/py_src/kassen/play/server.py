@@ -1,16 +1,30 @@
 """The local web page: a standard-library HTTP server bound to 127.0.0.1 only.
 
 Routes: ``GET /`` the page; ``GET /api/state?since=N`` the seat's snapshot (events from its
-N-th on); ``POST /api/act`` with ``{"action": id, "since": N}`` plays an action for the seat
-and the bots after it. Game client routes: ``POST /api/ready`` (the next person takes the
-screen after a hand-off), ``POST /api/new`` with ``{"game", "players", "seed"}``, ``GET
-/api/saves``, ``POST /api/save`` and ``POST /api/load`` with ``{"name"}`` (games are saved
+N-th on); ``POST /api/act`` with ``{"action": id, "since": N, "step": K}`` plays an action for
+the seat and the bots after it. ``step`` is the snapshot's ``step`` the move answers: a move
+for any other step (a repeated or stale request) is not played, and the answer is the current
+snapshot with ``"applied": false``. Game client routes: ``POST /api/ready`` (the next person
+takes the screen after a hand-off), ``POST /api/new`` with ``{"game", "players", "seed"}``,
+``GET /api/saves``, ``POST /api/save`` and ``POST /api/load`` with ``{"name"}`` (games are saved
 on the server's side, never sent to the page). Errors are ``{"error": message, "code":
-number}`` with status 400."""
+number}`` with a 4xx status.
+
+Defences, as a local server reachable by any page the browser opens must have:
+
+- every ``/api/`` request carries the session's secret token (``X-Kassen-Token``), which only
+  the served page holds: another site cannot forge a move (CSRF) nor read the seat's view;
+- the ``Host`` header must name this server (``127.0.0.1:port`` or ``localhost:port``), and an
+  ``Origin`` header, if sent, the same: a DNS-rebound name is refused;
+- request bodies are at most ``MAX_BODY`` bytes of JSON at most ``MAX_DEPTH`` deep; an idle
+  connection is closed after ``IDLE_TIMEOUT`` seconds; the listen backlog is ``BACKLOG``.
+"""
 
 from __future__ import annotations
 
+import hmac
 import json
+import secrets
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Optional
 from urllib.parse import parse_qs, urlparse
@@ -23,15 +37,77 @@ from kassen.play.session import Session
 Recorder = Callable[[str, bytes], None]
 
 HOST = "127.0.0.1"
-CLIENT_ROUTES = ("/api/ready", "/api/new", "/api/save", "/api/load")
 MAX_BODY = 1 << 16
+MAX_DEPTH = 8
+IDLE_TIMEOUT = 15.0
+BACKLOG = 1024
+TOKEN_HEADER = "X-Kassen-Token"
+CLIENT_ROUTES = ("/api/ready", "/api/new", "/api/save", "/api/load")
 
 
-def make_server(session: Session, port: int = 0, record: Optional[Recorder] = None) -> ThreadingHTTPServer:
+class RequestError(ValueError):
+    """A request the server refuses: ``status`` is the HTTP status, ``code`` the kassen code."""
+
+    def __init__(self, message: str, status: int = 400, code: int = 5) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (strings skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_body(raw: bytes) -> Any:
+    """The JSON of a request body, refusing deep nesting before the parser recurses into it."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RequestError("request body is not UTF-8") from e
+    if json_depth(text) > MAX_DEPTH:
+        raise RequestError(f"request body nests deeper than {MAX_DEPTH}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise RequestError(f"request body is not JSON: {e}") from e
+
+
+class PlayServer(ThreadingHTTPServer):
+    """The play server: a larger listen backlog than http.server's 5, one secret per server."""
+
+    request_queue_size = BACKLOG
+    daemon_threads = True
+    token: str
+
+
+def make_server(session: Session, port: int = 0, record: Optional[Recorder] = None) -> PlayServer:
     """A server for ``session`` on 127.0.0.1:``port`` (0: any free port); call
-    ``serve_forever`` on it."""
+    ``serve_forever`` on it. Its page carries ``server.token``, the secret every API request
+    must send."""
+    token = secrets.token_urlsafe(32)
+    page = PAGE.replace("%TOKEN%", token).encode("utf-8")
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = IDLE_TIMEOUT
+
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
             pass
 
@@ -42,6 +118,8 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("X-Frame-Options", "DENY")
             self.end_headers()
             self.wfile.write(body)
 
@@ -54,64 +132,96 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
             except ValueError:
                 return 0
 
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            url = urlparse(self.path)
-            if url.path == "/":
-                self._send(200, PAGE.encode("utf-8"), "text/html; charset=utf-8")
-            elif url.path == "/api/state":
-                self._json(200, session.snapshot(self._since(parse_qs(url.query))))
-            elif url.path == "/api/saves":
-                self._json(200, {"saves": session.saves()})
-            else:
-                self._json(404, {"error": "not found", "code": 5})
+        def _check_host(self) -> None:
+            port = self.server.server_address[1]
+            ours = {f"127.0.0.1:{port}", f"localhost:{port}"}
+            if self.headers.get("Host", "") not in ours:
+                raise RequestError("the Host header does not name this server", 421)
+            origin = self.headers.get("Origin")
+            if origin is not None and origin not in {f"http://{h}" for h in ours}:
+                raise RequestError("cross-origin requests are refused", 403)
 
-        def do_POST(self) -> None:  # noqa: N802
-            url = urlparse(self.path)
-            if url.path in CLIENT_ROUTES:
-                self._client(url.path)
-                return
-            if url.path != "/api/act":
-                self._json(404, {"error": "not found", "code": 5})
-                return
-            try:
-                length = int(self.headers.get("Content-Length", "0"))
-                if not 0 < length <= MAX_BODY:
-                    raise ValueError("request body missing or too large")
-                req = json.loads(self.rfile.read(length))
-                action = req["action"]
-                if not isinstance(action, int) or isinstance(action, bool):
-                    raise ValueError("action must be an integer id")
-                since = req.get("since", 0)
-                self._json(200, session.act(action, since if isinstance(since, int) else 0))
-            except (ValueError, KeyError, TypeError) as e:
-                code = getattr(e, "code", 5)
-                self._json(400, {"error": str(e), "code": code})
+        def _check_token(self) -> None:
+            sent = self.headers.get(TOKEN_HEADER, "")
+            if not hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode("ascii")):
+                raise RequestError(f"missing or wrong {TOKEN_HEADER}", 403)
 
-        def _client(self, path: str) -> None:
-            """The game client's routes (see the module docs)."""
+        def _answer(self, route: Callable[[], None]) -> None:
             try:
-                length = int(self.headers.get("Content-Length", "0"))
-                if not 0 <= length <= MAX_BODY:
-                    raise ValueError("request body too large")
-                req = json.loads(self.rfile.read(length)) if length else {}
-                if not isinstance(req, dict):
-                    raise ValueError("the request body must be a JSON object")
-                if path == "/api/ready":
-                    self._json(200, session.take_over())
-                elif path == "/api/new":
-                    players, seed, game = req.get("players"), req.get("seed", 0), req.get("game")
-                    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-                        raise ValueError("players must be a list of 'human' or bot specs")
-                    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-                        raise ValueError("seed must be a non-negative integer")
-                    if game is not None and not isinstance(game, str):
-                        raise ValueError("game must be a game id")
-                    self._json(200, session.new_game(game, players, seed))
-                elif path == "/api/save":
-                    self._json(200, session.save(req.get("name")))
-                else:
-                    self._json(200, session.load(req.get("name")))
-            except (ValueError, KeyError, TypeError, OSError, KassenError) as e:
+                self._check_host()
+                route()
+            except RequestError as e:
+                self._json(e.status, {"error": str(e), "code": e.code})
+            except (ValueError, KeyError, TypeError, RecursionError, OSError, KassenError) as e:
                 self._json(400, {"error": str(e), "code": getattr(e, "code", 5)})
 
-    return ThreadingHTTPServer((HOST, port), Handler)
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            self._answer(self._get)
+
+        def do_POST(self) -> None:  # noqa: N802
+            self._answer(self._post)
+
+        def _get(self) -> None:
+            url = urlparse(self.path)
+            if url.path == "/":
+                self._send(200, page, "text/html; charset=utf-8")
+            elif url.path == "/api/state":
+                self._check_token()
+                self._json(200, session.snapshot(self._since(parse_qs(url.query))))
+            elif url.path == "/api/saves":
+                self._check_token()
+                self._json(200, {"saves": session.saves()})
+            else:
+                raise RequestError("not found", 404)
+
+        def _body(self, required: bool) -> dict[str, Any]:
+            """The request's JSON object (an empty body is ``{}`` where one is not required)."""
+            try:
+                length = int(self.headers.get("Content-Length", "0"))
+            except ValueError as e:
+                raise RequestError("bad Content-Length") from e
+            if length > MAX_BODY or length < 0 or (required and length == 0):
+                raise RequestError("request body missing or too large", 413 if length > MAX_BODY else 400)
+            req = parse_body(self.rfile.read(length)) if length else {}
+            if not isinstance(req, dict):
+                raise RequestError("request body must be a JSON object")
+            return req
+
+        def _post(self) -> None:
+            url = urlparse(self.path)
+            if url.path in CLIENT_ROUTES:
+                self._check_token()
+                self._client(url.path, self._body(required=False))
+                return
+            if url.path != "/api/act":
+                raise RequestError("not found", 404)
+            self._check_token()
+            req = self._body(required=True)
+            action, step = req.get("action"), req.get("step")
+            for name, v in (("action", action), ("step", step)):
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise RequestError(f"{name} must be an integer")
+            since = req.get("since", 0)
+            self._json(200, session.act(action, since if isinstance(since, int) else 0, step=step))
+
+        def _client(self, path: str, req: dict[str, Any]) -> None:
+            """The game client's routes (see the module docs)."""
+            if path == "/api/ready":
+                self._json(200, session.take_over())
+            elif path == "/api/new":
+                players, seed, game = req.get("players"), req.get("seed", 0), req.get("game")
+                if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+                    raise RequestError("players must be a list of 'human' or bot specs")
+                if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+                    raise RequestError("seed must be a non-negative integer")
+                if game is not None and not isinstance(game, str):
+                    raise RequestError("game must be a game id")
+                self._json(200, session.new_game(game, players, seed))
+            elif path == "/api/save":
+                self._json(200, session.save(req.get("name")))
+            else:
+                self._json(200, session.load(req.get("name")))
+
+    server = PlayServer((HOST, port), Handler)
+    server.token = token
+    return server

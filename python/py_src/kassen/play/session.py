@@ -188,20 +188,29 @@ class Session:
             "terminal": terminal,
             "returns": self.state.returns() if terminal else None,
             "winners": view.get("winners") if terminal else None,
+            # The position a move answers: a move names it, so a repeated request is not
+            # played twice (see ``act``).
+            "step": len(self.state.history()),
         })
         return out
 
     # === what the page may do ===
 
-    def act(self, action: int, since: int = 0) -> dict[str, Any]:
-        """Plays ``action`` for the seat on screen, then the bots until a person is to act."""
+    def act(self, action: int, since: int = 0, step: Optional[int] = None) -> dict[str, Any]:
+        """Plays ``action`` for the seat on screen, then the bots until a person is to act.
+
+        ``step``: the snapshot ``step`` the move answers. If the game has moved on (the same
+        request sent twice, or a move chosen on an old page), nothing is played and the answer
+        is the current snapshot with ``"applied": False``."""
         with self._lock:
             if self.handoff is not None:
                 raise ValueError("the next player has not taken the screen yet")
+            if step is not None and step != len(self.state.history()):
+                return dict(self._snapshot(since), applied=False)
             self.state.apply_action_as(self.seat, action)
             self._run_bots()
             self._hand_to_next()
-            return self._snapshot(since)
+            return dict(self._snapshot(since), applied=True)
 
     def take_over(self) -> dict[str, Any]:
         """The next person confirms the hand-off: their seat is shown, its events from the first."""

@@ -1,0 +1,113 @@
+"""The play server's web defences (issue 24.8): a per-session token and a Host/Origin check on
+every API request, bounded bodies and JSON depth, idle connections timed out, a large listen
+backlog, and moves that name the step they answer so a repeated request plays once."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import socket
+import threading
+import time
+
+import pytest
+
+from kassen.play import Session, make_server
+from kassen.play import server as server_mod
+
+
+@pytest.fixture()
+def served(monkeypatch):
+    monkeypatch.setattr(server_mod, "IDLE_TIMEOUT", 1.0)
+    session = Session("samurai", {"players": 2}, seat=0, seed=5)
+    srv = make_server(session, 0)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield session, srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def request(srv, method, path, body=None, headers=None, token=True):
+    port = srv.server_address[1]
+    h = {"Host": f"127.0.0.1:{port}"}
+    if token:
+        h["X-Kassen-Token"] = srv.token
+    h.update(headers or {})
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
+    c.request(method, path, body=data, headers=h)
+    r = c.getresponse()
+    out = r.status, r.read()
+    c.close()
+    return out
+
+
+def test_the_page_carries_the_token_and_the_api_needs_it(served):
+    session, srv = served
+    status, page = request(srv, "GET", "/", token=False)
+    assert status == 200
+    assert re.search(rb'name="kassen-token" content="([^"]+)"', page).group(1) == srv.token.encode()
+    assert request(srv, "GET", "/api/state", token=False)[0] == 403
+    assert request(srv, "GET", "/api/state", headers={"X-Kassen-Token": "guess"}, token=False)[0] == 403
+    status, body = request(srv, "GET", "/api/state")
+    assert status == 200 and json.loads(body)["seat"] == 0
+
+
+def test_a_cross_origin_text_plain_post_plays_nothing(served):
+    session, srv = served
+    before = list(session.state.history())
+    snap = session.snapshot()
+    move = {"action": snap["legal"][0]["id"], "since": 0, "step": snap["step"]}
+    # What a form or fetch of another site can send: no token (CSRF).
+    status, _ = request(srv, "POST", "/api/act", json.dumps(move).encode(), {"Content-Type": "text/plain", "Origin": "http://evil.example"}, token=False)
+    assert status == 403
+    # Even with the token, another Origin is refused.
+    status, _ = request(srv, "POST", "/api/act", move, {"Origin": "http://evil.example"})
+    assert status == 403
+    assert list(session.state.history()) == before
+
+
+def test_a_rebound_host_name_is_refused(served):
+    _, srv = served
+    port = srv.server_address[1]
+    assert request(srv, "GET", "/api/state", headers={"Host": f"attacker.example:{port}"})[0] == 421
+    assert request(srv, "GET", "/", headers={"Host": f"attacker.example:{port}"})[0] == 421
+    assert request(srv, "GET", "/api/state", headers={"Host": f"localhost:{port}"})[0] == 200
+
+
+def test_deep_or_large_bodies_get_an_answer(served):
+    session, srv = served
+    status, body = request(srv, "POST", "/api/act", b"[" * 100000 + b"]" * 100000)
+    assert status == 413
+    status, body = request(srv, "POST", "/api/act", b"[" * 30000)
+    assert status == 400 and json.loads(body)["code"] == 5
+    status, body = request(srv, "POST", "/api/act", b'{"action": [[[[[[[[[[1]]]]]]]]]], "step": 0}')
+    assert status == 400 and "deeper" in json.loads(body)["error"]
+    status, body = request(srv, "POST", "/api/act", b'{"action": "x", "step": 0}')
+    assert status == 400
+
+
+def test_a_duplicated_move_is_played_once(served):
+    session, srv = served
+    snap = session.snapshot()
+    move = {"action": snap["legal"][0]["id"], "since": snap["events_total"], "step": snap["step"]}
+    status, first = request(srv, "POST", "/api/act", move)
+    assert status == 200 and json.loads(first)["applied"] is True
+    after = list(session.state.history())
+    status, again = request(srv, "POST", "/api/act", move)
+    assert status == 200 and json.loads(again)["applied"] is False
+    assert list(session.state.history()) == after
+    # A move must name its step.
+    assert request(srv, "POST", "/api/act", {"action": move["action"]})[0] == 400
+
+
+def test_idle_connections_are_closed_and_the_backlog_is_large(served):
+    _, srv = served
+    assert srv.request_queue_size >= 128
+    s = socket.create_connection(srv.server_address, timeout=10)
+    start = time.monotonic()
+    s.sendall(b"GET / HTTP/1.1\r\n")  # and then nothing more
+    assert s.recv(100) == b""  # closed by the server
+    assert time.monotonic() - start < 8
+    s.close()
