@@ -402,6 +402,47 @@ static class TestKassen
     }
 
     // The built-in bots, random rollouts, the replay page and the information-state key.
+    // The search bots by name, their statistics, and the background search (polled, stopped,
+    // disposed while it runs).
+    static void SearchBots(string id)
+    {
+        using (var game = new Game(id))
+        using (var state = game.NewInitialState(4))
+        using (var walker = Bot.Random(2))
+        {
+            while (!state.IsTerminal && (state.History().Length < 15 || state.LegalActions().Length < 2))
+                state.ApplyAction(walker.Choose(state));
+            if (state.IsTerminal) return;
+            var legal = state.LegalActions();
+            using (var a = Bot.FromSpec("ismcts:30", 1))
+            using (var b = Bot.FromSpec("ismcts:30", 1))
+            {
+                Check(a.LastDecisionJson() == "null", id + ": no decision yet");
+                uint x = a.Choose(state);
+                Check(x == b.Choose(state) && Array.IndexOf(legal, x) >= 0, id + ": deterministic legal search choice");
+                Check(a.LastDecisionJson().Contains("\"candidates\""), id + ": decision statistics");
+            }
+            Check(Bot.SpecsJson().Contains("ismcts:hard"), "bot specs");
+            Throws(101, () => Bot.FromSpec("ismcts:extreme", 1), id + ": unknown bot");
+            using (var bounded = Search.Start(state, "{\"iterations\": 30, \"time_ms\": null}", 1))
+            using (var twin = Search.Start(state, "{\"iterations\": 30, \"time_ms\": null}", 1))
+            {
+                uint y = bounded.Wait();
+                Check(y == twin.Wait() && bounded.Poll().Done == 1 && Array.IndexOf(legal, y) >= 0, id + ": bounded search");
+                Check(bounded.ResultJson().Contains("\"iterations\":30"), id + ": search result json");
+            }
+            using (var open = Search.Start(state, "{\"iterations\": null, \"time_ms\": 60000, \"threads\": 2}", 2))
+            {
+                Check(open.Poll().Done == 0, id + ": running");
+                open.Stop();
+                uint z = open.Wait();
+                Check(Array.IndexOf(legal, z) >= 0 && open.Poll().BestAction == z, id + ": stopped search");
+            }
+            using (var dropped = Search.Start(state, "{\"level\": \"hard\"}", 3)) { }
+            Throws(101, () => Search.Start(state, "{\"threads\": 0}", 1), id + ": bad search parameters");
+        }
+    }
+
     static void BotsRolloutsReplayInfoState(string id)
     {
         using (var game = new Game(id))
@@ -553,6 +594,7 @@ static class TestKassen
                 BatchEpisodes(id);
                 GameProperties(id);
                 BotsRolloutsReplayInfoState(id);
+                SearchBots(id);
             }
             catch (Exception e)
             {

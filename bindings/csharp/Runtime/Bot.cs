@@ -35,6 +35,36 @@ namespace Kassen
             return new Bot(h);
         }
 
+        /// <summary>Any built-in bot by name (see kassen_bot_new): "random", "monte_carlo",
+        /// "monte_carlo:P", "ismcts:easy", "ismcts:normal", "ismcts:hard", "ismcts:N", a search
+        /// bot optionally with "@&lt;T&gt;ms". An unknown spec throws code 101
+        /// (KASSEN_STATUS_INVALID_CONFIG). A search bot's Choose blocks for its budget: a user
+        /// interface runs a <see cref="Search"/> instead.</summary>
+        public static Bot FromSpec(string spec, ulong seed)
+        {
+            if (spec == null) throw new ArgumentNullException("spec");
+            byte[] bytes = Utf8.ToBytes(spec);
+            BotHandle h;
+            Kassen.Check(Native.kassen_bot_new_n(bytes, Utf8.Len(bytes), seed, out h));
+            return new Bot(h);
+        }
+
+        /// <summary>The built-in bots as JSON: [{"spec", "name", "description"}, ...].</summary>
+        public static string SpecsJson()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_bots_json(out buf), ref buf);
+        }
+
+        /// <summary>The statistics of the bot's last decision as JSON ({"seat", "action",
+        /// "iterations", "elapsed_ms", "candidates": [{"action", "visits", "value"}]}), or
+        /// "null" for a bot that does not search a tree.</summary>
+        public string LastDecisionJson()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_bot_last_decision_json(handle, out buf), ref buf);
+        }
+
         /// <summary>The bot's action for the player to act in `state` (a chance outcome at a
         /// chance node of an explicit-chance game); the state is not changed. Throws code 203
         /// (KASSEN_STATUS_GAME_OVER) on a finished game.</summary>

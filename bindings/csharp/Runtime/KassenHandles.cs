@@ -30,6 +30,12 @@ namespace Kassen
         protected override bool ReleaseHandle() { Native.kassen_bot_free(handle); return true; }
     }
 
+    /// <summary>Owns a kassen_search; released (stopped and joined) with kassen_search_free.</summary>
+    public sealed class SearchHandle : KassenHandle
+    {
+        protected override bool ReleaseHandle() { Native.kassen_search_free(handle); return true; }
+    }
+
     /// <summary>Owns a kassen_state; released with kassen_state_free.</summary>
     public sealed class StateHandle : KassenHandle
     {

@@ -48,6 +48,20 @@ namespace Kassen
         public UIntPtr LegalIdsLen;
     }
 
+    /// <summary>kassen_search_progress: what a running search has done so far.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct SearchProgress
+    {
+        /// <summary>Iterations done so far, over every thread.</summary>
+        public ulong Iterations;
+        /// <summary>The most visited action so far, or -1 before the first is known.</summary>
+        public long BestAction;
+        /// <summary>1 once the search has ended, else 0.</summary>
+        public byte Done;
+        /// <summary>Wall time since the start, in milliseconds.</summary>
+        public double ElapsedMs;
+    }
+
     internal static class Native
     {
 #if UNITY_IOS && !UNITY_EDITOR
@@ -106,6 +120,15 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_bot_new_monte_carlo(ulong seed, uint playouts, out BotHandle bot);
         [DllImport(Lib)] internal static extern void kassen_bot_free(IntPtr bot);
         [DllImport(Lib)] internal static extern int kassen_bot_choose(BotHandle bot, StateHandle state, out uint action);
+        [DllImport(Lib)] internal static extern int kassen_bot_new_n(byte[] spec, UIntPtr specLen, ulong seed, out BotHandle bot);
+        [DllImport(Lib)] internal static extern int kassen_bots_json(out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_bot_last_decision_json(BotHandle bot, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_search_start_n(StateHandle state, byte[] paramsJson, UIntPtr paramsLen, ulong seed, out SearchHandle search);
+        [DllImport(Lib)] internal static extern int kassen_search_poll(SearchHandle search, out SearchProgress progress);
+        [DllImport(Lib)] internal static extern int kassen_search_stop(SearchHandle search);
+        [DllImport(Lib)] internal static extern int kassen_search_wait(SearchHandle search, out uint action);
+        [DllImport(Lib)] internal static extern int kassen_search_result_json(SearchHandle search, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern void kassen_search_free(IntPtr search);
         [DllImport(Lib)] internal static extern int kassen_state_apply_as(StateHandle state, int player, uint action);
         [DllImport(Lib)] internal static extern int kassen_state_chance_outcomes(StateHandle state, uint[] ids, double[] probs, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_returns(StateHandle state, double[] buf, UIntPtr cap, out UIntPtr len);
