@@ -8,7 +8,8 @@ Entrants (every registered game, its default config):
 - ``openspiel``: OpenSpiel's Python ``ISMCTSBot`` through ``kassen.openspiel`` (random
   rollouts, ``uct_c`` 2, its default final policy), given about T ms per decision: before each
   decision its simulation count is set from the time its simulations took so far (at least
-  one simulation, so on a game whose Python rollouts take longer than T it gets more time).
+  two simulations, its own minimum for a decision, so on a game whose Python rollouts take
+  longer than T it gets more time).
   On a game without hidden information, where ``ISMCTSBot`` refuses to run (it asserts an
   imperfect-information game), OpenSpiel's ``MCTSBot`` in the same way.
 
@@ -95,7 +96,7 @@ class OpenSpielBot:
         self.seen = history
         s = self.state.clone()
         per_sim = self.spent / self.sims if self.sims else None
-        n = 1 if per_sim is None else max(1, int(self.ms / 1000 / per_sim))
+        n = 2 if per_sim is None else max(2, int(self.ms / 1000 / per_sim))
         setattr(self.bot, self.budget, n)
         start = time.perf_counter()
         a = int(self.bot.step(s))

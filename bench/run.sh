@@ -20,7 +20,7 @@ VENV=${KASSEN_VENV:-.venv}
 case "$VENV" in /*) ;; *) VENV=$ROOT/$VENV ;; esac
 CC=${CC:-cc}
 mkdir -p "$OUT"
-rm -f "$OUT/rust.json" "$OUT/views.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/python_rl.json" "$OUT/summary.json"
+rm -f "$OUT/rust.json" "$OUT/views.json" "$OUT/search.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/python_rl.json" "$OUT/summary.json"
 
 echo "== Rust: cargo bench -p kassen-core --bench playouts"
 KASSEN_BENCH_OUT="$OUT/rust.json" cargo bench -p kassen-core --bench playouts
@@ -32,6 +32,10 @@ KASSEN_BENCH_VIEWS_OUT="$OUT/views.json" cargo bench -p kassen-core --bench view
 echo
 echo "== Rust: cargo bench -p kassen-core --bench batch (batched stepping, 1 and 2 threads)"
 KASSEN_BENCH_BATCH_OUT="$OUT/batch.json" cargo bench -p kassen-core --bench batch
+
+echo
+echo "== Rust: cargo bench -p kassen-core --bench search (IS-MCTS iterations per second)"
+KASSEN_BENCH_SEARCH_OUT="$OUT/search.json" cargo bench -p kassen-core --bench search
 
 echo
 echo "== C: the C ABI (include/kassen.h, the release libkassen.a)"

@@ -14,6 +14,8 @@ prints one table comparing the surfaces, then the goals:
   - Python <= 100 ns per current_player call and <= 300 ns per apply_action call;
   - batched stepping (DIR/batch.json, core/benches/batch.rs): >= 1.7x env-steps/s from 1 to 2
     threads per game, >= 1,000,000 learner steps/s for Samurai 2p against the random bot.
+  - from DIR/search.json (core/benches/search.rs): IS-MCTS iterations per second per game,
+    reported (no goal);
   - from DIR/views.json (core/benches/views.rs): view_json <= 50 us per call for every game,
     config and observer (a seat and the spectator);
   - from DIR/python_rl.json (python/bench/bench_rl.py): the batch from Python >= 20x the
@@ -239,6 +241,7 @@ def main() -> int:
     goals.update(rl_goals(py_rl))
     views = load(os.path.join(out_dir, "views.json"))
     goals.update(view_goals(views))
+    search = load(os.path.join(out_dir, "search.json"))
 
     summary = {
         "machine": {"platform": platform.platform(), "cpu": cpu_model(), "cores_used": 1},
@@ -251,6 +254,7 @@ def main() -> int:
         "sources": {s: (d if d is not None else None) for s, d in sources.items()},
         "python_rl": py_rl,
         "views": views,
+        "search": search,
     }
     path = os.path.join(out_dir, "summary.json")
     with open(path, "w", encoding="utf-8") as f:
@@ -281,6 +285,11 @@ def main() -> int:
     if py is not None and "per_call_ns" in py:
         print("(python per-call ns: one mid-game state, the Python call overhead included; "
               "steps/s column: python counts player actions only)")
+    if search:
+        print("\nIS-MCTS iterations per second (core/benches/search.rs):")
+        for r in search["rows"]:
+            print(f"  {r['game']:<24} {fmt(r['iterations_per_sec_1_thread']):>10} on 1 thread, "
+                  f"{fmt(r['iterations_per_sec_2_threads']):>10} on 2 threads")
     print("\ngoals:")
     for name, g in goals.items():
         if not isinstance(g, dict):

@@ -93,6 +93,7 @@ impl Daisakusen {
             ),
             "defection" => format!("{} defects to {}", unit("unit"), side("to")),
             "defection_void" => format!("The defection on {} comes to nothing", hex("hex")),
+            "hideyori_released" => format!("豊臣秀頼 is released for the rest of the game: {}", e.s("why")),
             "game_over" if e.has("winner") => format!("{} wins: {}", side("winner"), words(e.s("why"))),
             "game_over" => format!("Game over, a draw: {}", words(e.s("why"))),
             _ => return None,
