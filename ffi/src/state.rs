@@ -516,13 +516,24 @@ pub unsafe extern "C" fn kassen_state_events_since_json(
     from_index: u64,
     out: *mut kassen_buf,
 ) -> kassen_status {
+    // SAFETY: forwarded from the caller.
+    unsafe { events_tail(state, from_index, out, |s, from| Ok(kassen_core::events::to_json(&s.events_since(player, from)?))) }
+}
+
+/// The body of the two event-tail functions: `text` gives the JSON of the events from an index.
+unsafe fn events_tail(
+    state: *const kassen_state,
+    from_index: u64,
+    out: *mut kassen_buf,
+    text: impl FnOnce(&kassen_core::StateHandle, usize) -> Result<String, kassen_core::RuleError>,
+) -> kassen_status {
     ffi_boundary! {
         // SAFETY: the caller passes NULL or valid pointers.
         let state = unsafe { arg_ref(state, "state") }?;
         let out = out_buf(out)?;
         let from = usize::try_from(from_index).unwrap_or(usize::MAX);
-        let events = state.inner.events_since(player, from)?;
-        unsafe { give(out, kassen_core::events::to_json(&events)) };
+        let json = text(&state.inner, from)?;
+        unsafe { give(out, json) };
         Ok(())
     }
 }
@@ -543,15 +554,8 @@ pub unsafe extern "C" fn kassen_state_events_text_json(
     from_index: u64,
     out: *mut kassen_buf,
 ) -> kassen_status {
-    ffi_boundary! {
-        // SAFETY: the caller passes NULL or valid pointers.
-        let state = unsafe { arg_ref(state, "state") }?;
-        let out = out_buf(out)?;
-        let from = usize::try_from(from_index).unwrap_or(usize::MAX);
-        let text = state.inner.events_with_text_json(player, from)?;
-        unsafe { give(out, text) };
-        Ok(())
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { events_tail(state, from_index, out, |s, from| s.events_with_text_json(player, from)) }
 }
 
 /// Copies the observation tensor of `player` (a seat, or -1 for the spectator) into the
