@@ -1,7 +1,8 @@
 //! IS-MCTS iterations per second for every registered game (release, one core; and two threads):
 //! the search from five mid-game positions of a random game per game, each for
-//! KASSEN_BENCH_SEARCH_MS milliseconds (default 1000). Prints a table and writes the JSON to
-//! KASSEN_BENCH_SEARCH_OUT (default bench-results/search.json).
+//! KASSEN_BENCH_SEARCH_MS milliseconds (default 1000); and the longest decision of the `normal`
+//! level (one core) over the same positions, whose goal is under a second. Prints a table and
+//! writes the JSON to KASSEN_BENCH_SEARCH_OUT (default bench-results/search.json).
 
 use std::time::Duration;
 
@@ -44,9 +45,13 @@ fn main() {
             }
             rate[t] = its as f64 / secs;
         }
-        println!("{id:<24} {:>16.0} {:>16.0} {:>7.2}x", rate[0], rate[1], rate[1] / rate[0]);
+        let normal_ms = states
+            .iter()
+            .map(|s| analyze(s, &Level::Normal.params(1)).expect("a decision").elapsed_ms)
+            .fold(0.0f64, f64::max);
+        println!("{id:<24} {:>16.0} {:>16.0} {:>7.2}x   normal: longest decision {normal_ms:.0} ms", rate[0], rate[1], rate[1] / rate[0]);
         rows.push(json!({"game": id, "iterations_per_sec_1_thread": rate[0], "iterations_per_sec_2_threads": rate[1],
-            "positions": states.len(), "ms_per_position": ms}));
+            "normal_longest_decision_ms": normal_ms, "positions": states.len(), "ms_per_position": ms}));
     }
     if let Some(dir) = std::path::Path::new(&out).parent() {
         let _ = std::fs::create_dir_all(dir);
