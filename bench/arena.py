@@ -92,7 +92,8 @@ class OpenSpielBot:
         if history[: len(self.seen)] != self.seen:
             self.state, self.seen = self.game.new_initial_state(), []
         for a in history[len(self.seen):]:
-            self.state.apply_action(a)
+            # The adapter numbers chance outcomes from 0 (kassen id - the chance block's offset).
+            self.state.apply_action(a - self.game.chance_offset if self.state.is_chance_node() else a)
         self.seen = history
         s = self.state.clone()
         per_sim = self.spent / self.sims if self.sims else None
