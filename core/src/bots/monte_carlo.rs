@@ -8,7 +8,8 @@
 //!    played out to the end with uniformly random moves (common random numbers: the
 //!    candidates of a round are compared on the same deal);
 //! 3. rounds continue until `playouts` are used up, or until the time limit if one is set
-//!    (at least one round);
+//!    (at least one whole round: every candidate is played out once; after it the time is read
+//!    before every playout);
 //! 4. the candidate with the best mean return for the acting seat wins (ties: the lowest id).
 
 use super::{random_action, sample_chance, Bot};
@@ -140,6 +141,10 @@ impl Bot for MonteCarloBot {
             }
             let world = state.determinize(seat, self.rng.next_u64()).expect("the acting seat is a valid player");
             for (i, &a) in candidates.iter().enumerate() {
+                // With a time limit, a round after the first ends when the time is up.
+                if round > 0 && self.time.is_some_and(|t| start.elapsed() >= t) {
+                    break;
+                }
                 // The seat's legal actions depend only on what it knows, so they apply in
                 // every determinization; skip defensively if a game disagrees.
                 let Ok(child) = world.child(a) else { continue };
