@@ -16,7 +16,7 @@ use crate::rng::Rng;
 
 /// Actions a playout makes after the search tree before the evaluation: about half a turn
 /// (a movement phase and its battles).
-pub const PLAYOUT_DEPTH: u32 = 80;
+pub const PLAYOUT_DEPTH: u32 = 40;
 
 /// `true` with probability `p`.
 fn chance(rng: &mut Rng, p: f64) -> bool {
@@ -85,7 +85,7 @@ fn tokugawa_value(g: &Sekigahara, s: &State) -> f64 {
             }
         }
     }
-    let x = margin * (0.08 + 0.25 * progress) + 3.0 * strength + 0.4 * danger;
+    let x = margin * (0.1 + 0.3 * progress) + 2.0 * strength + 0.4 * danger;
     x.tanh()
 }
 

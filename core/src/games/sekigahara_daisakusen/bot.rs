@@ -103,10 +103,8 @@ fn east_value(g: &Daisakusen, s: &State) -> f64 {
         let t = (near as f64 / (1.0 + guard)).min(2.0);
         threat += if side == EAST { -t } else { t };
     }
-    let x = 2.2 * marker + 3.0 * material + 0.15 * threat;
-    let left = g.max_turns() as f64 - s.turn as f64;
-    let fade = ((left + 1.0) / 3.0).min(1.0);
-    x.tanh() * fade
+    let x = 4.0 * marker + 1.5 * material + 0.3 * threat;
+    x.tanh()
 }
 
 pub fn evaluate(g: &Daisakusen, s: &State, out: &mut [f64]) -> bool {
@@ -176,7 +174,7 @@ pub fn rollout_action(g: &Daisakusen, s: &State, legal: &[ActionId], rng: &mut R
         }
         Pending::ActionChoice => best_by(g, legal, rng, 12, |a| match a {
             Action::Act(ACT_MARCH) => 4,
-            Action::Act(ACT_ATTACK) => 3,
+            Action::Act(ACT_ATTACK) => 5,
             Action::Act(ACT_MOVE) | Action::Act(ACT_STRATEGIC) => 2,
             Action::Act(ACT_RECOVER) => 1,
             Action::Act(ACT_HOLD) => -2,
