@@ -14,8 +14,10 @@ use super::{Action, Sekigahara};
 use crate::game::ActionId;
 use crate::rng::Rng;
 
-/// Actions a playout makes after the search tree before the evaluation: about half a turn
-/// (a movement phase and its battles).
+/// Actions a playout makes after the search tree before the evaluation: about a movement
+/// phase or a battle. Shorter than a turn: at a few tens of milliseconds per decision more
+/// iterations beat longer playouts (duel against flat Monte Carlo at 20 ms: depth 80 scored
+/// 0.20 with stronger weight on strength, depth 40 with these weights 0.60).
 pub const PLAYOUT_DEPTH: u32 = 40;
 
 /// `true` with probability `p`.

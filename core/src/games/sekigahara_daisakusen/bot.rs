@@ -19,6 +19,9 @@ use crate::rng::Rng;
 /// Actions a playout makes after the search tree before the evaluation: a few activations.
 pub const PLAYOUT_DEPTH: u32 = 100;
 
+/// Strength (hit values) worth one unit of the evaluation's argument: about eight counters.
+const MATERIAL_SCALE: f64 = 25.0;
+
 fn chance(rng: &mut Rng, p: f64) -> bool {
     rng.unit_f64() < p
 }
@@ -70,11 +73,13 @@ fn is_king(g: &Daisakusen, u: u8) -> bool {
 ///   achievement of R 11.0(1) moves it).
 /// - R 7.1, 11.0(1)①: strength, the hit values of the counters still in play (on the map or
 ///   on an entry track, face-up counters worth more than flipped ones): the side with more of
-///   it removes commanders and takes castles.
+///   it removes commanders and takes castles. Counted in absolute terms ([`MATERIAL_SCALE`]),
+///   so that a flip or a removal moves the estimate enough for the search to seek it.
 /// - R 14.0(1)(2): an enemy 総大将 (家康, 石田三成, 豊臣秀頼) with enemy counters next to him
 ///   can be attacked and removed.
-/// - The `max_turns` cap ends a stalemate as a draw (0): the estimate shrinks over the last
-///   turns before it.
+///
+/// The `max_turns` cap (a draw) is deliberately left out: an estimate that shrinks toward it
+/// makes both sides indifferent in the last turns, and the game is meant to be won.
 fn east_value(g: &Daisakusen, s: &State) -> f64 {
     let d = &g.data;
     let last = (d.chouryaku_labels.len() as f64 - 1.0).max(2.0);
@@ -90,7 +95,7 @@ fn east_value(g: &Daisakusen, s: &State) -> f64 {
         let hit = c.attack[x.flipped as usize] as f64 + if x.flipped { 0.5 } else { 1.0 };
         strength[x.side as usize] += if x.loc >= TRACK { 0.7 * hit } else { hit };
     }
-    let material = (strength[0] - strength[1]) / (strength[0] + strength[1]).max(1.0);
+    let material = (strength[0] - strength[1]) / MATERIAL_SCALE;
     let mut threat = 0.0;
     for (king, side) in [(d.ieyasu, EAST), (d.ishida, WEST), (d.hideyori, WEST)] {
         let x = s.units[king as usize];
@@ -103,7 +108,7 @@ fn east_value(g: &Daisakusen, s: &State) -> f64 {
         let t = (near as f64 / (1.0 + guard)).min(2.0);
         threat += if side == EAST { -t } else { t };
     }
-    let x = 4.0 * marker + 1.5 * material + 0.3 * threat;
+    let x = 4.0 * marker + material + 0.3 * threat;
     x.tanh()
 }
 
