@@ -127,7 +127,13 @@ fn step_score(g: &Sekigahara, s: &State, side: u8, size: u32, to: u8) -> i32 {
     }
     let enemy = s.units_at(g, 1 - side, to);
     if enemy > 0 {
-        v += if size >= 2 * enemy { 3 } else if size >= enemy { 1 } else { -3 };
+        v += if size >= 2 * enemy {
+            3
+        } else if size >= enemy {
+            1
+        } else {
+            -3
+        };
     }
     v
 }
@@ -170,13 +176,11 @@ pub fn rollout_action(g: &Sekigahara, s: &State, legal: &[ActionId], rng: &mut R
             }
         }
         // 8.3.2: deploy the block with the most mons.
-        Pending::DeployBlock { .. } | Pending::DeploySecond { .. } if chance(rng, 0.8) => {
-            best_by(g, legal, |a| match a {
-                Action::Select(i) => g.data.blocks[i as usize].mons as i32,
-                _ => -1,
-            })
-            .unwrap_or_else(|| uniform(legal, rng))
-        }
+        Pending::DeployBlock { .. } | Pending::DeploySecond { .. } if chance(rng, 0.8) => best_by(g, legal, |a| match a {
+            Action::Select(i) => g.data.blocks[i as usize].mons as i32,
+            _ => -1,
+        })
+        .unwrap_or_else(|| uniform(legal, rng)),
         // 8.7.2, 2.1: lose the weakest block, never a commander when there is a choice.
         Pending::Casualty { .. } if chance(rng, 0.9) => best_by(g, legal, |a| match a {
             Action::Select(i) => {
