@@ -21,6 +21,7 @@
 //! | 8.7-8.10 casualties, retreat, sieges, replenishment | `aftermath.rs` |
 //! | 9 special rules | where they apply: Mori box in `cards.rs`/`battle.rs`, disks in `aftermath.rs`, any-card blocks in `battle.rs` |
 //! | hidden information | `view.rs`, `tensor.rs`, `hidden.rs` |
+//! | bot knowledge (playout policy, evaluation) | `bot.rs` |
 //!
 //! ## Decision points
 //! Every decision of the rulebook is one player action; forced steps (no alternative) are
@@ -47,6 +48,7 @@
 mod action;
 mod aftermath;
 mod battle;
+mod bot;
 mod cards;
 mod control;
 pub mod data;
@@ -341,6 +343,18 @@ impl Game for Sekigahara {
 
     fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
         hidden::resample_history(self, history, observer, rng)
+    }
+
+    fn rollout_action(&self, s: &State, legal: &[ActionId], rng: &mut Rng) -> ActionId {
+        bot::rollout_action(self, s, legal, rng)
+    }
+
+    fn evaluate(&self, s: &State, out: &mut [f64]) -> bool {
+        bot::evaluate(self, s, out)
+    }
+
+    fn playout_depth(&self) -> u32 {
+        bot::PLAYOUT_DEPTH
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

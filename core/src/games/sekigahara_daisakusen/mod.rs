@@ -23,6 +23,7 @@
 //! | 7.0 attack, sieges, advance, 11.0(2) | `combat.rs` |
 //! | 5.2 戦意, 6.3 ZOC, 10.0 castles and 京, 11.0 tracks, 14.0 victory | `board.rs` |
 //! | views, tensor, action texts | `view.rs` |
+//! | bot knowledge (playout policy, evaluation) | `bot.rs` |
 //!
 //! ## Decision points
 //! 1. Set-up (3.0(1)①): East places each 外様主力 counter in one of the set-up hexes with room
@@ -49,6 +50,7 @@
 
 mod action;
 mod board;
+mod bot;
 mod combat;
 pub mod data;
 mod movement;
@@ -364,6 +366,18 @@ impl Game for Daisakusen {
     /// The bytes written directly: a quarter of the float tensor's, with no float pass.
     fn observation_tensor_u8(&self, s: &State, player: Player, out: &mut [u8], _scratch: &mut [f32]) {
         view::tensor_u8(self, s, player, out)
+    }
+
+    fn rollout_action(&self, s: &State, legal: &[ActionId], rng: &mut Rng) -> ActionId {
+        bot::rollout_action(self, s, legal, rng)
+    }
+
+    fn evaluate(&self, s: &State, out: &mut [f64]) -> bool {
+        bot::evaluate(self, s, out)
+    }
+
+    fn playout_depth(&self) -> u32 {
+        bot::PLAYOUT_DEPTH
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

@@ -1,0 +1,310 @@
+//! Bot knowledge for the search bots (`crate::bots`): the playout policy, the static
+//! evaluation and the playout depth behind the `Game` hooks. The game hides nothing but the
+//! deck order, and playouts run on full states, so these read the whole state.
+//!
+//! The game has no last turn (R 14.0 lists only immediate victories; the `max_turns` cap makes
+//! a stalemate a draw), so bots that play aimlessly drift to the cap. The knowledge here points
+//! the search at the three victory conditions of R 14.0: removing 徳川家康 (West), removing
+//! 石田三成 or 豊臣秀頼 (East), and driving the 調略 marker into one's victory box (R 14.0(3)),
+//! which moves for every enemy commander removed, castle taken, 京 taken and commander turned
+//! (R 11.0(1)).
+
+use super::action::{Action, ACT_ATTACK, ACT_HOLD, ACT_MARCH, ACT_MOVE, ACT_RECOVER, ACT_STRATEGIC};
+use super::data::{Kind, EAST, WEST};
+use super::state::{Mode, Pending, State, DEAD, TRACK};
+use super::Daisakusen;
+use crate::game::ActionId;
+use crate::rng::Rng;
+
+/// Actions a playout makes after the search tree before the evaluation: a few activations.
+pub const PLAYOUT_DEPTH: u32 = 100;
+
+/// Strength (hit values) worth one unit of the evaluation's argument: about eight counters.
+const MATERIAL_SCALE: f64 = 25.0;
+
+fn chance(rng: &mut Rng, p: f64) -> bool {
+    rng.unit_f64() < p
+}
+
+fn uniform(legal: &[ActionId], rng: &mut Rng) -> ActionId {
+    legal[rng.below(legal.len() as u32) as usize]
+}
+
+/// A uniform choice among the legal actions that `keep` accepts, or among all of them.
+fn among(g: &Daisakusen, legal: &[ActionId], rng: &mut Rng, keep: impl Fn(Action) -> bool) -> ActionId {
+    let mut pick: [ActionId; 64] = [0; 64];
+    let mut n = 0;
+    for &a in legal {
+        if n < pick.len() && g.decode(a).is_some_and(&keep) {
+            pick[n] = a;
+            n += 1;
+        }
+    }
+    if n == 0 {
+        uniform(legal, rng)
+    } else {
+        pick[rng.below(n as u32) as usize]
+    }
+}
+
+/// The legal action with the highest `score` plus a little noise (ties: the first).
+fn best_by(g: &Daisakusen, legal: &[ActionId], rng: &mut Rng, noise: u32, score: impl Fn(Action) -> i32) -> ActionId {
+    let mut best = (i32::MIN, legal[0]);
+    for &a in legal {
+        let Some(x) = g.decode(a) else { continue };
+        let v = score(x).saturating_mul(4).saturating_add(if noise > 0 { rng.below(noise) as i32 } else { 0 });
+        if v > best.0 {
+            best = (v, a);
+        }
+    }
+    best.1
+}
+
+/// The 総大将 of each side whose removal ends the game (R 14.0(1)(2)).
+fn is_king(g: &Daisakusen, u: u8) -> bool {
+    u == g.data.ieyasu || u == g.data.ishida || u == g.data.hideyori
+}
+
+// ---- evaluation: R 14.0 ----
+
+/// The static estimate of the East's return, in (-1, 1); the West's is its negative.
+///
+/// - R 14.0(3): the 調略 marker's distance from each victory box, the main term (every
+///   achievement of R 11.0(1) moves it).
+/// - R 7.1, 11.0(1)①: strength, the hit values of the counters still in play (on the map or
+///   on an entry track, face-up counters worth more than flipped ones): the side with more of
+///   it removes commanders and takes castles. Counted in absolute terms ([`MATERIAL_SCALE`]),
+///   so that a flip or a removal moves the estimate enough for the search to seek it.
+/// - R 14.0(1)(2): an enemy 総大将 (家康, 石田三成, 豊臣秀頼) with enemy counters next to him
+///   can be attacked and removed.
+///
+/// The `max_turns` cap (a draw) is deliberately left out: an estimate that shrinks toward it
+/// makes both sides indifferent in the last turns, and the game is meant to be won.
+fn east_value(g: &Daisakusen, s: &State) -> f64 {
+    let d = &g.data;
+    let last = (d.chouryaku_labels.len() as f64 - 1.0).max(2.0);
+    let centre = last / 2.0;
+    // +1 at the East's victory box (index 0), -1 at the West's.
+    let marker = (centre - s.chouryaku as f64) / centre;
+    let mut strength = [0.0f64; 2];
+    for (u, x) in s.units.iter().enumerate() {
+        if x.loc == DEAD {
+            continue;
+        }
+        let c = &d.counters[u];
+        let hit = c.attack[x.flipped as usize] as f64 + if x.flipped { 0.5 } else { 1.0 };
+        strength[x.side as usize] += if x.loc >= TRACK { 0.7 * hit } else { hit };
+    }
+    let material = (strength[0] - strength[1]) / MATERIAL_SCALE;
+    let mut threat = 0.0;
+    for (king, side) in [(d.ieyasu, EAST), (d.ishida, WEST), (d.hideyori, WEST)] {
+        let x = s.units[king as usize];
+        if x.side != side || !Daisakusen::on_map(x.loc) {
+            continue;
+        }
+        let hx = &d.hexes[x.loc as usize];
+        let near: u32 = hx.nb.iter().filter(|&&n| n != super::data::NO_HEX).map(|&n| s.occ[n as usize][1 - side as usize] as u32).sum();
+        let guard = s.occ[x.loc as usize][side as usize] as f64;
+        let t = (near as f64 / (1.0 + guard)).min(2.0);
+        threat += if side == EAST { -t } else { t };
+    }
+    let x = 4.0 * marker + material + 0.3 * threat;
+    x.tanh()
+}
+
+pub fn evaluate(g: &Daisakusen, s: &State, out: &mut [f64]) -> bool {
+    if s.pending == Pending::Over {
+        return false;
+    }
+    let v = east_value(g, s);
+    out[EAST as usize] = v;
+    out[WEST as usize] = -v;
+    true
+}
+
+// ---- playout policy ----
+
+/// The hexes `side` wants to reach: enemy counters (to attack them, R 7.1), enemy castles
+/// (R 10.0, 11.0(1)③) and 京 when the enemy holds it (R 11.0(1)④). At most 64, nearest
+/// first is not needed: the policy takes the minimum distance.
+fn objectives(g: &Daisakusen, s: &State, side: u8, out: &mut [u16; 64]) -> usize {
+    let mut n = 0;
+    let mut push = |h: u16, n: &mut usize| {
+        if *n < out.len() {
+            out[*n] = h;
+            *n += 1;
+        }
+    };
+    if s.kyoto_owner != side {
+        push(g.data.kyoto, &mut n);
+    }
+    for (c, castle) in g.data.castles.iter().enumerate() {
+        if g.castle_owner(s, c as u8) != side {
+            push(castle.hex, &mut n);
+        }
+    }
+    // An enemy 総大将 first: he is the target that ends the game.
+    for (u, x) in s.units.iter().enumerate() {
+        if x.side != side && Daisakusen::on_map(x.loc) && is_king(g, u as u8) {
+            push(x.loc, &mut n);
+        }
+    }
+    for x in &s.units {
+        if x.side != side && Daisakusen::on_map(x.loc) {
+            push(x.loc, &mut n);
+        }
+    }
+    n
+}
+
+fn nearest(g: &Daisakusen, h: u16, targets: &[u16]) -> u32 {
+    targets.iter().map(|&t| g.data.grid.distance(h as usize, t as usize)).min().unwrap_or(0)
+}
+
+/// The playout move: random, biased toward the victory conditions: commanders act (not
+/// pass), attack when they can, march onto the map, move toward enemy counters, castles
+/// and 京, advance after combat, and put hits on anyone but the 総大将.
+pub fn rollout_action(g: &Daisakusen, s: &State, legal: &[ActionId], rng: &mut Rng) -> ActionId {
+    if legal.len() == 1 {
+        return legal[0];
+    }
+    match s.pending {
+        // R 5.1: a commander that may act acts.
+        Pending::Commander => {
+            if chance(rng, 0.05) {
+                g.encode(Action::Pass)
+            } else {
+                among(g, legal, rng, |a| matches!(a, Action::Commander(_)))
+            }
+        }
+        Pending::ActionChoice => best_by(g, legal, rng, 12, |a| match a {
+            Action::Act(ACT_MARCH) => 4,
+            Action::Act(ACT_ATTACK) => 5,
+            Action::Act(ACT_MOVE) | Action::Act(ACT_STRATEGIC) => 2,
+            Action::Act(ACT_RECOVER) => 1,
+            Action::Act(ACT_HOLD) => -2,
+            _ => 0,
+        }),
+        // R 6.1, 7.1(1): the group goes together; recovery takes every flipped counter.
+        Pending::Select { mode } => {
+            let p = if mode == Mode::Attack || mode == Mode::Recover { 0.9 } else { 0.7 };
+            if chance(rng, p) {
+                among(g, legal, rng, |a| matches!(a, Action::Select(_)))
+            } else {
+                g.encode(Action::Done)
+            }
+        }
+        Pending::Moving => {
+            let side = s.units[s.cmdr as usize].side;
+            let at = s.units[s.cmdr as usize].loc;
+            let mut targets = [0u16; 64];
+            let n = objectives(g, s, side, &mut targets);
+            let targets = &targets[..n];
+            let here = nearest(g, at, targets) as i32;
+            best_by(g, legal, rng, 6, |a| match a {
+                Action::Step(dir) => {
+                    let to = g.data.hexes[at as usize].nb[dir as usize];
+                    here - nearest(g, to, targets) as i32
+                }
+                // Stopping is worth a step that gains nothing.
+                _ => 0,
+            })
+        }
+        // R 14.0: strike a 総大将 when one is in reach, else the weakest stack.
+        Pending::Target => {
+            let side = s.units[s.cmdr as usize].side;
+            let at = s.units[s.cmdr as usize].loc;
+            best_by(g, legal, rng, 4, |a| match a {
+                Action::Target(dir) => {
+                    let to = g.data.hexes[at as usize].nb[dir as usize];
+                    let king = s.units.iter().enumerate().any(|(u, x)| x.loc == to && x.side != side && is_king(g, u as u8));
+                    -(s.occ[to as usize][1 - side as usize] as i32) + if king { 10 } else { 0 }
+                }
+                _ => 0,
+            })
+        }
+        // R 7.1(4), 14.0: a hit never falls on the 総大将 or a commander when it can go
+        // elsewhere; the weakest counter takes it.
+        Pending::Allocate { .. } => best_by(g, legal, rng, 0, |a| match a {
+            Action::Hit(u) => {
+                let c = &g.data.counters[u as usize];
+                let rank = if is_king(g, u) {
+                    -100
+                } else if c.kind == Kind::Commander {
+                    -20
+                } else {
+                    0
+                };
+                rank - c.attack[0] as i32
+            }
+            _ => 0,
+        }),
+        // R 7.3: advance into the emptied hex (castles and 京 change hands by it).
+        Pending::Advance => {
+            if chance(rng, 0.8) {
+                among(g, legal, rng, |a| a == Action::Advance)
+            } else {
+                g.encode(Action::Stay)
+            }
+        }
+        // R 12.0: a 調略/恫喝判定 now and then (a failed 恫喝 costs two boxes, R 12.2(3)).
+        Pending::Plot => {
+            if chance(rng, 0.6) {
+                g.encode(Action::Pass)
+            } else {
+                among(g, legal, rng, |a| matches!(a, Action::Chouryaku(_)))
+            }
+        }
+        _ => uniform(legal, rng),
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::super::embedded_data;
+    use super::*;
+    use crate::events::Events;
+    use crate::game::{Game, CHANCE, TERMINAL};
+
+    /// Along random games (half the moves by the playout policy, half uniform), the policy
+    /// always returns one of the legal actions and the evaluation stays within the utility
+    /// range (-1, 1), zero-sum, and declines only at the end.
+    #[test]
+    fn playout_policy_is_legal_and_evaluation_within_utility_range() {
+        let g = Daisakusen::new(embedded_data(), super::super::DEFAULT_MAX_TURNS).expect("embedded data");
+        let (lo, hi) = (g.info().utility.min, g.info().utility.max);
+        let mut legal = Vec::new();
+        let mut out = [0.0f64; 2];
+        let mut evaluated = 0;
+        for seed in 0..6u64 {
+            let mut s = g.new_initial_state(seed);
+            let mut rng = Rng::from_seed(seed + 100);
+            loop {
+                let p = g.current_player(&s);
+                if p == TERMINAL {
+                    assert!(!g.evaluate(&s, &mut out), "a finished game is scored by its returns");
+                    break;
+                }
+                assert!(g.evaluate(&s, &mut out));
+                assert!(out.iter().all(|v| (lo..=hi).contains(v)), "{out:?}");
+                assert_eq!(out[0], -out[1]);
+                evaluated += 1;
+                let a = if p == CHANCE {
+                    g.sample_chance(&mut s)
+                } else {
+                    legal.clear();
+                    g.legal_actions(&s, &mut legal);
+                    let a = g.rollout_action(&s, &legal, &mut rng);
+                    assert!(legal.contains(&a), "policy chose {a} outside {legal:?} at {:?}", s.pending);
+                    if rng.below(2) == 0 {
+                        a
+                    } else {
+                        legal[rng.below(legal.len() as u32) as usize]
+                    }
+                };
+                g.apply(&mut s, a, &mut Events::off());
+            }
+        }
+        assert!(evaluated > 1000);
+        assert!(g.playout_depth() > 0);
+    }
+}
