@@ -158,7 +158,7 @@ pub(super) fn decision<G: Game>(
         .map(|&a| {
             let (visits, sum) = merged.iter().find(|x| x.0 == a).map_or((0, 0.0), |x| (x.1, x.2));
             let mean = if visits > 0 { sum / visits as f64 } else { 0.0 };
-            Candidate { action: a, visits, value: (visits > 0).then(|| info.utility.min + mean * span) }
+            Candidate { action: a, visits, value: (visits > 0).then_some(info.utility.min + mean * span) }
         })
         .collect();
     let best = candidates
