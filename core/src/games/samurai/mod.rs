@@ -17,6 +17,7 @@
 //! | 5 a turn (tokens, exchanges, refill) | `turn.rs` |
 //! | 6 game end, 7 scoring | `scoring.rs` |
 //! | hidden information | `view.rs`, `tensor.rs` |
+//! | bot knowledge (evaluation by the 7 majority rule) | `bot.rs` |
 //!
 //! Decision points (each one action): keep a token (x5 per seat) → place a figure (rotation)
 //! → per turn: place a token / choose a figure for the figure exchange (first, then second) /
@@ -24,6 +25,7 @@
 //! draw tokens from the own stack until 5 are behind the screen.
 
 mod action;
+mod bot;
 mod capture;
 pub mod data;
 mod hidden;
@@ -356,6 +358,14 @@ impl Game for Samurai {
     /// Other seats' keeps and draws are dealt anew (hidden.rs).
     fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
         hidden::resample_history(self, history, observer, rng)
+    }
+
+    fn evaluate(&self, s: &State, out: &mut [f64]) -> bool {
+        self.bot_evaluate(s, out)
+    }
+
+    fn playout_depth(&self) -> u32 {
+        bot::PLAYOUT_DEPTH
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

@@ -31,6 +31,7 @@
 //! | 11 end and scoring | `flow.rs` (`end_trigger`), `scoring.rs` |
 //! | conditions, metrics, supply limits | `rules.rs` |
 //! | hidden information | `view.rs`, `hidden.rs` |
+//! | bot knowledge (playout policy, evaluation from the §11 scoring) | `bot.rs` |
 //!
 //! Decision points (each one action; layout in `action.rs`):
 //! - chance: criterion marker side; each development card dealt/drawn (from the unknown part
@@ -50,6 +51,7 @@
 
 mod action;
 mod bonus;
+mod bot;
 pub mod data;
 mod flow;
 mod hidden;
@@ -339,6 +341,18 @@ impl Game for Tkr {
 
     fn resample_history(&self, history: &[ActionId], observer: Player, rng: &mut Rng) -> Vec<ActionId> {
         hidden::resample(self, history, observer, rng)
+    }
+
+    fn rollout_action(&self, s: &State, legal: &[ActionId], rng: &mut Rng) -> ActionId {
+        self.bot_rollout_action(s, legal, rng)
+    }
+
+    fn evaluate(&self, s: &State, out: &mut [f64]) -> bool {
+        self.bot_evaluate(s, out)
+    }
+
+    fn playout_depth(&self) -> u32 {
+        bot::PLAYOUT_DEPTH
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {
