@@ -13,11 +13,15 @@ Entrants (every registered game, its default config):
   On a game without hidden information, where ``ISMCTSBot`` refuses to run (it asserts an
   imperfect-information game), OpenSpiel's ``MCTSBot`` in the same way.
 
-Every pair of entrants plays ``--games`` games per game; game k is seeded k and the first
-entrant of the pair takes seat ``k % players`` (seats alternate), the second every other seat.
-A game's score for the first entrant is the mean over the other seats of 1 (its return
-higher), 1/2 (equal) or 0: a win or loss in a two-seat game, pairwise comparisons in a larger
-one. Each reported rate comes with its 95% Wilson interval. Also ``ismcts`` plays itself
+Every pair of entrants plays ``--games`` games per game; game k is seeded k, one entrant takes
+seat ``(k // 2) % players`` and the other every other seat, the roles swapping from game to
+game (the first entrant of the pair holds the single seat in even games, the second in odd
+ones), so every entrant plays every seat. A
+game's score for the first entrant is 1 when its best seat's return is higher than the other
+entrant's best, 1/2 when equal, 0 when lower: whose seat won the game (in a two-seat game, a
+win or a loss). With more than two seats, equal bots therefore score 1/2 over a pair of games
+(the single seat wins 1/n of its games, the team (n-1)/n). Each reported rate comes with its
+95% Wilson interval. Also ``ismcts`` plays itself
 (``--self-games``), to report how many games end decided (not drawn, e.g. by a turn cap).
 
 T per game: the arena's wall-clock budget (``--minutes``) is shared equally by the games; a
@@ -119,8 +123,11 @@ def play(job):
     gid, a, b, k, ms = job
     game = kassen.load_game(gid)
     n = game.num_players()
-    seat_a = k % n
-    bots = [make(a if p == seat_a else b, gid, ms, 1000 * k + p) for p in range(n)]
+    single = (k // 2) % n
+    # The entrant holding the single seat alternates, and the single seat moves round every two
+    # games; `mine[p]`: seat p is the first entrant's.
+    mine = [(p == single) == (k % 2 == 0) for p in range(n)]
+    bots = [make(a if mine[p] else b, gid, ms, 1000 * k + p) for p in range(n)]
     state = game.new_initial_state(k)
     started = time.perf_counter()
     decisions = 0
@@ -131,10 +138,12 @@ def play(job):
         decisions += len(legal) > 1
         state.apply_action(action)
     r = state.returns()
-    others = [p for p in range(n) if p != seat_a]
-    score = sum(1.0 if r[seat_a] > r[o] else 0.5 if r[seat_a] == r[o] else 0.0 for o in others) / len(others)
+    best_a = max(r[p] for p in range(n) if mine[p])
+    best_b = max(r[p] for p in range(n) if not mine[p])
+    score = 1.0 if best_a > best_b else 0.5 if best_a == best_b else 0.0
     decided = len(set(r)) > 1
-    return {"game": gid, "a": a, "b": b, "seed": k, "seat_a": seat_a, "returns": list(r), "score_a": score,
+    seats_a = [p for p in range(n) if mine[p]]
+    return {"game": gid, "a": a, "b": b, "seed": k, "seats_a": seats_a, "returns": list(r), "score_a": score,
             "decided": decided, "decisions": decisions, "actions": len(state.history()),
             "seconds": round(time.perf_counter() - started, 3)}
 

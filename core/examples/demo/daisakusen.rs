@@ -1,21 +1,17 @@
-//! 関ヶ原大作戦 in the demo: one complete game between the built-in random bots, told from
-//! the spectator's events (`events(-1)`); everything in this game is public but the deck order.
-//!
-//! Why random bots: uniformly random playouts almost never reach one of the sudden-death
-//! victories (R 14.0) before the `max_turns` cap, so a flat Monte Carlo search sees a draw
-//! after every candidate and keeps choosing its lowest id (`pass`). Random bots at least show
-//! every rule at work: moves, ZOC stops, sieges, hits, 調略 and the tracks.
+//! 関ヶ原大作戦 in the demo: one complete game between the demo's bots (`bots_for`: the
+//! IS-MCTS search, which uses the game's own playout knowledge, against flat Monte Carlo),
+//! told from the spectator's events (`events(-1)`); everything in this game is public but the
+//! deck order.
 
 use std::time::Instant;
 
-use kassen_core::bots::{Bot, RandomBot};
 use kassen_core::{GameHandle, StateHandle, SPECTATOR};
 use serde_json::Value;
 
 const SIDES: [&str; 2] = ["East (東軍)", "West (西軍)"];
 
 pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
-    let mut bots: Vec<Box<dyn Bot>> = (0..2).map(|seat| Box::new(RandomBot::new(300 + seat as u64)) as Box<dyn Bot>).collect();
+    let mut bots = super::bots_for(2);
     println!();
     println!("=== {name} ({}), 2 players, seed {seed} ===", game.id());
     println!("rulebook: {}", game.info().rulebook);

@@ -38,7 +38,7 @@ const DEMO_MS_PER_DECISION: u32 = 150;
 
 /// Seat 0 is the strongest bot (IS-MCTS, the `hard` level capped at [`DEMO_MS_PER_DECISION`]);
 /// seat 1 flat Monte Carlo; the others alternate between a random player and Monte Carlo.
-fn bots_for(players: usize) -> Vec<Box<dyn Bot>> {
+pub(crate) fn bots_for(players: usize) -> Vec<Box<dyn Bot>> {
     (0..players)
         .map(|seat| -> Box<dyn Bot> {
             let seed = 100 + seat as u64;

@@ -1,4 +1,4 @@
-//! Sekigahara in the demo: one complete game between two Monte Carlo bots, told the way a
+//! Sekigahara in the demo: one complete game between the demo's bots (`bots_for`), told the way a
 //! spectator sees it.
 //!
 //! The log is built from the spectator's events (`events(-1)`) and the spectator's view
@@ -9,19 +9,14 @@
 
 use std::time::Instant;
 
-use kassen_core::bots::{Bot, MonteCarloBot};
 use kassen_core::games::sekigahara::data::{Data, Unit};
 use kassen_core::{Event, GameHandle, StateHandle, SPECTATOR};
 use serde_json::Value;
 
-/// Playouts per decision of each side's bot: Tokugawa searches harder. With ~230 decisions a
-/// side this keeps the game at ~20 s on one core.
-const PLAYOUTS: [u32; 2] = [96, 48];
 const SIDES: [&str; 2] = ["Tokugawa", "Ishida"];
 
 pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
-    let mut bots: Vec<Box<dyn Bot>> =
-        (0..2).map(|seat| Box::new(MonteCarloBot::new(200 + seat as u64).with_playouts(PLAYOUTS[seat])) as Box<dyn Bot>).collect();
+    let mut bots = super::bots_for(2);
     println!();
     println!("=== {name} ({}), 2 players, seed {seed} ===", game.id());
     println!("rulebook: {}", game.info().rulebook);

@@ -1,12 +1,11 @@
-//! Three Kingdoms Redux in the demo: one complete 3-player game between the built-in bots
-//! (Wei searches with a light Monte Carlo bot, Wu and Shu play at random), told from the
+//! Three Kingdoms Redux in the demo: one complete 3-player game between the demo's bots
+//! (`bots_for`: Wei searches with IS-MCTS, Wu with flat Monte Carlo, Shu plays at random), told from the
 //! spectator's events (`events(-1)`) and view: bids, the alliance, winners, actions,
 //! occupations, upkeep and the final scores. Development hands, drawn generals and secret
 //! keeps stay hidden until they are revealed.
 
 use std::time::Instant;
 
-use kassen_core::bots::{Bot, MonteCarloBot, RandomBot};
 use kassen_core::{GameHandle, StateHandle, SPECTATOR};
 use serde_json::Value;
 
@@ -85,8 +84,7 @@ fn names(v: &Value) -> Vec<&'static str> {
 }
 
 pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
-    let mut bots: Vec<Box<dyn Bot>> =
-        vec![Box::new(MonteCarloBot::new(300).with_playouts(8)), Box::new(RandomBot::new(301)), Box::new(RandomBot::new(302))];
+    let mut bots = super::bots_for(3);
     println!();
     println!("=== {name} ({}), 3 players, seed {seed} ===", game.id());
     println!("rulebook: {}", game.info().rulebook);
