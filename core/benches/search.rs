@@ -2,7 +2,8 @@
 //! the search from five mid-game positions of a random game per game, each for
 //! KASSEN_BENCH_SEARCH_MS milliseconds (default 1000); and the longest decision of the `normal`
 //! level (one core) over the same positions, whose goal is under a second. Prints a table and
-//! writes the JSON to KASSEN_BENCH_SEARCH_OUT (default bench-results/search.json).
+//! writes the JSON to KASSEN_BENCH_SEARCH_OUT (default the workspace's bench-results/search.json,
+//! like the other benches).
 
 use std::time::Duration;
 
@@ -29,7 +30,8 @@ fn positions(id: &str) -> Vec<StateHandle> {
 
 fn main() {
     let ms: u64 = std::env::var("KASSEN_BENCH_SEARCH_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-    let out = std::env::var("KASSEN_BENCH_SEARCH_OUT").unwrap_or_else(|_| "bench-results/search.json".into());
+    let out = std::env::var("KASSEN_BENCH_SEARCH_OUT")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench-results/search.json").into());
     let mut rows = Vec::new();
     println!("{:<24} {:>16} {:>16} {:>8}", "game", "iter/s 1 thread", "iter/s 2 threads", "ratio");
     for (id, _) in games() {
