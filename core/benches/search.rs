@@ -47,10 +47,7 @@ fn main() {
             }
             rate[t] = its as f64 / secs;
         }
-        let normal_ms = states
-            .iter()
-            .map(|s| analyze(s, &Level::Normal.params(1)).expect("a decision").elapsed_ms)
-            .fold(0.0f64, f64::max);
+        let normal_ms = states.iter().map(|s| analyze(s, &Level::Normal.params(1)).expect("a decision").elapsed_ms).fold(0.0f64, f64::max);
         println!("{id:<24} {:>16.0} {:>16.0} {:>7.2}x   normal: longest decision {normal_ms:.0} ms", rate[0], rate[1], rate[1] / rate[0]);
         rows.push(json!({"game": id, "iterations_per_sec_1_thread": rate[0], "iterations_per_sec_2_threads": rate[1],
             "normal_longest_decision_ms": normal_ms, "positions": states.len(), "ms_per_position": ms}));
