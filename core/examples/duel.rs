@@ -6,7 +6,8 @@
 //! Game `k` (from FIRST_GAME, default 0) is seeded `k`; bot A takes seat `k % players` and bot B
 //! every other seat (seats alternate). A's score in a game is the mean, over B's seats, of 1 if
 //! A's return is higher, 1/2 if equal, 0 if lower: a win or loss in a two-seat game, a pairwise
-//! comparison in a larger one.
+//! comparison in a larger one. With `DUEL_FIELDS=a,b` each line also shows those fields of the
+//! final state's snapshot (the game's typed state in its save).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -29,6 +30,9 @@ fn main() {
     let first: usize = args.get(5).map_or(0, |x| x.parse().expect("first game"));
     let parallel: usize = args.get(6).map_or(1, |x| x.parse().expect("parallel"));
     let players = game.num_players();
+    // DUEL_FIELDS=a,b: also print these fields of each final state's snapshot (for tuning).
+    let fields: Vec<String> =
+        std::env::var("DUEL_FIELDS").map(|v| v.split(',').filter(|f| !f.is_empty()).map(str::to_string).collect()).unwrap_or_default();
     let next = AtomicUsize::new(first);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -68,8 +72,12 @@ fn main() {
                     })
                     .sum::<f64>()
                     / others.len() as f64;
-                let line = json!({"game": k, "seat_a": seat_a, "returns": r, "score_a": score, "actions": s.history().len(),
+                let mut line = json!({"game": k, "seat_a": seat_a, "returns": r, "score_a": score, "actions": s.history().len(),
                     "decisions": decisions, "seconds": started.elapsed().as_secs_f64()});
+                if !fields.is_empty() {
+                    let saved: Value = serde_json::from_str(&s.to_json_string()).expect("a save is json");
+                    line["final"] = fields.iter().map(|f| (f.clone(), saved["state"][f].clone())).collect();
+                }
                 println!("{line}");
                 results.lock().unwrap().push(score);
             });
