@@ -130,6 +130,10 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report, r
         seen = info_state::check_step(&s, players, &seen)?;
         recall.check(&s, players, step as usize)?;
         check_action_strings(&s, &legal)?;
+        if cp >= 0 {
+            // Its own generator: the conformance games stay the ones they were.
+            check_bot_hooks(game, &s, &legal, &mut Rng::from_seed(seed ^ (step as u64) << 20))?;
+        }
         if step % 25 == 0 {
             check_events_append(&s, &legal, players)?;
         }
@@ -170,6 +174,31 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report, r
     }
     report.games += 1;
     report.longest_game = report.longest_game.max(s.history().len() as u32);
+    Ok(())
+}
+
+/// The search's hooks (`Game::rollout_action`, `Game::evaluate`): the playout policy answers
+/// with one of the actions it is given, also when that is only some of the legal ones (the
+/// search asks it to pick among the untried actions of a node), and an evaluation stays within
+/// the utility range.
+fn check_bot_hooks<G: Game>(game: &Arc<Instance<G>>, s: &StateHandle, legal: &[ActionId], rng: &mut Rng) -> Result<(), String> {
+    let typed = s.as_any().downcast_ref::<crate::engine::Bound<G>>().ok_or("a state of another game")?.state();
+    let rules = game.rules();
+    let mut some: Vec<ActionId> = legal.iter().copied().filter(|_| rng.below(2) == 0).collect();
+    if some.is_empty() {
+        some.push(legal[rng.below(legal.len() as u32) as usize]);
+    }
+    for list in [legal, &some[..]] {
+        let a = rules.rollout_action(typed, list, rng);
+        ensure(list.contains(&a), || format!("rollout_action chose {a}, not one of the {} actions it was given", list.len()))?;
+    }
+    let info = game.info();
+    let mut out = vec![0.0; game.num_players()];
+    if rules.evaluate(typed, &mut out) {
+        ensure(out.iter().all(|v| v.is_finite() && (info.utility.min..=info.utility.max).contains(v)), || {
+            format!("evaluate gave {out:?}, outside the utility range")
+        })?;
+    }
     Ok(())
 }
 

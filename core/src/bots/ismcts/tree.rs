@@ -118,8 +118,11 @@ impl<G: Game> Tree<G> {
                 match self.choose(rules, &s, node, rng) {
                     Some(a) => a,
                     None => {
-                        // Expansion: an action never tried from here.
+                        // Expansion: an action never tried from here, the one the playout
+                        // policy prefers among them (a policy that answers outside the list
+                        // it was given would revisit a tried action: a uniform pick then).
                         let a = rules.rollout_action(&s, &self.fresh, rng);
+                        let a = if self.fresh.contains(&a) { a } else { self.fresh[rng.below(self.fresh.len() as u32) as usize] };
                         expanded = true;
                         a
                     }

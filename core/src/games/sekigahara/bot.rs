@@ -29,6 +29,16 @@ fn uniform(legal: &[ActionId], rng: &mut Rng) -> ActionId {
     legal[rng.below(legal.len() as u32) as usize]
 }
 
+/// `a` when it is among `legal`, else a uniform choice (the search may offer only some of the
+/// legal actions).
+fn or_any(legal: &[ActionId], a: ActionId, rng: &mut Rng) -> ActionId {
+    if legal.contains(&a) {
+        a
+    } else {
+        uniform(legal, rng)
+    }
+}
+
 /// A uniform choice among the legal actions that `keep` accepts, or among all of them.
 fn among(g: &Sekigahara, legal: &[ActionId], rng: &mut Rng, keep: impl Fn(Action) -> bool) -> ActionId {
     let mut pick: [ActionId; 64] = [0; 64];
@@ -151,7 +161,7 @@ pub fn rollout_action(g: &Sekigahara, s: &State, legal: &[ActionId], rng: &mut R
         // 7.1: move stacks and muster before ending the phase.
         Pending::Menu => {
             if chance(rng, 0.15) {
-                return g.encode(Action::EndPhase);
+                return or_any(legal, g.encode(Action::EndPhase), rng);
             }
             among(g, legal, rng, |a| !matches!(a, Action::EndPhase))
         }
@@ -172,7 +182,7 @@ pub fn rollout_action(g: &Sekigahara, s: &State, legal: &[ActionId], rng: &mut R
             if behind || chance(rng, 0.3) {
                 among(g, legal, rng, |a| matches!(a, Action::Leader(_) | Action::Card(_)))
             } else {
-                g.encode(Action::EndDeploy)
+                or_any(legal, g.encode(Action::EndDeploy), rng)
             }
         }
         // 8.3.2: deploy the block with the most mons.

@@ -16,8 +16,23 @@ use super::Daisakusen;
 use crate::game::ActionId;
 use crate::rng::Rng;
 
-/// Actions a playout makes after the search tree before the evaluation: a few activations.
-pub const PLAYOUT_DEPTH: u32 = 100;
+/// Actions a playout makes after the search tree before the evaluation: about ten cards.
+/// Measured (`duel ... ismcts:500 random 24`, the other terms as below): 20 actions 0.62, 40
+/// actions 0.88, 70 actions 0.83, 120 actions 0.81: longer playouts add noise, shorter ones
+/// do not reach the end of the attacks and marches they start.
+pub const PLAYOUT_DEPTH: u32 = 40;
+
+/// The evaluation's argument is scaled by this before `tanh`: at 1 the estimate saturated at
+/// ±0.99 once 家康 was on the map, and every move looked the same to the search.
+const SQUASH: f64 = 0.4;
+
+/// Weight of the march of 家康 and 秀忠 along their entry tracks (R 9.0): one for both tracks
+/// walked to the end. 家康出馬 (C04, R 12.0) enters the deck only when 家康 arrives.
+const ENTRY_WEIGHT: f64 = 1.0;
+
+/// Weight of the expected gain of the next 調略/恫喝判定 ([`plot_gain`], as a share of half the
+/// 調略 track; the marker's own weight is 4).
+const PLOT_WEIGHT: f64 = 4.0;
 
 /// Strength (hit values) worth one unit of the evaluation's argument: about eight counters.
 const MATERIAL_SCALE: f64 = 25.0;
@@ -28,6 +43,16 @@ fn chance(rng: &mut Rng, p: f64) -> bool {
 
 fn uniform(legal: &[ActionId], rng: &mut Rng) -> ActionId {
     legal[rng.below(legal.len() as u32) as usize]
+}
+
+/// `a` when it is among `legal`, else a uniform choice (the search may offer only some of the
+/// legal actions).
+fn or_any(legal: &[ActionId], a: ActionId, rng: &mut Rng) -> ActionId {
+    if legal.contains(&a) {
+        a
+    } else {
+        uniform(legal, rng)
+    }
 }
 
 /// A uniform choice among the legal actions that `keep` accepts, or among all of them.
@@ -74,7 +99,12 @@ fn is_king(g: &Daisakusen, u: u8) -> bool {
 /// - R 7.1, 11.0(1)①: strength, the hit values of the counters still in play (on the map or
 ///   on an entry track, face-up counters worth more than flipped ones): the side with more of
 ///   it removes commanders and takes castles. Counted in absolute terms ([`MATERIAL_SCALE`]),
-///   so that a flip or a removal moves the estimate enough for the search to seek it.
+///   so that a flip or a removal moves the estimate enough for the search to seek it, and
+///   against the set-up's balance (the West starts with more), so that the estimate starts
+///   near 0 where `tanh` separates moves best.
+/// - R 9.0, 4.2: the East's marches along the entry tracks ([`ENTRY_WEIGHT`]).
+/// - R 12.0-12.2: what the next 家康出馬 / 秀頼出陣 can win ([`plot_gain`], [`PLOT_WEIGHT`]): a
+///   調略 or 恫喝 on a hex where a 総大将 stands beside counters that can turn removes him.
 /// - R 14.0(1)(2): an enemy 総大将 (家康, 石田三成, 豊臣秀頼) with enemy counters next to him
 ///   can be attacked and removed.
 ///
@@ -86,6 +116,7 @@ fn east_value(g: &Daisakusen, s: &State) -> f64 {
     let centre = last / 2.0;
     // +1 at the East's victory box (index 0), -1 at the West's.
     let marker = (centre - s.chouryaku as f64) / centre;
+    let track_half = centre;
     let mut strength = [0.0f64; 2];
     for (u, x) in s.units.iter().enumerate() {
         if x.loc == DEAD {
@@ -95,7 +126,9 @@ fn east_value(g: &Daisakusen, s: &State) -> f64 {
         let hit = c.attack[x.flipped as usize] as f64 + if x.flipped { 0.5 } else { 1.0 };
         strength[x.side as usize] += if x.loc >= TRACK { 0.7 * hit } else { hit };
     }
-    let material = (strength[0] - strength[1]) / MATERIAL_SCALE;
+    let material = (strength[0] - strength[1] - g.initial_balance) / MATERIAL_SCALE;
+    // Both entry tracks belong to the East.
+    let entry: f64 = s.entry.iter().zip(&d.entry).map(|(&b, t)| b as f64 / t.boxes.len().max(1) as f64).sum();
     let mut threat = 0.0;
     for (king, side) in [(d.ieyasu, EAST), (d.ishida, WEST), (d.hideyori, WEST)] {
         let x = s.units[king as usize];
@@ -108,8 +141,95 @@ fn east_value(g: &Daisakusen, s: &State) -> f64 {
         let t = (near as f64 / (1.0 + guard)).min(2.0);
         threat += if side == EAST { -t } else { t };
     }
-    let x = 4.0 * marker + material + 0.3 * threat;
-    x.tanh()
+    let plots = (plot_gain(g, s, EAST) - plot_gain(g, s, WEST)) / track_half;
+    let x = 4.0 * marker + material + 0.3 * threat + ENTRY_WEIGHT * entry + PLOT_WEIGHT * plots;
+    (SQUASH * x).tanh()
+}
+
+/// R 12.0-12.2, 11.0(1), 14.0: what `side`'s next 家康出馬 / 秀頼出陣 is worth, in boxes of the
+/// 調略 track (a 総大将 removed counts as the whole track): the best expected gain over the enemy
+/// hexes holding a counter that can turn. A success turns every such counter (one box per
+/// commander), removes the others of that side there (one box per commander; a 総大将 ends the
+/// game) and takes a castle; a failed 恫喝判定 costs two boxes, a failed 調略判定 nothing. 0 while
+/// the card is not in the deck (R 4.2).
+fn plot_gain(g: &Daisakusen, s: &State, side: u8) -> f64 {
+    let d = &g.data;
+    let card_in_deck = if side == EAST {
+        Daisakusen::on_map(s.units[d.ieyasu as usize].loc) && s.units[d.ieyasu as usize].side == EAST
+    } else {
+        s.hideyori_left
+    };
+    if !card_in_deck {
+        return 0.0;
+    }
+    let turnable = turnable_for(side);
+    let own = d.chouryaku_side[s.chouryaku as usize] == side;
+    let mut best = 0.0f64;
+    let mut seen = [0u16; 128];
+    let mut n = 0;
+    for x in &s.units {
+        if x.side == side || !Daisakusen::on_map(x.loc) || x.faction != turnable || seen[..n].contains(&x.loc) {
+            continue;
+        }
+        if n < seen.len() {
+            seen[n] = x.loc;
+            n += 1;
+        }
+        best = best.max(plot_value(g, s, side, x.loc, true));
+        if own {
+            best = best.max(plot_value(g, s, side, x.loc, false));
+        }
+    }
+    best
+}
+
+/// The enemy faction that a 調略 of `side` turns (R 12.1(2)).
+fn turnable_for(side: u8) -> super::data::Faction {
+    if side == EAST {
+        super::data::Faction::WestShosho
+    } else {
+        super::data::Faction::EastTozama
+    }
+}
+
+/// The expected gain, in boxes of the 調略 track, of `side`'s 調略判定 (or 恫喝判定) against hex
+/// `h` (R 12.1, 12.2, 11.0(1), 14.0).
+fn plot_value(g: &Daisakusen, s: &State, side: u8, h: u16, intimidate: bool) -> f64 {
+    let d = &g.data;
+    let turnable = turnable_for(side);
+    let track = (d.chouryaku_labels.len() as f64 - 1.0) / 2.0;
+    let mut gain = 0.0;
+    let mut turns = false;
+    for (u, y) in s.units.iter().enumerate() {
+        if y.loc != h || y.side == side {
+            continue;
+        }
+        turns |= y.faction == turnable;
+        if is_king(g, u as u8) && y.faction != turnable {
+            gain += track;
+        } else if d.counters[u].kind == Kind::Commander {
+            gain += d.mv_commander.max(d.mv_defection) as f64;
+        }
+    }
+    if !turns {
+        gain = 0.0;
+    }
+    let c = d.hexes[h as usize].castle;
+    if turns && c != super::data::NONE && g.castle_owner(s, c) != side {
+        gain += if d.castles[c as usize].double { d.mv_double_castle } else { d.mv_castle } as f64;
+    }
+    let p = super::sequence::plot_threshold(g, s, side, h, intimidate) as f64 / 6.0;
+    if intimidate {
+        p * gain - (1.0 - p) * d.mv_failed_intimidation as f64
+    } else {
+        p * gain
+    }
+}
+
+/// The East's strength minus the West's with every counter face up: the scenario's balance,
+/// which the evaluation measures material against.
+pub fn initial_balance(g: &Daisakusen) -> f64 {
+    g.data.counters.iter().map(|c| (c.attack[0] as f64 + 1.0) * if c.side == EAST { 1.0 } else { -1.0 }).sum()
 }
 
 pub fn evaluate(g: &Daisakusen, s: &State, out: &mut [f64]) -> bool {
@@ -172,7 +292,7 @@ pub fn rollout_action(g: &Daisakusen, s: &State, legal: &[ActionId], rng: &mut R
         // R 5.1: a commander that may act acts.
         Pending::Commander => {
             if chance(rng, 0.05) {
-                g.encode(Action::Pass)
+                or_any(legal, g.encode(Action::Pass), rng)
             } else {
                 among(g, legal, rng, |a| matches!(a, Action::Commander(_)))
             }
@@ -191,7 +311,7 @@ pub fn rollout_action(g: &Daisakusen, s: &State, legal: &[ActionId], rng: &mut R
             if chance(rng, p) {
                 among(g, legal, rng, |a| matches!(a, Action::Select(_)))
             } else {
-                g.encode(Action::Done)
+                or_any(legal, g.encode(Action::Done), rng)
             }
         }
         Pending::Moving => {
@@ -244,13 +364,13 @@ pub fn rollout_action(g: &Daisakusen, s: &State, legal: &[ActionId], rng: &mut R
             if chance(rng, 0.8) {
                 among(g, legal, rng, |a| a == Action::Advance)
             } else {
-                g.encode(Action::Stay)
+                or_any(legal, g.encode(Action::Stay), rng)
             }
         }
         // R 12.0: a 調略/恫喝判定 now and then (a failed 恫喝 costs two boxes, R 12.2(3)).
         Pending::Plot => {
             if chance(rng, 0.6) {
-                g.encode(Action::Pass)
+                or_any(legal, g.encode(Action::Pass), rng)
             } else {
                 among(g, legal, rng, |a| matches!(a, Action::Chouryaku(_)))
             }

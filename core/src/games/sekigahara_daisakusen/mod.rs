@@ -87,6 +87,8 @@ pub struct Daisakusen {
     shosho_track: u8,
     /// The observation encoder's tables (`view::tensor`).
     tensor: view::TensorTables,
+    /// The East's strength minus the West's at the set-up (`bot::initial_balance`).
+    initial_balance: f64,
 }
 
 impl Daisakusen {
@@ -98,8 +100,9 @@ impl Daisakusen {
                 .iter()
                 .position(|t| t.name == "西軍諸将")
                 .ok_or_else(|| SetupError::InvalidData("tracks.morale.tracks: no 西軍諸将 track (R 5.2(2)③)".into()))? as u8;
-        let mut g = Daisakusen { data, layout, max_turns, shosho_track, tensor: view::TensorTables::default() };
+        let mut g = Daisakusen { data, layout, max_turns, shosho_track, tensor: view::TensorTables::default(), initial_balance: 0.0 };
         g.tensor = view::TensorTables::new(&g);
+        g.initial_balance = bot::initial_balance(&g);
         Ok(g)
     }
 
