@@ -308,7 +308,9 @@ pub trait Game: Send + Sync + Sized + 'static {
     // ---- bot knowledge (used by the search bots in crate::bots; neutral defaults) ----
 
     /// The move a playout makes for the player to act in `s` (not a chance node), among
-    /// `legal` (its legal actions, ascending, never empty), drawing from `rng`. The default is
+    /// `legal` (its legal actions, ascending, never empty; when the search expands a node, only
+    /// the ones not tried there yet: the answer must be one of `legal`, not just legal in `s`,
+    /// which conformance checks), drawing from `rng`. The default is
     /// uniform. A game overrides it with cheap knowledge that makes playouts more like real
     /// play (the search stays correct whatever it returns, as long as it is in `legal`).
     /// Called with the full state of a determinization, never with a real state's secrets.
