@@ -268,6 +268,10 @@ pub trait DynState: Send + Sync {
     fn to_position(&self) -> Value;
     /// Whether the game started at a constructed position ([`DynGame::load_position`]).
     fn started_at_position(&self) -> bool;
+    /// The position document of the constructed position the game started at (the state
+    /// before the first entry of `history()`), or `None` for a game that started at the
+    /// initial state of its seed. Like [`DynState::to_position`], not for players' eyes.
+    fn start_position(&self) -> Option<Value>;
     /// A hash that is identical on every run, platform and surface.
     fn stable_hash(&self) -> u64;
     /// A state that `player` cannot tell apart from this one (a determinization, for search):
@@ -1244,6 +1248,18 @@ impl<G: Game> DynState for Bound<G> {
 
     fn started_at_position(&self) -> bool {
         self.start.is_some()
+    }
+
+    fn start_position(&self) -> Option<Value> {
+        let start = self.start.as_ref()?;
+        Some(json!({
+            "format": POSITION_FORMAT,
+            "game": G::ID,
+            "rules_version": self.game.info.rules_version,
+            "config": self.game.info.config,
+            "seed": self.seed,
+            "position": serde_json::to_value(&**start).expect("states serialize"),
+        }))
     }
 
     fn stable_hash(&self) -> u64 {

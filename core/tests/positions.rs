@@ -67,8 +67,9 @@ fn states_along(game: &GameHandle, seed: u64, points: usize) -> Vec<StateHandle>
 /// Plays `p` (started at a position) to the end with random actions. With `twin`, the state
 /// the position was taken from gets the same actions and must stay in the same typed state.
 /// Half-way the game is saved (the save records the position) and play goes on from the
-/// reloaded save. Draws the board at the start and the end.
-fn play_out(mut p: StateHandle, mut twin: Option<StateHandle>, seed: u64, what: &str) {
+/// reloaded save. Draws the board at the start and the end, and with `replay` the replay
+/// page's pictures.
+fn play_out(mut p: StateHandle, mut twin: Option<StateHandle>, seed: u64, what: &str, replay: bool) {
     let mut rng = Rng::from_seed(seed);
     assert!(p.render_svg(SPECTATOR).unwrap_or_else(|e| panic!("{what}: {e}")).starts_with("<svg"), "{what}: svg");
     let mut steps = 0usize;
@@ -101,6 +102,14 @@ fn play_out(mut p: StateHandle, mut twin: Option<StateHandle>, seed: u64, what: 
     for q in observers(&p) {
         p.render_svg(q).unwrap_or_else(|e| panic!("{what}: svg of observer {q} at the end: {e}"));
     }
+    if !replay {
+        return;
+    }
+    // The replay page starts at the position: its last picture is the board at the end.
+    let seat = 0;
+    let frames = kassen_core::render::replay::frames(&p, seat).unwrap_or_else(|e| panic!("{what}: replay: {e}"));
+    assert_eq!(frames.last().map(|f| f.1.as_str()), Some(p.render_svg(seat).unwrap().as_str()), "{what}: replay");
+    assert_eq!(frames.last().map(|f| f.0), Some(p.history().len()), "{what}: replay length");
 }
 
 #[test]
@@ -123,7 +132,7 @@ fn positions_along_random_games_round_trip_and_play_on_like_the_game() {
                 let resaved = StateHandle::from_json(&p.to_json().to_string()).unwrap_or_else(|e| panic!("{what}: {e}"));
                 assert!(resaved == p, "{what}: the save of a fresh position reloads");
                 assert_eq!(p.info_state_hash(0).unwrap(), resaved.info_state_hash(0).unwrap(), "{what}: info keys");
-                play_out(p, Some(s.clone()), seed + k as u64, &what);
+                play_out(p, Some(s.clone()), seed + k as u64, &what, k == 1);
             }
         }
     }
@@ -160,7 +169,7 @@ fn a_position_determinizes_for_every_seat_or_says_it_cannot() {
                         assert!(again == world, "{what}: a determinization is a function of its seed");
                         assert!(p.check_determinize(seat).is_ok());
                         if !world.is_terminal() {
-                            play_out(world, None, 7, &what);
+                            play_out(world, None, 7, &what, false);
                         }
                     }
                     Err(e) => {
@@ -288,7 +297,7 @@ fn every_position_file_loads_round_trips_and_plays_to_the_end() {
         let again = StateHandle::from_position_value(&p.to_position()).unwrap();
         assert_same_position(&p, &again, &what);
         for seed in 0..3 {
-            play_out(p.clone(), Some(again.clone()), seed, &format!("{what} seed {seed}"));
+            play_out(p.clone(), Some(again.clone()), seed, &format!("{what} seed {seed}"), seed == 0);
         }
     }
 }
