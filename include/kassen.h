@@ -859,7 +859,8 @@ kassen_status kassen_bot_last_decision_json(const struct kassen_bot *bot, struct
  * On success, `*out` receives a new search that the caller owns and must release with
  * `kassen_search_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
  * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (malformed or out-of-range
- * parameters), `KASSEN_STATUS_GAME_OVER`.
+ * parameters), `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` (`state`
+ * started at a constructed position whose hidden parts the game cannot sample).
  */
 kassen_status kassen_search_start(const struct kassen_state *state,
                                   const char *params_json,

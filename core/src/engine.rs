@@ -247,13 +247,16 @@ pub trait DynState: Send + Sync {
     /// which step. Two states give a seat the same key exactly when they give it the same
     /// events, moves and player to act (up to hash collisions): then its view, tensor and
     /// legal actions are the same too (the conformance suite checks it), and a determinization
-    /// for the seat has the same key. The hash is folded over the shared log as it grows: a
-    /// repeated query on the same state is a cached read, a query after a step costs only what
-    /// is new.
+    /// for the seat has the same key. A game that started at a constructed position folds the
+    /// position as the seat sees it (its view) in first. The hash is folded over the shared log
+    /// as it grows: a repeated query on the same state is a cached read, a query after a step
+    /// costs only what is new.
     fn info_state_hash(&self, player: Player) -> Result<u64, RuleError>;
     /// The information state behind [`DynState::info_state_hash`] as a JSON string:
     /// `{"player", "current_player", "events", "moves"}`, `moves` as `[step, actor, action]`
-    /// with `action` null where `player` may not see it.
+    /// with `action` null where `player` may not see it. A game that started at a constructed
+    /// position adds `"position"`: the position as `player` saw it (its view), where the key
+    /// starts.
     fn info_state_string(&self, player: Player) -> Result<String, RuleError>;
     /// Every action and chance outcome applied since the initial state (since the constructed
     /// position, for a game that started at one).

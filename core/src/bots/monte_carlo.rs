@@ -149,7 +149,7 @@ impl Bot for MonteCarloBot {
             if !more {
                 break;
             }
-            let world = state.determinize(seat, self.rng.next_u64()).expect("the acting seat is a valid player");
+            let world = state.determinize(seat, self.rng.next_u64()).unwrap_or_else(|e| panic!("the bot cannot choose here: {e}"));
             for (i, &a) in candidates.iter().enumerate() {
                 // With a time limit, a round after the first ends when the time is up.
                 if round > 0 && self.time.is_some_and(|t| start.elapsed() >= t) {
