@@ -703,7 +703,8 @@ kassen_status kassen_state_from_position_n(const uint8_t *json,
  *
  * On success, `*out` receives a new state that the caller owns and must release with
  * `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
- * `kassen_state_from_position` and `KASSEN_STATUS_WRONG_GAME`.
+ * `kassen_state_from_position` (`KASSEN_STATUS_NULL_POINTER` when `game`, `json` or `out` is
+ * NULL) and `KASSEN_STATUS_WRONG_GAME`.
  */
 kassen_status kassen_game_load_position(const struct kassen_game *game,
                                         const char *json,
@@ -716,7 +717,9 @@ kassen_status kassen_game_load_position(const struct kassen_game *game,
  *
  * On success, `*out` receives a new state that the caller owns and must release with
  * `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
- * `kassen_game_load_position` and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL inside.
+ * `kassen_game_load_position` (`KASSEN_STATUS_NULL_POINTER` when `game` or `out` is NULL, or
+ * `json` is NULL with a non-zero length) and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL
+ * inside.
  */
 kassen_status kassen_game_load_position_n(const struct kassen_game *game,
                                           const uint8_t *json,

@@ -64,7 +64,8 @@ pub unsafe extern "C" fn kassen_state_from_position_n(json: *const u8, len: usiz
 ///
 /// On success, `*out` receives a new state that the caller owns and must release with
 /// `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
-/// `kassen_state_from_position` and `KASSEN_STATUS_WRONG_GAME`.
+/// `kassen_state_from_position` (`KASSEN_STATUS_NULL_POINTER` when `game`, `json` or `out` is
+/// NULL) and `KASSEN_STATUS_WRONG_GAME`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_game_load_position(
     game: *const kassen_game,
@@ -88,7 +89,9 @@ pub unsafe extern "C" fn kassen_game_load_position(
 ///
 /// On success, `*out` receives a new state that the caller owns and must release with
 /// `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
-/// `kassen_game_load_position` and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL inside.
+/// `kassen_game_load_position` (`KASSEN_STATUS_NULL_POINTER` when `game` or `out` is NULL, or
+/// `json` is NULL with a non-zero length) and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL
+/// inside.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_game_load_position_n(
     game: *const kassen_game,
