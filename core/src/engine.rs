@@ -558,6 +558,27 @@ impl<G: Game> Instance<G> {
         Ok(state)
     }
 
+    /// A position's chance nodes, which the engine resolves at once unless chance is explicit
+    /// (as at the start of a game), must end: a broken position must not keep the loader
+    /// drawing forever.
+    fn check_chance_ends(&self, position: &G::State) -> Result<(), LoadError> {
+        if self.explicit_chance || self.rules.current_player(position) != CHANCE {
+            return Ok(());
+        }
+        let mut probe = position.clone();
+        for _ in 0..self.info.max_game_length {
+            let a = self.rules.sample_chance(&mut probe);
+            self.rules.apply(&mut probe, a, &mut Events::off());
+            if self.rules.current_player(&probe) != CHANCE {
+                return Ok(());
+            }
+        }
+        Err(LoadError::InvalidPosition(format!(
+            "the position's chance nodes do not end within max_game_length ({}) draws",
+            self.info.max_game_length
+        )))
+    }
+
     fn same_config(&self, other: &Instance<G>) -> bool {
         std::ptr::eq(self, other) || (self.config_hash == other.config_hash && self.info.config == other.info.config)
     }
@@ -1043,7 +1064,11 @@ impl<G: Game> DynGame for Instance<G> {
         }
         let origin = match &header.position {
             None => None,
-            Some(p) => Some(Arc::new(self.position_state(p, header.seed)?)),
+            Some(p) => {
+                let position = self.position_state(p, header.seed)?;
+                self.check_chance_ends(&position)?;
+                Some(Arc::new(position))
+            }
         };
         let bound = Bound::replay(self.arc(), header.seed, origin, header.recorded, &header.history, &mut Events::off())
             .map_err(LoadError::InvalidState)?;
@@ -1073,6 +1098,7 @@ impl<G: Game> DynGame for Instance<G> {
             }
         }
         let state = self.position_state(&header.position, header.seed)?;
+        self.check_chance_ends(&state)?;
         Ok(StateHandle(Box::new(Bound::start(self.arc(), header.seed, Some(Arc::new(state)), 0, &mut Events::off()))))
     }
 
