@@ -141,7 +141,8 @@ fn start(state: &kassen_state, params: &str, seed: u64, out: *mut *mut kassen_se
 /// On success, `*out` receives a new search that the caller owns and must release with
 /// `kassen_search_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
 /// `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (malformed or out-of-range
-/// parameters), `KASSEN_STATUS_GAME_OVER`.
+/// parameters), `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` (`state`
+/// started at a constructed position whose hidden parts the game cannot sample).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_search_start(
     state: *const kassen_state,

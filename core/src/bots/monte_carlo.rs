@@ -113,6 +113,16 @@ impl Bot for MonteCarloBot {
         }
     }
 
+    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::RuleError> {
+        if state.is_terminal() {
+            return Err(crate::error::RuleError::GameOver);
+        }
+        if state.current_player() >= 0 {
+            state.check_determinize(state.current_player())?;
+        }
+        Ok(self.choose(state))
+    }
+
     fn choose(&mut self, state: &StateHandle) -> ActionId {
         let seat = state.current_player();
         if seat < 0 {
@@ -139,7 +149,7 @@ impl Bot for MonteCarloBot {
             if !more {
                 break;
             }
-            let world = state.determinize(seat, self.rng.next_u64()).expect("the acting seat is a valid player");
+            let world = state.determinize(seat, self.rng.next_u64()).unwrap_or_else(|e| panic!("the bot cannot choose here: {e}"));
             for (i, &a) in candidates.iter().enumerate() {
                 // With a time limit, a round after the first ends when the time is up.
                 if round > 0 && self.time.is_some_and(|t| start.elapsed() >= t) {
