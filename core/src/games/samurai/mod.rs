@@ -29,6 +29,7 @@ mod bot;
 mod capture;
 pub mod data;
 mod hidden;
+pub mod position;
 mod render;
 mod scoring;
 mod setup;
