@@ -335,6 +335,28 @@ pub trait Game: Send + Sync + Sized + 'static {
         Ok(())
     }
 
+    // ---- constructed positions (docs/positions.md) ----
+
+    /// The checks on a constructed position, a state given without the history that led to
+    /// it: every value in bounds and every invariant of the rules, so that play from it stays
+    /// within the rules. The message names the field and the rule it breaks. The default is
+    /// [`Game::validate`]; a game overrides it (in `games/<id>/position.rs`) with its complete
+    /// checks.
+    fn validate_position(&self, s: &Self::State) -> Result<(), String> {
+        self.validate(s)
+    }
+
+    /// A state that `observer` cannot tell apart from the constructed position `s` (whose
+    /// history is unknown): its hidden parts (hands, draws, face-down pieces) drawn anew from
+    /// `rng` given what `observer` sees of `s`. The engine reseeds the result's own RNG. The
+    /// result may depend only on what `observer` sees. `None` when the game cannot sample
+    /// one: then a determinization of a state that started at a position fails with
+    /// `PositionNotSupported`. The default returns `s` itself for a game without hidden
+    /// information (nothing to sample) and `None` otherwise.
+    fn sample_position(&self, s: &Self::State, _observer: Player, _rng: &mut crate::rng::Rng) -> Option<Self::State> {
+        (!self.info().hidden_information).then(|| s.clone())
+    }
+
     // ---- provided ----
 
     fn is_terminal(&self, s: &Self::State) -> bool {
