@@ -154,7 +154,10 @@ fn tokens(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
             }
         }
         if let Some(t) = bits(away).next() {
-            return err(format!("hands[{p}]: token {t} ({}) of seat {p} is nowhere: not in hand, stack or on the board (§2.1)", d.tokens[t as usize].name));
+            return err(format!(
+                "hands[{p}]: token {t} ({}) of seat {p} is nowhere: not in hand, stack or on the board (§2.1)",
+                d.tokens[t as usize].name
+            ));
         }
         if setup {
             continue;
@@ -194,7 +197,11 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
     for f in 0..3 {
         let standing = s.figures.iter().filter(|&&m| m & (1 << f) != 0).count() as u32;
         if standing != s.on_board[f] as u32 {
-            return err(format!("on_board[{f}]: {} but {standing} {} figures stand on settlements (§2.1)", s.on_board[f], super::FIGURE_TYPES[f]));
+            return err(format!(
+                "on_board[{f}]: {} but {standing} {} figures stand on settlements (§2.1)",
+                s.on_board[f],
+                super::FIGURE_TYPES[f]
+            ));
         }
         let captured: u32 = s.captured.iter().map(|c| c[f] as u32).sum();
         let total = s.supply[f] as u32 + s.on_board[f] as u32 + s.set_aside[f] as u32 + captured;
@@ -233,7 +240,11 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
                 }
                 let placed: u32 = s.on_board.iter().map(|&x| x as u32).sum::<u32>() - 3;
                 if placed % g.n as u32 != s.seat as u32 {
-                    return err(format!("seat: {placed} figures placed, so seat {} places next, not {} (§4.5)", placed % g.n as u32, s.seat));
+                    return err(format!(
+                        "seat: {placed} figures placed, so seat {} places next, not {} (§4.5)",
+                        placed % g.n as u32,
+                        s.seat
+                    ));
                 }
             }
         }
@@ -241,7 +252,8 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
             if s.supply != [0; 3] {
                 return err("supply: figures left to place after play began (§4.8)".into());
             }
-            let exact = g.settlements.iter().map(|&st| d.settlements[st as usize].kind.slots() as u32).sum::<u32>() == 3 * g.per_type as u32;
+            let exact =
+                g.settlements.iter().map(|&st| d.settlements[st as usize].kind.slots() as u32).sum::<u32>() == 3 * g.per_type as u32;
             let mut freed = 0u32;
             for &st in &g.settlements {
                 let st = st as usize;
@@ -261,11 +273,16 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
                     // 4.4-4.7 fill every settlement when the figures match the slots; exchanges
                     // (2.4) keep each settlement's count.
                     if exact && s.figures[st].count_ones() as u8 != slots {
-                        return err(format!("figures[{st}]: {} figures on a {} of {slots} slots (§4.4-4.7, §2.4)", s.figures[st].count_ones(), d.settlements[st].kind.name()));
+                        return err(format!(
+                            "figures[{st}]: {} figures on a {} of {slots} slots (§4.4-4.7, §2.4)",
+                            s.figures[st].count_ones(),
+                            d.settlements[st].kind.name()
+                        ));
                     }
                 }
             }
-            let gone: u32 = s.set_aside.iter().map(|&x| x as u32).sum::<u32>() + s.captured.iter().flatten().map(|&x| x as u32).sum::<u32>();
+            let gone: u32 =
+                s.set_aside.iter().map(|&x| x as u32).sum::<u32>() + s.captured.iter().flatten().map(|&x| x as u32).sum::<u32>();
             if exact && gone != freed {
                 return err(format!("captured: {gone} figures captured or set aside, the resolved settlements held {freed} (§3.3-3.4)"));
             }
@@ -304,7 +321,9 @@ fn turn(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
         Pending::SwapFigure { settlement, figure } => {
             let st = settlement as usize;
             if figure > 2 || st >= s.figures.len() || s.figures[st] & (1 << figure) == 0 {
-                return err(format!("turn.pending: the first figure of the exchange ({figure} at settlement {settlement}) is not on the board (§2.4)"));
+                return err(format!(
+                    "turn.pending: the first figure of the exchange ({figure} at settlement {settlement}) is not on the board (§2.4)"
+                ));
             }
             if t.played == 0 || (s.hands[seat] | s.stacks[seat]) & (1 << d.figure_swap) != 0 {
                 return err("turn.pending: a figure exchange under way but the exchange token was not played (§2.4)".into());

@@ -79,7 +79,10 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
                     }
                     // Something is hidden when another seat holds a hand it could hold otherwise.
                     let hands_hidden = (0..players).any(|p| {
-                        p as Player != observer && s.phase != Phase::Over && s.hands[p] != 0 && (s.stacks[p] != 0 || s.phase == Phase::ChooseTokens)
+                        p as Player != observer
+                            && s.phase != Phase::Over
+                            && s.hands[p] != 0
+                            && (s.stacks[p] != 0 || s.phase == Phase::ChooseTokens)
                     });
                     let hidden = hands_hidden || captured_tables(s, players, observer) > 1;
                     if hidden {
@@ -106,6 +109,28 @@ fn captured_tables(s: &State, players: usize, observer: Player) -> usize {
     let mut tables = Vec::new();
     super::fill(&rows, cols, &mut Vec::new(), &mut tables);
     tables.len()
+}
+
+#[test]
+fn samples_depend_only_on_the_view() {
+    // A sample has the observer's view, so sampling it again with the same generator must
+    // give the same position.
+    for players in [2, 4] {
+        let g = game(players);
+        let mut step = 0;
+        playout(&g, g.new_initial_state(11), 11, |s| {
+            step += 1;
+            if step % 13 != 0 {
+                return;
+            }
+            for observer in SPECTATOR..players as Player {
+                let t = sample_position(&g, s, observer, &mut Rng::from_seed(step));
+                let a = sample_position(&g, s, observer, &mut Rng::from_seed(step + 1));
+                let b = sample_position(&g, &t, observer, &mut Rng::from_seed(step + 1));
+                assert_eq!(a, b, "{players}p step {step} seat {observer}");
+            }
+        });
+    }
 }
 
 #[test]
@@ -221,7 +246,8 @@ fn r2_1_figures_must_add_up_and_fit_their_settlements() {
     let mut t = s.clone();
     t.set_aside[1] = 1;
     rejected(&g, &t, "supply + board + set aside + captured = 8 buddha figures, the game has 7 (§2.1)");
-    let edo = g.settlements.iter().copied().find(|&st| g.data().settlements[st as usize].kind == super::super::HexKind::Edo).unwrap() as usize;
+    let edo =
+        g.settlements.iter().copied().find(|&st| g.data().settlements[st as usize].kind == super::super::HexKind::Edo).unwrap() as usize;
     let mut t = s.clone();
     t.figures[edo] = 0b110;
     t.on_board[0] -= 1;
@@ -360,7 +386,8 @@ impl Build {
     /// settlement of the same size that holds them.
     fn figures(&mut self, hex: u8, mask: u8) {
         let st = self.g.data().settlement_at[hex as usize] as usize;
-        let other = self.g.settlements.iter().map(|&x| x as usize).find(|&x| self.s.figures[x] == mask).expect("a settlement holds these figures");
+        let other =
+            self.g.settlements.iter().map(|&x| x as usize).find(|&x| self.s.figures[x] == mask).expect("a settlement holds these figures");
         self.s.figures.swap(st, other);
     }
 
@@ -510,7 +537,8 @@ fn pretty(v: &Value, depth: usize) -> String {
         }
         Value::Object(m) if m.is_empty() => "{}".into(),
         Value::Object(m) => {
-            let items: Vec<String> = m.iter().map(|(k, x)| format!("{}{}: {}", pad(depth + 1), Value::from(k.as_str()), pretty(x, depth + 1))).collect();
+            let items: Vec<String> =
+                m.iter().map(|(k, x)| format!("{}{}: {}", pad(depth + 1), Value::from(k.as_str()), pretty(x, depth + 1))).collect();
             format!("{{\n{}\n{}}}", items.join(",\n"), pad(depth))
         }
         _ => v.to_string(),
