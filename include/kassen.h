@@ -71,7 +71,7 @@
  * The numbers are stable and identical to the core's `ErrorCode` and to `exc.code` of the
  * Python exceptions: 0 is success; 1-99 are calling errors at this boundary; 100s are
  * setup errors (game id, config); 200s are rule errors (a rejected action, a bad player);
- * 300s are load errors (saved states). After any status other than `KASSEN_STATUS_OK`,
+ * 300s are load errors (saved states, position documents). After any status other than `KASSEN_STATUS_OK`,
  * `kassen_last_error_message()` describes the failure.
  *
  * The C type is a fixed-size `int32_t`; compare it against the named constants.
@@ -181,6 +181,17 @@ enum kassen_status
      * The component data of a game is invalid (a bug in kassen's data files).
      */
     KASSEN_STATUS_INVALID_DATA = 305,
+    /**
+     * A constructed position does not match its game's schema or breaks a bound or an
+     * invariant of the rules; the message names the field and the rule.
+     */
+    KASSEN_STATUS_INVALID_POSITION = 306,
+    /**
+     * The operation needs what a constructed position leaves out: a determinization (and so
+     * a search bot's move) of a state that started at a position whose hidden parts the game
+     * cannot sample. The state is unchanged.
+     */
+    KASSEN_STATUS_POSITION_NOT_SUPPORTED = 307,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -517,7 +528,9 @@ void kassen_bot_free(struct kassen_bot *bot);
  * node of an explicit-chance game) to `*out`. The state is not changed.
  *
  * On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or
- * `KASSEN_STATUS_GAME_OVER` if the game is over.
+ * `KASSEN_STATUS_GAME_OVER` if the game is over, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` if
+ * the bot searches and `state` started at a constructed position whose hidden parts the
+ * game cannot sample (see docs/positions.md).
  */
 kassen_status kassen_bot_choose(struct kassen_bot *bot,
                                 const struct kassen_state *state,
@@ -649,6 +662,89 @@ kassen_status kassen_game_num_distinct_actions(const struct kassen_game *game, u
  * written.
  */
 kassen_status kassen_game_observation_len(const struct kassen_game *game, size_t *out);
+
+/**
+ * Starts a game at the position of a position document (NUL-terminated UTF-8, format
+ * `kassen-position-1`, see docs/positions.md), finding its game in the registry and setting
+ * it up with the document's config. The position is checked against the game's schema and
+ * every bound and invariant of its rules. The new state's history holds only the actions
+ * applied after the position; it plays, saves (`kassen_state_to_json` records the position)
+ * and draws like any other state.
+ *
+ * On success, `*out` receives a new state that the caller owns and must release with
+ * `kassen_state_free`. On failure `*out` is not written and the status says why:
+ * `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_UTF8`,
+ * `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_UNSUPPORTED_FORMAT` (another `format`),
+ * `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
+ * `KASSEN_STATUS_INVALID_POSITION` (an unknown field, a position that does not match the
+ * game's schema, or one that breaks a rule: the message names the field and the rule) or
+ * `KASSEN_STATUS_INVALID_STATE` (a config that does not set up the game).
+ */
+kassen_status kassen_state_from_position(const char *json, struct kassen_state **out);
+
+/**
+ * `kassen_state_from_position` with the text given as (pointer, length in bytes) of UTF-8,
+ * without a NUL terminator. A NUL byte inside is rejected with
+ * `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+ *
+ * On success, `*out` receives a new state that the caller owns and must release with
+ * `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
+ * `kassen_state_from_position` (`KASSEN_STATUS_NULL_POINTER` when `out` is NULL or `json`
+ * is NULL with a non-zero length) and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL inside.
+ */
+kassen_status kassen_state_from_position_n(const uint8_t *json,
+                                           size_t len,
+                                           struct kassen_state **out);
+
+/**
+ * `kassen_state_from_position` for this very game and config: a document of another game
+ * fails with `KASSEN_STATUS_WRONG_GAME`, one with another config with
+ * `KASSEN_STATUS_INVALID_POSITION`.
+ *
+ * On success, `*out` receives a new state that the caller owns and must release with
+ * `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
+ * `kassen_state_from_position` and `KASSEN_STATUS_WRONG_GAME`.
+ */
+kassen_status kassen_game_load_position(const struct kassen_game *game,
+                                        const char *json,
+                                        struct kassen_state **out);
+
+/**
+ * `kassen_game_load_position` with the text given as (pointer, length in bytes) of UTF-8,
+ * without a NUL terminator. A NUL byte inside is rejected with
+ * `KASSEN_STATUS_INVALID_ARGUMENT`, never cut short.
+ *
+ * On success, `*out` receives a new state that the caller owns and must release with
+ * `kassen_state_free`. On failure `*out` is not written. Returns the statuses of
+ * `kassen_game_load_position` and `KASSEN_STATUS_INVALID_ARGUMENT` for a NUL inside.
+ */
+kassen_status kassen_game_load_position_n(const struct kassen_game *game,
+                                          const uint8_t *json,
+                                          size_t len,
+                                          struct kassen_state **out);
+
+/**
+ * Writes the current state as a position document (format `kassen-position-1`: game,
+ * rules version, config, seed and the typed state without its history), which
+ * `kassen_state_from_position` loads. Like a save it contains the hidden information of
+ * every seat: do not show it to players.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
+ * failure `*out` is not written.
+ */
+kassen_status kassen_state_to_position_json(const struct kassen_state *state,
+                                            struct kassen_buf *out);
+
+/**
+ * Writes 1 to `*out` if the game of `state` started at a constructed position
+ * (`kassen_state_from_position`, or a save of such a game), 0 if it started at the initial
+ * state of its seed.
+ *
+ * Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+ * written.
+ */
+kassen_status kassen_state_started_at_position(const struct kassen_state *state, uint8_t *out);
 
 /**
  * The board as `player` sees it, as an SVG document (UTF-8 text): `player` is a seat, or -1

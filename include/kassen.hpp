@@ -226,6 +226,10 @@ class Game {
     }
     /// The initial state, its RNG seeded by `seed`.
     State new_initial_state(uint64_t seed) const;
+    /// A game of this very game and config started at a constructed position (a position
+    /// document, see docs/positions.md). Another game's document throws
+    /// Error(KASSEN_STATUS_WRONG_GAME), a broken one Error(KASSEN_STATUS_INVALID_POSITION).
+    State load_position(std::string_view position_json) const;
     /// Draws a view of this game (JSON text, as State::view_json writes it) as SVG.
     /// A NUL byte inside `view_json` throws Error(KASSEN_STATUS_INVALID_ARGUMENT).
     std::string render_view_svg(std::string_view view_json) const {
@@ -255,6 +259,15 @@ class State {
     static State from_json(std::string_view json) {
         kassen_state *out = nullptr;
         detail::check(kassen_state_from_json_n(detail::bytes(json), json.size(), &out));
+        return State(out);
+    }
+    /// A game started at a constructed position: a position document (format
+    /// "kassen-position-1", see docs/positions.md) of any registered game, checked against its
+    /// schema and rules (Error(KASSEN_STATUS_INVALID_POSITION) names the field and the rule).
+    /// Its history holds only the actions after the position; to_json saves the position.
+    static State from_position(std::string_view position_json) {
+        kassen_state *out = nullptr;
+        detail::check(kassen_state_from_position_n(detail::bytes(position_json), position_json.size(), &out));
         return State(out);
     }
 
@@ -433,6 +446,16 @@ class State {
     std::string to_json() const {
         return detail::text([this](kassen_buf *out) { return kassen_state_to_json(state_, out); });
     }
+    /// The current state as a position document (every seat's secrets: not for players' eyes).
+    std::string to_position_json() const {
+        return detail::text([this](kassen_buf *out) { return kassen_state_to_position_json(state_, out); });
+    }
+    /// Whether the game started at a constructed position (from_position or its save).
+    bool started_at_position() const {
+        uint8_t yes = 0;
+        detail::check(kassen_state_started_at_position(state_, &yes));
+        return yes != 0;
+    }
     /// The board as `player` (a seat or SPECTATOR) sees it, as an SVG document.
     std::string render_svg(int32_t player) const {
         return detail::text([&](kassen_buf *out) { return kassen_state_render_svg(state_, player, out); });
@@ -470,6 +493,12 @@ class State {
 inline State Game::new_initial_state(uint64_t seed) const {
     kassen_state *out = nullptr;
     detail::check(kassen_state_new(game_, seed, &out));
+    return State::adopt(out);
+}
+
+inline State Game::load_position(std::string_view position_json) const {
+    kassen_state *out = nullptr;
+    detail::check(kassen_game_load_position_n(game_, detail::bytes(position_json), position_json.size(), &out));
     return State::adopt(out);
 }
 

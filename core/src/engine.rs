@@ -6,7 +6,9 @@
 //!   nodes, so `current_player` never returns [`CHANCE`]);
 //! - the action log (`history`), from which events are rebuilt by replay;
 //! - range, turn and legality checks before any state is touched;
-//! - the saved-state format (`to_json` / `from_json`), validated by replaying the log.
+//! - the saved-state format (`to_json` / `from_json`), validated by replaying the log;
+//! - constructed positions (`load_position` / `to_position`, docs/positions.md): a game that
+//!   starts at a given typed state instead of `new_initial_state(seed)`.
 
 use std::any::Any;
 use std::fmt;
@@ -27,6 +29,10 @@ use crate::view::LastAction;
 
 /// The saved-state format written by [`DynState::to_json`].
 pub const STATE_FORMAT: &str = "kassen.state/1";
+
+/// The position document format read by [`DynGame::load_position`] and written by
+/// [`DynState::to_position`] (docs/positions.md).
+pub const POSITION_FORMAT: &str = "kassen-position-1";
 
 // === The registry: one row per game ===
 
@@ -145,6 +151,16 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn new_initial_state(&self, seed: u64) -> StateHandle;
     /// Loads a state saved by [`DynState::to_json`] for this very game and config.
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError>;
+    /// Starts a game of this very game and config at the constructed position of a position
+    /// document (docs/positions.md): the typed state without history, checked against the
+    /// schema (`InvalidPosition`) and the rules ([`Game::validate_position`], `InvalidPosition`
+    /// naming the field and the rule). The state's history holds only the actions after it.
+    fn load_position(&self, v: &Value) -> Result<StateHandle, LoadError>;
+    /// [`DynGame::load_position`] from JSON text.
+    fn load_position_json(&self, text: &str) -> Result<StateHandle, LoadError> {
+        let v: Value = serde_json::from_str(text).map_err(|e| LoadError::MalformedJson(e.to_string()))?;
+        self.load_position(&v)
+    }
     /// Draws a view of this game ([`DynState::view`]) as an SVG document.
     fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError>;
     /// [`DynGame::render_svg`] with the boxes of every text and piece of the picture.
@@ -239,10 +255,23 @@ pub trait DynState: Send + Sync {
     /// `{"player", "current_player", "events", "moves"}`, `moves` as `[step, actor, action]`
     /// with `action` null where `player` may not see it.
     fn info_state_string(&self, player: Player) -> Result<String, RuleError>;
-    /// Every action and chance outcome applied since the initial state.
+    /// Every action and chance outcome applied since the initial state (since the constructed
+    /// position, for a game that started at one).
     fn history(&self) -> &[ActionId];
     fn seed(&self) -> u64;
+    /// The saved state: game, config, seed, action log and a snapshot; for a game that
+    /// started at a constructed position also the position (`"position"`), from which the
+    /// log replays.
     fn to_json(&self) -> Value;
+    /// The current state as a position document (docs/positions.md): the typed state without
+    /// its history. Like a save it holds everything, hidden parts included.
+    fn to_position(&self) -> Value;
+    /// Whether the game started at a constructed position ([`DynGame::load_position`]).
+    fn started_at_position(&self) -> bool;
+    /// The position document of the constructed position the game started at (the state
+    /// before the first entry of `history()`), or `None` for a game that started at the
+    /// initial state of its seed. Like [`DynState::to_position`], not for players' eyes.
+    fn start_position(&self) -> Option<Value>;
     /// A hash that is identical on every run, platform and surface.
     fn stable_hash(&self) -> u64;
     /// A state that `player` cannot tell apart from this one (a determinization, for search):
@@ -250,6 +279,13 @@ pub trait DynState: Send + Sync {
     /// replayed with its chance outcomes as sampled, under a fresh seed drawn from `seed`. It
     /// carries nothing of the hidden truth: not the seed, not the other seats' secret choices.
     /// Its saves (`to_json`) mark the sampled part of the log as `"recorded"`.
+    ///
+    /// A state that started at a constructed position has no history before it. In a game
+    /// without hidden information the determinization keeps the position and the actions
+    /// after it and draws only the future anew. Otherwise the game samples the hidden parts
+    /// of the current state from what `player` sees of it ([`Game::sample_position`]): the
+    /// result starts at that sample; a game that cannot sample fails with
+    /// [`RuleError::PositionNotSupported`].
     fn determinize(&self, player: Player, seed: u64) -> Result<StateHandle, RuleError>;
     /// Puts the state back as it was after the first `len` entries of its history (the state
     /// before a failed call). Used by the C and Python boundaries after a caught panic.
@@ -285,6 +321,38 @@ impl StateHandle {
             other => LoadError::Setup(other),
         })?;
         game.state_from_value(v)
+    }
+
+    /// Starts a game at the position of a position document (docs/positions.md), finding its
+    /// game in the registry and setting it up with the document's config.
+    pub fn from_position_json(text: &str) -> Result<StateHandle, LoadError> {
+        let v: Value = serde_json::from_str(text).map_err(|e| LoadError::MalformedJson(e.to_string()))?;
+        StateHandle::from_position_value(&v)
+    }
+
+    /// [`StateHandle::from_position_json`] from a parsed document.
+    pub fn from_position_value(v: &Value) -> Result<StateHandle, LoadError> {
+        let header = PositionHeader::parse(v)?;
+        let game = load_game(&header.game, Some(&header.config)).map_err(|e| match e {
+            SetupError::UnknownGame(g) => LoadError::UnknownGame(g),
+            other => LoadError::Setup(other),
+        })?;
+        game.load_position(v)
+    }
+
+    /// [`DynState::to_position`] as JSON text.
+    pub fn position_json(&self) -> String {
+        self.to_position().to_string()
+    }
+
+    /// Whether [`DynState::determinize`] can serve `player` here: always, except for a state
+    /// that started at a constructed position of a game that cannot sample its hidden parts
+    /// ([`RuleError::PositionNotSupported`]). The search bots ask before they search.
+    pub fn check_determinize(&self, player: Player) -> Result<(), RuleError> {
+        if self.started_at_position() {
+            self.determinize(player, 0)?;
+        }
+        Ok(())
     }
 
     /// The pure transition.
@@ -453,7 +521,7 @@ impl<G: Game> Instance<G> {
 
     /// A typed state at the start of a game, chance resolved as configured.
     pub fn initial_bound(&self, seed: u64) -> Bound<G> {
-        Bound::start(self.arc(), seed, 0, &mut Events::off())
+        Bound::start(self.arc(), seed, None, 0, &mut Events::off())
     }
 
     pub fn rules(&self) -> &G {
@@ -464,7 +532,27 @@ impl<G: Game> Instance<G> {
     /// `new_initial_state(seed)`, each action checked: how a batch hands one of its typed
     /// states, which keep no log, to a bot.
     pub(crate) fn state_after(&self, seed: u64, history: &[ActionId]) -> Result<StateHandle, String> {
-        Ok(StateHandle(Box::new(Bound::replay(self.arc(), seed, 0, history, &mut Events::off())?)))
+        Ok(StateHandle(Box::new(Bound::replay(self.arc(), seed, None, 0, history, &mut Events::off())?)))
+    }
+
+    /// The typed state of a document's `"position"` (a save's or a position document's): its
+    /// generator filled from `seed` when left out, read strictly against the game's schema and
+    /// checked by [`Game::validate_position`].
+    fn position_state(&self, position: &Value, seed: u64) -> Result<G::State, LoadError> {
+        let mut v = position.clone();
+        let Value::Object(fields) = &mut v else {
+            return Err(LoadError::InvalidPosition(format!(
+                "\"position\" must be a json object (the typed state), got {}",
+                kind_of(position)
+            )));
+        };
+        if !fields.contains_key("rng") {
+            fields.insert("rng".into(), serde_json::to_value(crate::rng::Rng::from_seed(seed)).expect("generators serialize"));
+        }
+        let state: G::State = serde_json::from_value(v)
+            .map_err(|e| LoadError::InvalidPosition(format!("position does not match the {} state schema: {e}", G::ID)))?;
+        self.rules.validate_position(&state).map_err(LoadError::InvalidPosition)?;
+        Ok(state)
     }
 
     fn same_config(&self, other: &Instance<G>) -> bool {
@@ -476,6 +564,9 @@ impl<G: Game> Instance<G> {
 pub struct Bound<G: Game> {
     game: Arc<Instance<G>>,
     seed: u64,
+    /// The constructed position the game started at (docs/positions.md), or `None` for
+    /// `new_initial_state(seed)`. `history` holds the actions after it.
+    start: Option<Arc<G::State>>,
     /// The first `recorded` entries of `history` were applied as recorded, not drawn from
     /// `seed`: the sampled past of a determinization.
     recorded: usize,
@@ -586,6 +677,7 @@ impl<G: Game> Clone for Bound<G> {
         Bound {
             game: self.game.clone(),
             seed: self.seed,
+            start: self.start.clone(),
             recorded: self.recorded,
             history: self.history.clone(),
             state: self.state.clone(),
@@ -598,12 +690,17 @@ impl<G: Game> Clone for Bound<G> {
 }
 
 impl<G: Game> Bound<G> {
-    /// The initial state under `seed`; its first `recorded` actions will be applied as given.
-    fn start(game: Arc<Instance<G>>, seed: u64, recorded: usize, ev: &mut Events) -> Self {
-        let state = game.rules.new_initial_state(seed);
+    /// The initial state under `seed`, or the constructed position `origin`; its first
+    /// `recorded` actions will be applied as given.
+    fn start(game: Arc<Instance<G>>, seed: u64, origin: Option<Arc<G::State>>, recorded: usize, ev: &mut Events) -> Self {
+        let state = match &origin {
+            Some(position) => G::State::clone(position),
+            None => game.rules.new_initial_state(seed),
+        };
         let mut b = Bound {
             game,
             seed,
+            start: origin,
             recorded,
             history: Vec::new(),
             state,
@@ -657,8 +754,15 @@ impl<G: Game> Bound<G> {
         let last = self.last.as_ref()?;
         self.keep_before.store(true, Ordering::Relaxed);
         let before = last.before.get_or_init(|| {
-            let b = Bound::replay(self.game.clone(), self.seed, self.recorded, &self.history[..last.index], &mut Events::off())
-                .expect("a prefix of a state's own action log replays");
+            let b = Bound::replay(
+                self.game.clone(),
+                self.seed,
+                self.start.clone(),
+                self.recorded,
+                &self.history[..last.index],
+                &mut Events::off(),
+            )
+            .expect("a prefix of a state's own action log replays");
             Arc::new(b.state)
         });
         let rules = &self.game.rules;
@@ -682,10 +786,17 @@ impl<G: Game> Bound<G> {
         &self.state
     }
 
-    /// Replays `history` from `seed` (its first `recorded` entries as given), recording
-    /// events into `ev`.
-    fn replay(game: Arc<Instance<G>>, seed: u64, recorded: usize, history: &[ActionId], ev: &mut Events) -> Result<Self, String> {
-        let mut b = Bound::start(game, seed, recorded, ev);
+    /// Replays `history` from `seed` or from the position `origin` (its first `recorded`
+    /// entries as given), recording events into `ev`.
+    fn replay(
+        game: Arc<Instance<G>>,
+        seed: u64,
+        origin: Option<Arc<G::State>>,
+        recorded: usize,
+        history: &[ActionId],
+        ev: &mut Events,
+    ) -> Result<Self, String> {
+        let mut b = Bound::start(game, seed, origin, recorded, ev);
         // The chance outcomes drawn before the first decision are part of the log too.
         if history.get(..b.history.len()) != Some(&b.history[..]) {
             return Err("chance outcome near step 0 differs from the one the seed produces".into());
@@ -748,6 +859,23 @@ impl<G: Game> Bound<G> {
         }
     }
 
+    /// [`DynState::determinize`] of a state that started at the constructed `position`.
+    fn determinize_position(&self, position: &G::State, player: Player, rng: &mut crate::rng::Rng) -> Result<StateHandle, RuleError> {
+        let game = self.game.clone();
+        if !game.info.hidden_information {
+            // Nothing is hidden: the true position and log; only the future is drawn anew.
+            let fresh = rng.next_u64();
+            let origin = Some(Arc::new(reseeded(position, fresh)));
+            let world = Bound::replay(game, fresh, origin, self.history.len(), &self.history, &mut Events::off())
+                .unwrap_or_else(|e| panic!("{}: a state's own log does not replay from its position: {e}", G::ID));
+            return Ok(StateHandle(Box::new(world)));
+        }
+        let sampled = game.rules.sample_position(&self.state, player, rng).ok_or(RuleError::PositionNotSupported("a determinization"))?;
+        let fresh = rng.next_u64();
+        let origin = Some(Arc::new(reseeded(&sampled, fresh)));
+        Ok(StateHandle(Box::new(Bound::start(game, fresh, origin, 0, &mut Events::off()))))
+    }
+
     /// Records `a`, about to be applied at step `i`, if it is an action (see [`Move`]).
     fn watch(&self, i: usize, a: ActionId, moves: &mut Vec<Move>) {
         let rules = &self.game.rules;
@@ -776,8 +904,9 @@ impl<G: Game> Bound<G> {
     fn fold_events(&self, player: Player) -> u64 {
         self.with_log(|log| {
             let slot = (player + 1) as usize;
-            if log.folds.len() <= slot {
-                log.folds.resize(slot + 1, Fold { events: 0, moves: 0, hash: StableHasher::default().finish() });
+            while log.folds.len() <= slot {
+                let observer = log.folds.len() as Player - 1;
+                log.folds.push(Fold { events: 0, moves: 0, hash: self.origin_key(observer) });
             }
             let mut f = log.folds[slot];
             let list = log.list.as_slice();
@@ -808,6 +937,20 @@ impl<G: Game> Bound<G> {
         })
     }
 
+    /// Where `observer`'s information-state hash starts: the empty hash, or for a game that
+    /// started at a constructed position the hash of the position as `observer` sees it (its
+    /// view), so that two positions that look different to it never share a key.
+    fn origin_key(&self, observer: Player) -> u64 {
+        let empty = StableHasher::default().finish();
+        match &self.start {
+            None => empty,
+            Some(position) => {
+                let seen = crate::view::envelope_json(&self.game.rules, &self.game.info, position, observer, None);
+                fold_bytes(empty, seen.as_bytes())
+            }
+        }
+    }
+
     /// The moves of this state's log as `player` knows them: `[step, actor, action or null]`.
     fn known_moves(&self, player: Player) -> Vec<Value> {
         self.with_log(|log| log.moves.iter().map(|m| json!([m.step, m.actor, m.known_to(player)])).collect())
@@ -819,10 +962,17 @@ impl<G: Game> Bound<G> {
         let mut guard = cell.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         // Taken out while it is extended: a panic leaves no half-extended log behind.
         let mut log = match guard.take() {
-            Some(log) if log.at.seed == self.seed && log.at.recorded == self.recorded && self.history.starts_with(&log.at.history) => log,
+            Some(log)
+                if log.at.seed == self.seed
+                    && log.at.recorded == self.recorded
+                    && same_origin(&log.at.start, &self.start)
+                    && self.history.starts_with(&log.at.history) =>
+            {
+                log
+            }
             _ => {
                 let mut list = Events::recording();
-                let at = Bound::start(self.game.clone(), self.seed, self.recorded, &mut list);
+                let at = Bound::start(self.game.clone(), self.seed, self.start.clone(), self.recorded, &mut list);
                 Box::new(EventLog { at, list, moves: Vec::new(), folds: Vec::new(), key: Vec::new() })
             }
         };
@@ -888,7 +1038,11 @@ impl<G: Game> DynGame for Instance<G> {
                 return Err(LoadError::InvalidState("saved state has another config than this game".into()));
             }
         }
-        let bound = Bound::replay(self.arc(), header.seed, header.recorded, &header.history, &mut Events::off())
+        let origin = match &header.position {
+            None => None,
+            Some(p) => Some(Arc::new(self.position_state(p, header.seed)?)),
+        };
+        let bound = Bound::replay(self.arc(), header.seed, origin, header.recorded, &header.history, &mut Events::off())
             .map_err(LoadError::InvalidState)?;
         if let Some(snapshot) = v.get("state") {
             let saved: G::State = serde_json::from_value(snapshot.clone())
@@ -899,6 +1053,24 @@ impl<G: Game> DynGame for Instance<G> {
             }
         }
         Ok(StateHandle(Box::new(bound)))
+    }
+
+    fn load_position(&self, v: &Value) -> Result<StateHandle, LoadError> {
+        let header = PositionHeader::parse(v)?;
+        if header.game != G::ID {
+            return Err(LoadError::WrongGame { found: header.game, expected: G::ID.to_string() });
+        }
+        if header.rules_version != self.info.rules_version {
+            return Err(LoadError::RulesVersion { found: header.rules_version, expected: self.info.rules_version.clone() });
+        }
+        if header.config != self.info.config {
+            let theirs = load_game(G::ID, Some(&header.config)).map_err(LoadError::Setup)?;
+            if theirs.info().config != self.info.config {
+                return Err(LoadError::InvalidPosition("the position has another config than this game".into()));
+            }
+        }
+        let state = self.position_state(&header.position, header.seed)?;
+        Ok(StateHandle(Box::new(Bound::start(self.arc(), header.seed, Some(Arc::new(state)), 0, &mut Events::off()))))
     }
 
     fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError> {
@@ -1024,12 +1196,15 @@ impl<G: Game> DynState for Bound<G> {
     }
 
     fn info_state_string(&self, player: Player) -> Result<String, RuleError> {
-        let key = serde_json::json!({
+        let mut key = serde_json::json!({
             "player": player,
             "current_player": self.current_player(),
             "events": self.events(player)?,
             "moves": self.known_moves(player),
         });
+        if let Some(position) = &self.start {
+            key["position"] = crate::view::envelope(&self.game.rules, &self.game.info, position, player, None);
+        }
         Ok(key.to_string())
     }
 
@@ -1054,7 +1229,37 @@ impl<G: Game> DynState for Bound<G> {
         if self.recorded > 0 {
             v["recorded"] = json!(self.recorded);
         }
+        if let Some(position) = &self.start {
+            v["position"] = serde_json::to_value(&**position).expect("states serialize");
+        }
         v
+    }
+
+    fn to_position(&self) -> Value {
+        json!({
+            "format": POSITION_FORMAT,
+            "game": G::ID,
+            "rules_version": self.game.info.rules_version,
+            "config": self.game.info.config,
+            "seed": self.seed,
+            "position": serde_json::to_value(&self.state).expect("states serialize"),
+        })
+    }
+
+    fn started_at_position(&self) -> bool {
+        self.start.is_some()
+    }
+
+    fn start_position(&self) -> Option<Value> {
+        let start = self.start.as_ref()?;
+        Some(json!({
+            "format": POSITION_FORMAT,
+            "game": G::ID,
+            "rules_version": self.game.info.rules_version,
+            "config": self.game.info.config,
+            "seed": self.seed,
+            "position": serde_json::to_value(&**start).expect("states serialize"),
+        }))
     }
 
     fn stable_hash(&self) -> u64 {
@@ -1062,6 +1267,9 @@ impl<G: Game> DynState for Bound<G> {
         G::ID.hash(&mut h);
         self.game.config_hash.hash(&mut h);
         self.seed.hash(&mut h);
+        if let Some(position) = &self.start {
+            position.hash(&mut h);
+        }
         self.recorded.hash(&mut h);
         self.history.hash(&mut h);
         self.state.hash(&mut h);
@@ -1071,17 +1279,27 @@ impl<G: Game> DynState for Bound<G> {
     fn determinize(&self, player: Player, seed: u64) -> Result<StateHandle, RuleError> {
         self.check_player(player)?;
         let mut rng = crate::rng::Rng::from_seed(seed);
+        if let Some(position) = &self.start {
+            return self.determinize_position(position, player, &mut rng);
+        }
         let past = self.game.rules.resample_history(&self.history, player, &mut rng);
         let fresh = rng.next_u64();
-        let world = Bound::replay(self.game.clone(), fresh, past.len(), &past, &mut Events::off())
+        let world = Bound::replay(self.game.clone(), fresh, None, past.len(), &past, &mut Events::off())
             .unwrap_or_else(|e| panic!("{}: resample_history gave a history that does not replay: {e}", G::ID));
         Ok(StateHandle(Box::new(world)))
     }
 
     fn rollback(&mut self, len: usize) {
         let len = len.min(self.history.len());
-        let mut back = Bound::replay(self.game.clone(), self.seed, self.recorded.min(len), &self.history[..len], &mut Events::off())
-            .expect("a prefix of a state's own action log replays");
+        let mut back = Bound::replay(
+            self.game.clone(),
+            self.seed,
+            self.start.clone(),
+            self.recorded.min(len),
+            &self.history[..len],
+            &mut Events::off(),
+        )
+        .expect("a prefix of a state's own action log replays");
         back.events = std::mem::take(&mut self.events);
         back.keep_before = AtomicBool::new(self.keep_before.load(Ordering::Relaxed));
         *self = back;
@@ -1111,6 +1329,7 @@ impl<G: Game> DynState for Bound<G> {
         match other.as_any().downcast_ref::<Bound<G>>() {
             Some(o) => {
                 self.seed == o.seed
+                    && self.start.as_deref() == o.start.as_deref()
                     && self.recorded == o.recorded
                     && self.history == o.history
                     && self.state == o.state
@@ -1130,6 +1349,73 @@ impl<G: Game> DynState for Bound<G> {
     }
 }
 
+/// Whether two states started at the same place (the same position, or both at the seed).
+fn same_origin<S: PartialEq>(a: &Option<Arc<S>>, b: &Option<Arc<S>>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => Arc::ptr_eq(x, y) || x == y,
+        _ => false,
+    }
+}
+
+/// `s` with its generator (the top-level `rng` field every game's state keeps, see
+/// docs/positions.md) replaced by a fresh one seeded `seed`: the future of a determinization.
+fn reseeded<S: serde::Serialize + serde::de::DeserializeOwned>(s: &S, seed: u64) -> S {
+    let mut v = serde_json::to_value(s).expect("states serialize");
+    let slot = v.get_mut("rng").expect("a game's state keeps its generator in a top-level \"rng\" field");
+    *slot = serde_json::to_value(crate::rng::Rng::from_seed(seed)).expect("generators serialize");
+    serde_json::from_value(v).expect("a state reads back its own serde form")
+}
+
+// === Position documents ===
+
+/// The fields of a position document (docs/positions.md); any other is an error.
+const POSITION_FIELDS: [&str; 8] = ["format", "game", "rules_version", "config", "seed", "position", "name", "description"];
+
+struct PositionHeader {
+    game: String,
+    rules_version: String,
+    config: Value,
+    seed: u64,
+    position: Value,
+}
+
+impl PositionHeader {
+    fn parse(v: &Value) -> Result<PositionHeader, LoadError> {
+        let bad = |m: String| LoadError::InvalidPosition(m);
+        let obj = v.as_object().ok_or_else(|| bad("a position document must be a json object".into()))?;
+        let format = obj.get("format").and_then(Value::as_str).unwrap_or("");
+        if format != POSITION_FORMAT {
+            return Err(LoadError::UnsupportedFormat { found: format.to_string(), expected: POSITION_FORMAT.to_string() });
+        }
+        if let Some(k) = obj.keys().find(|k| !POSITION_FIELDS.contains(&k.as_str())) {
+            return Err(bad(format!("unknown field {k:?} in a position document")));
+        }
+        let text =
+            |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_string).ok_or_else(|| bad(format!("missing string field {k:?}")));
+        for k in ["name", "description"] {
+            if obj.get(k).is_some_and(|x| !x.is_string()) {
+                return Err(bad(format!("{k:?} must be a string")));
+            }
+        }
+        let seed = match obj.get("seed") {
+            None => 0,
+            Some(s) => s.as_u64().ok_or_else(|| bad(format!("\"seed\" must be an integer from 0 to 2^64-1, got {s}")))?,
+        };
+        Ok(PositionHeader {
+            game: text("game")?,
+            rules_version: text("rules_version")?,
+            config: match obj.get("config") {
+                None => json!({}),
+                Some(c @ Value::Object(_)) => c.clone(),
+                Some(other) => return Err(bad(format!("\"config\" must be a json object, got {other}"))),
+            },
+            seed,
+            position: obj.get("position").cloned().ok_or_else(|| bad("missing object field \"position\"".into()))?,
+        })
+    }
+}
+
 // === Saved-state header ===
 
 struct SavedHeader {
@@ -1139,10 +1425,12 @@ struct SavedHeader {
     seed: u64,
     recorded: usize,
     history: Vec<ActionId>,
+    /// The constructed position the game started at, if it did.
+    position: Option<Value>,
 }
 
 /// The fields of a saved state; any other is an error.
-const SAVED_FIELDS: [&str; 8] = ["format", "game", "rules_version", "config", "seed", "recorded", "history", "state"];
+const SAVED_FIELDS: [&str; 9] = ["format", "game", "rules_version", "config", "seed", "recorded", "history", "state", "position"];
 
 impl SavedHeader {
     fn parse(v: &Value) -> Result<SavedHeader, LoadError> {
@@ -1190,6 +1478,7 @@ impl SavedHeader {
             },
             seed,
             history,
+            position: obj.get("position").cloned(),
         })
     }
 }

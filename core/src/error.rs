@@ -40,6 +40,11 @@ pub enum ErrorCode {
     RulesVersionMismatch = 303,
     InvalidState = 304,
     InvalidData = 305,
+    /// A constructed position breaks a bound or an invariant of the rules (docs/positions.md).
+    InvalidPosition = 306,
+    /// An operation a state started from a constructed position cannot support (a
+    /// determinization of a game that cannot sample the position's hidden parts).
+    PositionNotSupported = 307,
 }
 
 impl ErrorCode {
@@ -49,7 +54,7 @@ impl ErrorCode {
     }
 
     /// Every code, in numeric order (for documentation and binding tables).
-    pub const ALL: [ErrorCode; 24] = [
+    pub const ALL: [ErrorCode; 26] = [
         ErrorCode::Ok,
         ErrorCode::NullPointer,
         ErrorCode::InvalidUtf8,
@@ -74,6 +79,8 @@ impl ErrorCode {
         ErrorCode::RulesVersionMismatch,
         ErrorCode::InvalidState,
         ErrorCode::InvalidData,
+        ErrorCode::InvalidPosition,
+        ErrorCode::PositionNotSupported,
     ];
 }
 
@@ -124,6 +131,10 @@ pub enum RuleError {
     InvalidPlayer { player: i32, num_players: u32 },
     #[error("output buffer has {got} elements, {expected} are needed")]
     BadBuffer { expected: u32, got: u32 },
+    /// The state started at a constructed position and the operation needs what the position
+    /// leaves out (a determinization of a game that cannot sample a position's hidden parts).
+    #[error("{0} is not supported on a state that started at a constructed position")]
+    PositionNotSupported(&'static str),
 }
 
 impl RuleError {
@@ -136,6 +147,7 @@ impl RuleError {
             RuleError::NotChanceNode => ErrorCode::NotChanceNode,
             RuleError::InvalidPlayer { .. } => ErrorCode::InvalidPlayer,
             RuleError::BadBuffer { .. } => ErrorCode::BufferTooSmall,
+            RuleError::PositionNotSupported(_) => ErrorCode::PositionNotSupported,
         }
     }
 }
@@ -157,6 +169,10 @@ pub enum LoadError {
     InvalidState(String),
     #[error("invalid config in saved state: {0}")]
     Setup(#[from] SetupError),
+    /// A constructed position (docs/positions.md) that does not match its game's schema or
+    /// breaks a bound or an invariant of the rules; the message names the field and the rule.
+    #[error("invalid position: {0}")]
+    InvalidPosition(String),
 }
 
 impl LoadError {
@@ -172,6 +188,7 @@ impl LoadError {
             // so `except LoadError` catches it); a bad component file keeps its own code.
             LoadError::Setup(SetupError::InvalidData(_)) => ErrorCode::InvalidData,
             LoadError::Setup(_) => ErrorCode::InvalidState,
+            LoadError::InvalidPosition(_) => ErrorCode::InvalidPosition,
         }
     }
 }

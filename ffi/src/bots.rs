@@ -1,7 +1,6 @@
 //! `kassen_bot`: the built-in bots, and random rollouts for search code.
 
 use kassen_core::bots::{Bot, MonteCarloBot, RandomBot};
-use kassen_core::RuleError;
 
 use crate::boundary::{arg_mut, arg_ref, ffi_boundary, write_slice, Failure, Out};
 use crate::state::kassen_state;
@@ -77,7 +76,9 @@ pub unsafe extern "C" fn kassen_bot_free(bot: *mut kassen_bot) {
 /// node of an explicit-chance game) to `*out`. The state is not changed.
 ///
 /// On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or
-/// `KASSEN_STATUS_GAME_OVER` if the game is over.
+/// `KASSEN_STATUS_GAME_OVER` if the game is over, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` if
+/// the bot searches and `state` started at a constructed position whose hidden parts the
+/// game cannot sample (see docs/positions.md).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_bot_choose(bot: *mut kassen_bot, state: *const kassen_state, out: *mut u32) -> kassen_status {
     ffi_boundary! {
@@ -85,10 +86,7 @@ pub unsafe extern "C" fn kassen_bot_choose(bot: *mut kassen_bot, state: *const k
         let bot = unsafe { arg_mut(bot, "bot") }?;
         let state = unsafe { arg_ref(state, "state") }?;
         let out = Out::new(out, "out")?;
-        if state.inner.is_terminal() {
-            return Err(RuleError::GameOver.into());
-        }
-        let a = bot.inner.choose(&state.inner);
+        let a = bot.inner.try_choose(&state.inner)?;
         unsafe { out.write(a) };
         Ok(())
     }

@@ -22,7 +22,7 @@ pub struct kassen_state {
 }
 
 impl kassen_state {
-    fn boxed(inner: StateHandle) -> *mut kassen_state {
+    pub(crate) fn boxed(inner: StateHandle) -> *mut kassen_state {
         Box::into_raw(Box::new(kassen_state { inner }))
     }
 }

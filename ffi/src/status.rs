@@ -9,7 +9,7 @@ use kassen_core::ErrorCode;
 /// The numbers are stable and identical to the core's `ErrorCode` and to `exc.code` of the
 /// Python exceptions: 0 is success; 1-99 are calling errors at this boundary; 100s are
 /// setup errors (game id, config); 200s are rule errors (a rejected action, a bad player);
-/// 300s are load errors (saved states). After any status other than `KASSEN_STATUS_OK`,
+/// 300s are load errors (saved states, position documents). After any status other than `KASSEN_STATUS_OK`,
 /// `kassen_last_error_message()` describes the failure.
 ///
 /// The C type is a fixed-size `int32_t`; compare it against the named constants.
@@ -69,12 +69,19 @@ pub enum kassen_status {
     InvalidState = 304,
     /// The component data of a game is invalid (a bug in kassen's data files).
     InvalidData = 305,
+    /// A constructed position does not match its game's schema or breaks a bound or an
+    /// invariant of the rules; the message names the field and the rule.
+    InvalidPosition = 306,
+    /// The operation needs what a constructed position leaves out: a determinization (and so
+    /// a search bot's move) of a state that started at a position whose hidden parts the game
+    /// cannot sample. The state is unchanged.
+    PositionNotSupported = 307,
 }
 
 impl kassen_status {
     /// Every status, in numeric order. (A function, not an associated const: cbindgen
     /// would export the const to the header.)
-    pub fn all() -> [kassen_status; 24] {
+    pub fn all() -> [kassen_status; 26] {
         [
             kassen_status::Ok,
             kassen_status::NullPointer,
@@ -100,6 +107,8 @@ impl kassen_status {
             kassen_status::RulesVersionMismatch,
             kassen_status::InvalidState,
             kassen_status::InvalidData,
+            kassen_status::InvalidPosition,
+            kassen_status::PositionNotSupported,
         ]
     }
 
@@ -131,6 +140,8 @@ impl kassen_status {
             S::RulesVersionMismatch => ErrorCode::RulesVersionMismatch,
             S::InvalidState => ErrorCode::InvalidState,
             S::InvalidData => ErrorCode::InvalidData,
+            S::InvalidPosition => ErrorCode::InvalidPosition,
+            S::PositionNotSupported => ErrorCode::PositionNotSupported,
         }
     }
 
@@ -163,6 +174,8 @@ impl kassen_status {
             ErrorCode::RulesVersionMismatch => S::RulesVersionMismatch,
             ErrorCode::InvalidState => S::InvalidState,
             ErrorCode::InvalidData => S::InvalidData,
+            ErrorCode::InvalidPosition => S::InvalidPosition,
+            ErrorCode::PositionNotSupported => S::PositionNotSupported,
         }
     }
 
@@ -199,6 +212,8 @@ impl kassen_status {
             S::RulesVersionMismatch => "KASSEN_STATUS_RULES_VERSION_MISMATCH\0",
             S::InvalidState => "KASSEN_STATUS_INVALID_STATE\0",
             S::InvalidData => "KASSEN_STATUS_INVALID_DATA\0",
+            S::InvalidPosition => "KASSEN_STATUS_INVALID_POSITION\0",
+            S::PositionNotSupported => "KASSEN_STATUS_POSITION_NOT_SUPPORTED\0",
         }
     }
 

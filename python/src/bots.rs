@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use kassen_core::bots::{from_spec, specs, Bot, MonteCarloBot as CoreMc, RandomBot as CoreRandom, Search, SearchParams};
-use kassen_core::{ErrorCode, RuleError};
+use kassen_core::ErrorCode;
 use pyo3::prelude::*;
 
 use crate::convert::{py_to_value, value_to_py, Seed};
@@ -14,11 +14,8 @@ use crate::state::State;
 fn choose(bot: &Mutex<Box<dyn Bot + Send>>, py: Python<'_>, state: &State) -> Result<u32> {
     state.with_detached(py, |s| {
         guard(|| {
-            if s.is_terminal() {
-                return Err(RuleError::GameOver.into());
-            }
             let mut b = bot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            Ok(b.choose(s))
+            Ok(b.try_choose(s)?)
         })
     })
 }

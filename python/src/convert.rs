@@ -197,6 +197,22 @@ impl Budget {
     }
 }
 
+/// A position document given as JSON text (a `str`) or as its parsed form (a `dict`), for
+/// `State.from_position` and `Game.load_position`: text goes through the same limits as a
+/// save's, a dict through [`py_to_value`] (a value with no JSON counterpart is
+/// `InvalidPosition`); anything else is `ArgumentTypeError`.
+pub fn position_value(obj: &Bound<'_, PyAny>) -> Result<Value> {
+    if obj.is_instance_of::<pyo3::types::PyString>() {
+        let text: String = obj.extract()?;
+        let text = json_text(&text, ErrorCode::MalformedJson)?;
+        return serde_json::from_str(text).map_err(|e| Error::new(ErrorCode::MalformedJson, format!("malformed json: {e}")));
+    }
+    if obj.is_instance_of::<pyo3::types::PyDict>() {
+        return py_to_value(obj, ErrorCode::InvalidPosition);
+    }
+    Err(Error::wrong_type(format!("a position document is a str of json or a dict, not {}", type_name(obj))))
+}
+
 /// JSON text given by a caller, checked against [`MAX_JSON_TEXT_BYTES`] (error `code`).
 pub fn json_text(text: &str, code: ErrorCode) -> Result<&str> {
     if text.len() > MAX_JSON_TEXT_BYTES {

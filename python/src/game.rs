@@ -106,6 +106,15 @@ impl Game {
         Ok(State::new(handle))
     }
 
+    /// Starts a game of this very game and config at a constructed position (a position
+    /// document as JSON text or a dict, see `State.from_position`). A document of another
+    /// game is `WrongGameError` (6), of another config `InvalidPositionError` (306).
+    fn load_position(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> Result<State> {
+        let v = crate::convert::position_value(position)?;
+        let handle = py.detach(|| guard(|| Ok(self.inner.load_position(&v)?)))?;
+        Ok(State::new(handle))
+    }
+
     /// Runs the core's shared conformance suite on this game from `seeds` (complete games,
     /// every legal action applied, illegal ones rejected, round trips, no hidden-information
     /// leak). Returns the counts as a dict; raises `AssertionError` on a violation.

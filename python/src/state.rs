@@ -19,7 +19,7 @@ use numpy::{PyArray, PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-use crate::convert::{action_id, json_text, player_id, value_to_py, IntArg, Seed};
+use crate::convert::{action_id, json_text, player_id, position_value, value_to_py, IntArg, Seed};
 use crate::errors::{guard, Error, Result};
 use crate::game::Game;
 
@@ -346,6 +346,36 @@ impl State {
     fn from_json(py: Python<'_>, text: &str) -> Result<State> {
         let text = json_text(text, ErrorCode::MalformedJson)?;
         py.detach(|| guard(|| Ok(StateHandle::from_json(text)?))).map(State::new)
+    }
+
+    /// Starts a game at a constructed position: a position document (format
+    /// `kassen-position-1`, see docs/positions.md) as JSON text or as a dict, of any registered
+    /// game. The position is checked against the game's schema and rules
+    /// (`InvalidPositionError`, 306, naming the field and the rule). The state's `history()`
+    /// holds only the actions after the position; `to_json` saves the position with them.
+    #[staticmethod]
+    fn from_position(py: Python<'_>, position: &Bound<'_, PyAny>) -> Result<State> {
+        let v = position_value(position)?;
+        py.detach(|| guard(|| Ok(StateHandle::from_position_value(&v)?))).map(State::new)
+    }
+
+    /// The current state as a position document (a dict: `format`, `game`, `rules_version`,
+    /// `config`, `seed`, `position`), the typed state without its history; `from_position`
+    /// loads it. Like a save it holds every seat's hidden information.
+    fn to_position<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
+        let v = self.with_detached(py, |s| guard(|| Ok(s.to_position())))?;
+        Ok(value_to_py(py, &v)?)
+    }
+
+    /// `to_position` as JSON text.
+    fn to_position_json(&self, py: Python<'_>) -> Result<String> {
+        self.with_detached(py, |s| guard(|| Ok(s.position_json())))
+    }
+
+    /// Whether the game started at a constructed position (`from_position`, or a save of such
+    /// a game) rather than at the initial state of its seed.
+    fn started_at_position(&self, py: Python<'_>) -> bool {
+        self.with(py, |s| s.started_at_position())
     }
 
     /// The configured game this state belongs to.

@@ -34,6 +34,8 @@ CLASS_TO_CORE = {
     ex.RulesVersionMismatchError: "RulesVersionMismatch",
     ex.InvalidStateError: "InvalidState",
     ex.InvalidDataError: "InvalidData",
+    ex.InvalidPositionError: "InvalidPosition",
+    ex.PositionNotSupportedError: "PositionNotSupported",
 }
 
 

@@ -571,6 +571,67 @@ static class TestKassen
         Console.WriteLine("golden: {0} playthroughs replayed", files);
     }
 
+    // Constructed positions (docs/positions.md): a position taken along a random game loads
+    // (State.FromPosition, Game.LoadPosition), round-trips, plays to the end with a save and
+    // reload half-way (the save records the position), draws; broken documents throw their codes.
+    static void Positions(string id, string otherId)
+    {
+        using (var game = new Game(id))
+        using (var s = game.NewInitialState(5))
+        {
+            ulong rng = 23;
+            for (int i = 0; i < 25 && !s.IsTerminal; i++)
+            {
+                var legal = s.LegalActions();
+                s.ApplyAction(legal[(int)(Xorshift(ref rng) % (ulong)legal.Length)]);
+            }
+            string doc = s.ToPositionJson();
+            Check(doc.Contains("\"format\":\"kassen-position-1\""), id + ": position format");
+            var p = State.FromPosition(doc);
+            Check(p.StartedAtPosition && !s.StartedAtPosition, id + ": started at a position");
+            Check(p.History().Length == 0, id + ": no history before the position");
+            Check(p.CurrentPlayer == s.CurrentPlayer && Same(p.LegalActions(), s.LegalActions()), id + ": same decision");
+            Check(p.ToPositionJson() == doc, id + ": position round trip");
+            using (var q = game.LoadPosition(doc)) Check(q.Equals(p), id + ": LoadPosition = FromPosition");
+            int steps = 0;
+            while (!p.IsTerminal)
+            {
+                var legal = p.LegalActions();
+                p.ApplyAction(legal[(int)(Xorshift(ref rng) % (ulong)legal.Length)]);
+                if (++steps == 5)
+                {
+                    string save = p.ToJson();
+                    Check(save.Contains("\"position\":{"), id + ": the save records the position");
+                    var back = State.FromJson(save);
+                    Check(back.Equals(p), id + ": reloaded save");
+                    p.Dispose();
+                    p = back;
+                }
+            }
+            Check(p.RenderSvg(Kassen.Kassen.Spectator).StartsWith("<svg"), id + ": svg");
+            p.Dispose();
+            Throws(300, () => State.FromPosition("{"), id + ": malformed position");
+            Throws(306, () => State.FromPosition(doc.Substring(0, doc.Length - 1) + ",\"extra\":1}"), id + ": unknown field");
+            using (var other = new Game(otherId))
+            {
+                if (otherId != id) Throws(6, () => other.LoadPosition(doc), id + ": another game's position");
+            }
+        }
+    }
+
+    static ulong Xorshift(ref ulong s)
+    {
+        s ^= s >> 12; s ^= s << 25; s ^= s >> 27;
+        return s * 2685821657736338717UL;
+    }
+
+    static bool Same(uint[] a, uint[] b)
+    {
+        if (a.Length != b.Length) return false;
+        for (int i = 0; i < a.Length; i++) if (a[i] != b[i]) return false;
+        return true;
+    }
+
     static int Main(string[] args)
     {
         Check(Kassen.Kassen.LibraryAbiVersion() == Kassen.Kassen.AbiVersion, "ABI version");
@@ -595,6 +656,7 @@ static class TestKassen
                 GameProperties(id);
                 BotsRolloutsReplayInfoState(id);
                 SearchBots(id);
+                Positions(id, ids[(ids.IndexOf(id) + 1) % ids.Count]);
             }
             catch (Exception e)
             {

@@ -67,6 +67,18 @@ namespace Kassen
             return new State(s, this);
         }
 
+        /// <summary>A game of this very game and config started at a constructed position (a
+        /// position document, see State.FromPosition). Another game's document throws status 6
+        /// (KASSEN_STATUS_WRONG_GAME).</summary>
+        public State LoadPosition(string positionJson)
+        {
+            if (positionJson == null) throw new ArgumentNullException("positionJson");
+            StateHandle s;
+            byte[] bytes = Utf8.ToBytes(positionJson);
+            Kassen.Check(Native.kassen_game_load_position_n(handle, bytes, Utf8.Len(bytes), out s));
+            return new State(s, this);
+        }
+
         public void Dispose() { handle.Dispose(); }
 
         private void ReadProperties()

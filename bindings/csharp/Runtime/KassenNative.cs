@@ -141,6 +141,10 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_observation_tensor(StateHandle state, int player, float[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_to_json(StateHandle state, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_from_json_n(byte[] json, UIntPtr len, out StateHandle state);
+        [DllImport(Lib)] internal static extern int kassen_state_from_position_n(byte[] json, UIntPtr len, out StateHandle state);
+        [DllImport(Lib)] internal static extern int kassen_game_load_position_n(GameHandle game, byte[] json, UIntPtr len, out StateHandle state);
+        [DllImport(Lib)] internal static extern int kassen_state_to_position_json(StateHandle state, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_started_at_position(StateHandle state, out byte yes);
         [DllImport(Lib)] internal static extern int kassen_state_hash(StateHandle state, out ulong hash);
         [DllImport(Lib)] internal static extern int kassen_state_equal(StateHandle a, StateHandle b, out byte equal);
     }

@@ -42,6 +42,24 @@ namespace Kassen
             return new State(s, new Game(g));
         }
 
+        /// <summary>A game started at a constructed position: a position document (format
+        /// "kassen-position-1", see docs/positions.md) of any registered game, checked against its
+        /// schema and rules (status 306, KASSEN_STATUS_INVALID_POSITION, names the field and the
+        /// rule). Its History holds only the actions after the position; ToJson saves the
+        /// position with them.</summary>
+        public static State FromPosition(string positionJson)
+        {
+            if (positionJson == null) throw new ArgumentNullException("positionJson");
+            StateHandle s;
+            byte[] bytes = Utf8.ToBytes(positionJson);
+            Kassen.Check(Native.kassen_state_from_position_n(bytes, Utf8.Len(bytes), out s));
+            GameHandle g;
+            int status = Native.kassen_state_game(s, out g);
+            if (status != Kassen.StatusOk) s.Dispose();
+            Kassen.Check(status);
+            return new State(s, new Game(g));
+        }
+
         /// <summary>An independent copy (position, RNG and action log).</summary>
         public State Clone()
         {
@@ -280,6 +298,25 @@ namespace Kassen
         {
             KassenBuf buf;
             return Utf8.TakeBuf(Native.kassen_state_to_json(handle, out buf), ref buf);
+        }
+
+        /// <summary>The current state as a position document (every seat's secrets: not for
+        /// players' eyes); FromPosition loads it.</summary>
+        public string ToPositionJson()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_to_position_json(handle, out buf), ref buf);
+        }
+
+        /// <summary>Whether the game started at a constructed position (FromPosition or its save).</summary>
+        public bool StartedAtPosition
+        {
+            get
+            {
+                byte yes;
+                Kassen.Check(Native.kassen_state_started_at_position(handle, out yes));
+                return yes != 0;
+            }
         }
 
         /// <summary>The stable hash, identical in Rust, C, C++, C# and Python.</summary>

@@ -47,6 +47,16 @@ pub trait Bot {
     /// If the game is over (there is nothing to choose).
     fn choose(&mut self, state: &StateHandle) -> ActionId;
 
+    /// [`Bot::choose`] as a value: `GameOver` for a finished game, and for a search bot
+    /// `PositionNotSupported` when `state` started at a constructed position it cannot
+    /// determinize ([`StateHandle::check_determinize`]). What the C and Python boundaries call.
+    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::RuleError> {
+        if state.is_terminal() {
+            return Err(crate::error::RuleError::GameOver);
+        }
+        Ok(self.choose(state))
+    }
+
     /// The statistics of the last decision of a search bot (for "the AI's view"); `None` for
     /// bots that do not search a tree.
     fn last_decision(&self) -> Option<&Decision> {

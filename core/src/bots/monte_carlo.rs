@@ -113,6 +113,16 @@ impl Bot for MonteCarloBot {
         }
     }
 
+    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::RuleError> {
+        if state.is_terminal() {
+            return Err(crate::error::RuleError::GameOver);
+        }
+        if state.current_player() >= 0 {
+            state.check_determinize(state.current_player())?;
+        }
+        Ok(self.choose(state))
+    }
+
     fn choose(&mut self, state: &StateHandle) -> ActionId {
         let seat = state.current_player();
         if seat < 0 {

@@ -18,7 +18,14 @@ pub fn frames(state: &StateHandle, observer: Player) -> Result<Vec<(usize, Strin
     let mut config = game.info().config.clone();
     config["explicit_chance"] = json!(true);
     let explicit = load_game(game.id(), Some(&config)).map_err(|e| RenderError::Malformed(e.to_string()))?;
-    let mut replay = explicit.new_initial_state(state.seed());
+    let mut replay = match state.start_position() {
+        None => explicit.new_initial_state(state.seed()),
+        // A game that started at a constructed position replays from it.
+        Some(mut doc) => {
+            doc["config"] = config;
+            explicit.load_position(&doc).map_err(|e| RenderError::Malformed(e.to_string()))?
+        }
+    };
     let history = state.history();
     let mut out: Vec<(usize, String)> = Vec::new();
     for step in 0..=history.len() {

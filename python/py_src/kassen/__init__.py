@@ -29,6 +29,7 @@ from importlib.util import find_spec as _find_spec
 from kassen import exceptions
 from kassen._kassen import (
     CHANCE,
+    POSITION_FORMAT,
     SPECTATOR,
     STATE_FORMAT,
     TERMINAL,
@@ -67,6 +68,7 @@ if _find_spec("gymnasium") is not None:
 
 __all__ = [
     "CHANCE",
+    "POSITION_FORMAT",
     "SPECTATOR",
     "STATE_FORMAT",
     "TERMINAL",

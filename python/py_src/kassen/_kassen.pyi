@@ -5,7 +5,7 @@ code (201, 205, 5), never OverflowError; a bool is ArgumentTypeError. A State ma
 several threads: calls on one state are serialized by a lock inside it.
 """
 
-from typing import Any, Optional, final
+from typing import Any, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,7 @@ __all__ = [
     "Game",
     "SPECTATOR",
     "STATE_FORMAT",
+    "POSITION_FORMAT",
     "State",
     "TERMINAL",
     "__version__",
@@ -40,6 +41,7 @@ CHANCE: int
 TERMINAL: int
 SPECTATOR: int
 STATE_FORMAT: str
+POSITION_FORMAT: str
 _debug_build: bool
 
 @final
@@ -57,6 +59,9 @@ class Game:
         """Named ranges ``{name, offset, length, low, high, description}`` tiling the tensor."""
     def explicit_chance(self) -> bool: ...
     def state_from_json(self, text: str) -> State: ...
+    def load_position(self, position: Union[str, dict[str, Any]]) -> State:
+        """Starts a game of this game and config at a position document (docs/positions.md)."""
+        ...
     def conformance(self, seeds: list[int]) -> dict[str, int]: ...
     def render_view_svg(self, view_json: str) -> str: ...
     def action_target(self, action: int) -> Optional[str]: ...
@@ -107,6 +112,15 @@ class State:
     def to_json(self) -> str: ...
     @staticmethod
     def from_json(text: str) -> State: ...
+    @staticmethod
+    def from_position(position: Union[str, dict[str, Any]]) -> State:
+        """Starts a game at a position document (JSON text or a dict, docs/positions.md)."""
+        ...
+    def to_position(self) -> dict[str, Any]:
+        """The current state as a position document (holds every seat's hidden information)."""
+        ...
+    def to_position_json(self) -> str: ...
+    def started_at_position(self) -> bool: ...
     def game(self) -> Game: ...
     def information_state_hash(self, player: int) -> int: ...
     def information_state_string(self, player: int) -> str: ...

@@ -20,14 +20,16 @@ Every exception is a :class:`KassenError` carrying ``.code``, the stable number 
     │   ├── NotYourTurnError           202
     │   ├── GameOverError              203
     │   ├── NotChanceNodeError         204
-    │   └── InvalidPlayerError         205
-    └── LoadError, ValueError                a saved state cannot be loaded
+    │   ├── InvalidPlayerError         205
+    │   └── PositionNotSupportedError  307   needs the history a constructed position lacks
+    └── LoadError, ValueError                a saved state or position cannot be loaded
         ├── WrongGameError               6
         ├── MalformedJsonError         300
         ├── UnsupportedFormatError     301
         ├── LoadUnknownGameError       302
         ├── RulesVersionMismatchError  303
-        └── InvalidStateError          304
+        ├── InvalidStateError          304
+        └── InvalidPositionError       306   a position breaks the schema or a rule
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ __all__ = [
     "LoadUnknownGameError",
     "RulesVersionMismatchError",
     "InvalidStateError",
+    "InvalidPositionError",
+    "PositionNotSupportedError",
     "ERROR_CLASSES",
 ]
 
@@ -173,6 +177,14 @@ class InvalidPlayerError(RuleError):
     default_code = 205
 
 
+class PositionNotSupportedError(RuleError):
+    """The state started at a constructed position and the call needs what the position leaves
+    out: a determinization (and so a search bot's move) in a game that cannot sample the
+    position's hidden parts. Its code lies with the other position code in the 300s."""
+
+    default_code = 307
+
+
 # --- load (300s) ---
 
 
@@ -202,6 +214,13 @@ class RulesVersionMismatchError(LoadError):
 
 class InvalidStateError(LoadError):
     default_code = 304
+
+
+class InvalidPositionError(LoadError):
+    """A position document does not match its game's schema, or its position breaks a bound
+    or an invariant of the rules (the message names the field and the rule)."""
+
+    default_code = 306
 
 
 class InvalidDataError(SetupError, LoadError):
@@ -236,6 +255,8 @@ ERROR_CLASSES: Dict[int, Type[KassenError]] = {
         RulesVersionMismatchError,
         InvalidStateError,
         InvalidDataError,
+        InvalidPositionError,
+        PositionNotSupportedError,
     )
 }
 

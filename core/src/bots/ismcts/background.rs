@@ -37,11 +37,15 @@ pub struct Search {
 
 impl Search {
     /// Starts searching `state` (copied) on a new thread (and `params.threads - 1` more) and
-    /// returns at once. Errors: invalid parameters, or a finished game.
+    /// returns at once. Errors: invalid parameters, a finished game, or a constructed position the search cannot
+    /// determinize (`PositionNotSupported`).
     pub fn start(state: &StateHandle, params: SearchParams) -> Result<Search, Error> {
         params.validate()?;
         if state.is_terminal() {
             return Err(RuleError::GameOver.into());
+        }
+        if state.current_player() >= 0 {
+            state.check_determinize(state.current_player())?;
         }
         let control = Arc::new(Control::default());
         let root = state.clone();

@@ -240,6 +240,7 @@ pub(crate) fn analyze_with(
         let only = Candidate { action: legal[0], visits: 0, value: None };
         return Ok(Decision { seat, action: legal[0], iterations: 0, elapsed_ms: 0.0, candidates: vec![only] });
     }
+    state.check_determinize(seat)?;
     Ok(state.game().search(state, params, control))
 }
 
@@ -287,6 +288,10 @@ impl Bot for IsmctsBot {
     }
 
     fn choose(&mut self, state: &StateHandle) -> ActionId {
-        self.decide(state).expect("a bot was asked to choose in a finished game").action
+        self.decide(state).unwrap_or_else(|e| panic!("the bot cannot choose here: {e}")).action
+    }
+
+    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::RuleError> {
+        self.decide(state).map(|d| d.action)
     }
 }

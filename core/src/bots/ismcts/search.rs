@@ -124,7 +124,8 @@ fn search_thread<G: Game>(
         }
         let k = (done % pool_size as u64) as usize;
         if k == pool.len() {
-            let world = root.determinize(seat, rng.next_u64()).expect("the player to act is a seat");
+            // `analyze` checked that the root can be determinized (`check_determinize`).
+            let world = root.determinize(seat, rng.next_u64()).unwrap_or_else(|e| panic!("{}: {e}", G::ID));
             let typed = world.as_any().downcast_ref::<Bound<G>>().expect("a determinization is a state of its game");
             pool.push(typed.state().clone());
         }
