@@ -284,6 +284,41 @@ fn sequence(g: &Sekigahara, s: &State) -> Result<(), String> {
             }
         }
     }
+    // 7.1: the mode's cards are paid before anything moves; the exchange is the no-move mode.
+    match p {
+        Pending::PayMode { left } if left == 0 || left > s.mode.cards() => {
+            return err(format!("pending: {left} cards left to pay for the {} mode (7.1)", s.mode.name()));
+        }
+        Pending::Exchange { .. } if s.mode != super::state::Mode::NoMove => {
+            return err(format!("pending: a card exchange in the {} mode (7.1)", s.mode.name()));
+        }
+        _ => {}
+    }
+    if let (Some(b), Pending::Casualty { side }) = (&s.battle, p) {
+        if b.hits[side as usize] == 0 {
+            return err(format!("pending: side {side} chooses casualties with none to take (8.7.2)"));
+        }
+    }
+    if let (Some(b), Pending::DeployBlock { card } | Pending::DeploySecond { card }) = (&s.battle, p) {
+        if card as usize >= g.data.cards.len() || b.used.get(card as usize).copied().unwrap_or(0) == 0 {
+            return err(format!("pending: a block is deployed for card {card}, which was not played in the battle (8.2.3)"));
+        }
+    }
+    if let (Some(b), Pending::Challenge | Pending::Refute) = (&s.battle, p) {
+        if b.last as usize >= b.deploys.len() {
+            return err("pending: a loyalty challenge with no deployment to challenge (8.6.1)".into());
+        }
+    }
+    if let Some((l, side)) = s.forced {
+        if l as usize >= g.data.locations.len() || side > 1 {
+            return err(format!("forced: ({l}, {side}) is no battle (8.8.5)"));
+        }
+    }
+    if let Pending::Muster { loc, .. } = p {
+        if loc as usize >= g.data.locations.len() {
+            return err(format!("pending: a muster at {loc}, no location (7.2)"));
+        }
+    }
     if let Pending::Group = p {
         let nl = g.data.locations.len() as u8;
         if s.group.origin >= nl || s.group.at >= nl {

@@ -252,6 +252,15 @@ fn r6_the_sequence_matches_the_pending_decision() {
     let mut t = s.clone();
     t.bid_made = [true, false];
     rejected(&g, &t, "bids outstanding after the bid");
+    let mut t = s.clone();
+    t.mode = super::super::state::Mode::Limited;
+    t.pending = Pending::PayMode { left: 2 };
+    rejected(&g, &t, "2 cards left to pay for the limited mode (7.1)");
+    t.pending = Pending::Exchange { discarded: 0 };
+    rejected(&g, &t, "a card exchange in the limited mode (7.1)");
+    let mut t = s.clone();
+    t.forced = Some((200, 0));
+    rejected(&g, &t, "forced: (200, 0) is no battle");
 }
 
 #[test]

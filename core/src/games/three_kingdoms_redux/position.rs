@@ -350,6 +350,16 @@ fn supplies(g: &Tkr, s: &State) -> Result<(), String> {
         if p.tribal < 0 || p.tribal > d.tribal_max {
             return err(format!("seats[{k}].tribal: {} is outside 0..={} (§8 4))", p.tribal, d.tribal_max));
         }
+        if p.farm_level > 5
+            || p.market_level > 5
+            || p.farm_area + p.granary_farm > p.farm_level
+            || p.market_area + p.treasury_market > p.market_level
+        {
+            return err(format!(
+                "seats[{k}].farm_level: farm {}/{}+{} or market {}/{}+{}: the developed tokens are at most the level, at most 5 (§8 3), C11)",
+                p.farm_level, p.farm_area, p.granary_farm, p.market_level, p.market_area, p.treasury_market
+            ));
+        }
         if p.office as usize >= d.office_vp.len() {
             return err(format!("seats[{k}].office: {} is beyond the office track (§11)", p.office));
         }
