@@ -53,6 +53,35 @@ fn every_state_of_random_games_validates() {
     assert!(states > 50_000, "{states}");
 }
 
+/// Games played by the bots' playout policy (the game's own knowledge), which reach
+/// situations uniform play rarely does.
+#[test]
+fn every_state_of_playout_policy_games_validates() {
+    let mut states = 0;
+    for cfg in Tkr::covered_configs() {
+        let g = Tkr::setup(cfg.as_object().unwrap()).unwrap();
+        for seed in 0..40u64 {
+            let mut s = g.new_initial_state(seed);
+            let mut rng = Rng::from_seed(seed ^ 0x51);
+            let mut legal = Vec::new();
+            while !g.is_terminal(&s) {
+                g.validate_position(&s).unwrap_or_else(|e| panic!("{cfg} seed {seed}: {e}"));
+                states += 1;
+                let a = if g.current_player(&s) == CHANCE {
+                    g.sample_chance(&mut s)
+                } else {
+                    legal.clear();
+                    g.legal_actions(&s, &mut legal);
+                    g.rollout_action(&s, &legal, &mut rng)
+                };
+                g.apply(&mut s, a, &mut Events::off());
+            }
+            g.validate_position(&s).unwrap();
+        }
+    }
+    assert!(states > 10_000, "{states}");
+}
+
 #[test]
 fn samples_keep_the_observers_view_and_validate_and_vary() {
     let g = game();
@@ -226,6 +255,9 @@ fn r9_supplies_stay_in_bounds() {
     let mut t = s.clone();
     t.seats[0].trained = g.data.limit_armies + 1;
     rejected(&g, &t, "beyond the components (C35)");
+    let mut t = s.clone();
+    t.seats[1].farm_area = t.seats[1].farm_level + 1;
+    rejected(&g, &t, "the developed tokens are at most the level");
     let mut t = s.clone();
     t.seats[0].todo |= 1 << 3;
     t.seats[0].won &= !(1 << 3);
