@@ -277,6 +277,35 @@ fn found(pick: impl Fn(&Daisakusen, &State) -> bool) -> State {
     panic!("no random game reached the scenario");
 }
 
+/// The scenario of the rule test `r7_2_siege_the_besieged_fire_first_and_the_attacker_at_minus_two`
+/// on the full map (nothing cleared): 福島正則 moved to 1815, card C05 drawn, an attack on 大垣.
+fn siege_at_ogaki() -> State {
+    use super::super::action::{Action, ACT_ATTACK};
+    let g = game();
+    let d = g.data();
+    let mut s = g.new_initial_state(1);
+    let mut legal = Vec::new();
+    while matches!(s.pending, Pending::Setup { .. }) {
+        legal.clear();
+        g.legal_actions(&s, &mut legal);
+        g.apply(&mut s, legal[0], &mut Events::off());
+    }
+    let (from, ogaki) = (d.hex_index("1815").unwrap(), d.hex_index("1716").unwrap());
+    let fukushima = d.counter_index("福島正則").unwrap();
+    s.units[fukushima as usize].loc = from;
+    g.rebuild(&mut s);
+    let c05 = d.cards.iter().position(|c| c.id == "C05").unwrap() as u8;
+    let step = |s: &mut State, a: Action| g.step(s, g.encode(a), &mut Events::off()).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    step(&mut s, Action::Draw(c05));
+    step(&mut s, Action::Commander(fukushima));
+    step(&mut s, Action::Act(ACT_ATTACK));
+    step(&mut s, Action::Done);
+    let dir = (0..6).find(|&k| d.hexes[from as usize].nb[k] == ogaki).unwrap() as u8;
+    step(&mut s, Action::Target(dir));
+    assert!(s.fight.is_some_and(|f| f.siege && f.stage == 0));
+    s
+}
+
 fn scenarios() -> Vec<(&'static str, &'static str, State)> {
     let g = game();
     vec![
@@ -287,8 +316,8 @@ fn scenarios() -> Vec<(&'static str, &'static str, State)> {
         ),
         (
             "siege_besieged_fire_first",
-            "A siege in progress: the defenders of a working castle roll first, then the attacker's survivors roll at -2, minimum 1 (rule §7.2)",
-            found(|_, s| s.pending == Pending::Dice && s.fight.is_some_and(|f| f.siege && f.stage == 0)),
+            "As the rule test r7_2: 福島正則 (card C05) attacks the castle of 大垣 (1716) from 1815; the garrison 福原長堯 fires first with no modifier, then 福島 at -2, minimum 1 (rule §7.2)",
+            siege_at_ogaki(),
         ),
         (
             "advance_after_combat",
