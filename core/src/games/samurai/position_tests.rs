@@ -44,13 +44,14 @@ fn every_state_of_random_games_validates() {
     let mut states = 0;
     for players in 2..=4 {
         let g = game(players);
-        for seed in 0..120u64 {
+        for seed in 0..300u64 {
             playout(&g, g.new_initial_state(seed), seed ^ 0x5a, |s| {
                 validate_position(&g, s).unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}\n{s:?}"));
                 states += 1;
             });
         }
     }
+    println!("{states} states validated");
     assert!(states > 50_000, "{states}");
 }
 

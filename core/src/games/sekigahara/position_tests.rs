@@ -43,13 +43,14 @@ fn playout(g: &Sekigahara, mut s: State, seed: u64, mut f: impl FnMut(&State)) -
 fn every_state_of_random_games_validates() {
     let g = game();
     let mut states = 0;
-    for seed in 0..200u64 {
+    for seed in 0..500u64 {
         playout(&g, g.new_initial_state(seed), seed ^ 0x33, |s| {
             g.validate_position(s)
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{:?} week {} turn {} step {}", s.pending, s.week, s.turn, s.step));
             states += 1;
         });
     }
+    println!("{states} states validated");
     assert!(states > 50_000, "{states}");
 }
 
@@ -79,6 +80,7 @@ fn every_state_of_playout_policy_games_validates() {
             g.validate_position(&s).unwrap();
         }
     }
+    println!("{states} states validated");
     assert!(states > 10_000, "{states}");
 }
 

@@ -40,7 +40,7 @@ fn playout(g: &Daisakusen, mut s: State, seed: u64, mut f: impl FnMut(&State)) -
 #[test]
 fn every_state_of_random_games_validates() {
     let mut states = 0;
-    for (cfg, games) in [(json!({}), 200u64), (json!({"max_turns": 2}), 100)] {
+    for (cfg, games) in [(json!({}), 500u64), (json!({"max_turns": 2}), 200)] {
         let g = Daisakusen::setup(cfg.as_object().unwrap()).unwrap();
         for seed in 0..games {
             playout(&g, g.new_initial_state(seed), seed ^ 0x77, |s| {
@@ -50,6 +50,7 @@ fn every_state_of_random_games_validates() {
             });
         }
     }
+    println!("{states} states validated");
     assert!(states > 50_000, "{states}");
 }
 
@@ -79,6 +80,7 @@ fn every_state_of_playout_policy_games_validates() {
             g.validate_position(&s).unwrap();
         }
     }
+    println!("{states} states validated");
     assert!(states > 10_000, "{states}");
 }
 

@@ -42,7 +42,7 @@ fn every_state_of_random_games_validates() {
     let mut states = 0;
     for cfg in Tkr::covered_configs() {
         let g = Tkr::setup(cfg.as_object().unwrap()).unwrap();
-        for seed in 0..100u64 {
+        for seed in 0..200u64 {
             playout(&g, g.new_initial_state(seed), seed ^ 0x99, |s| {
                 g.validate_position(s)
                     .unwrap_or_else(|e| panic!("{cfg} seed {seed}: {e}\n{:?} {:?} round {}", s.stage, s.pending, s.round));
@@ -50,6 +50,7 @@ fn every_state_of_random_games_validates() {
             });
         }
     }
+    println!("{states} states validated");
     assert!(states > 50_000, "{states}");
 }
 
@@ -79,6 +80,7 @@ fn every_state_of_playout_policy_games_validates() {
             g.validate_position(&s).unwrap();
         }
     }
+    println!("{states} states validated");
     assert!(states > 10_000, "{states}");
 }
 
