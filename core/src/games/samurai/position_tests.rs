@@ -113,6 +113,38 @@ fn captured_tables(s: &State, players: usize, observer: Player) -> usize {
 }
 
 #[test]
+fn r4_2_a_hidden_hand_is_a_uniform_choice_among_the_unused_tokens() {
+    // Seat 1's hand seen by seat 0 in mid play: each of its unused tokens is in the hand with
+    // probability hand / unused (within five standard deviations over 4000 samples).
+    let g = game(2);
+    let mut s = None;
+    playout(&g, g.new_initial_state(21), 21, |x| {
+        if s.is_none() && x.phase == Phase::Play && x.seat == 0 && x.stacks[1].count_ones() >= 5 {
+            s = Some(x.clone());
+        }
+    });
+    let s = s.unwrap();
+    let pool = s.hands[1] | s.stacks[1];
+    let (k, n) = (s.hands[1].count_ones() as f64, pool.count_ones() as f64);
+    let runs = 4000;
+    let mut count = [0u32; 32];
+    let mut rng = Rng::from_seed(5);
+    for _ in 0..runs {
+        let t = sample_position(&g, &s, 0, &mut rng);
+        assert_eq!(t.hands[1] | t.stacks[1], pool);
+        for b in super::super::bits(t.hands[1]) {
+            count[b as usize] += 1;
+        }
+    }
+    let p = k / n;
+    let sigma = (runs as f64 * p * (1.0 - p)).sqrt();
+    for b in super::super::bits(pool) {
+        let dev = (count[b as usize] as f64 - runs as f64 * p).abs();
+        assert!(dev < 5.0 * sigma, "token {b}: {} of {runs}, expected {}", count[b as usize], runs as f64 * p);
+    }
+}
+
+#[test]
 fn samples_depend_only_on_the_view() {
     // A sample has the observer's view, so sampling it again with the same generator must
     // give the same position.
