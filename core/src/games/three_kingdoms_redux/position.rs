@@ -31,6 +31,7 @@ const ACTIONS: u8 = 18;
 /// Checks a constructed position (see the module comment).
 pub fn validate_position(g: &Tkr, s: &State) -> Result<(), String> {
     shape(g, s)?;
+    indices(g, s)?;
     generals(g, s)?;
     developments(g, s)?;
     regions(g, s)?;
@@ -109,6 +110,64 @@ fn stage(s: &State) -> Result<(), String> {
         if !s.gloc.iter().any(|l| *l == GLoc::Drawn) {
             return err(format!("pending: seat {seat} keeps a general but none is drawn (§7 1))"));
         }
+    }
+    Ok(())
+}
+
+/// Whether effect `effect` of card `card` (generals, then developments) exists.
+fn effect_ok(g: &Tkr, card: u16, effect: u8) -> bool {
+    let d = &g.data;
+    let c = card as usize;
+    let list = if c < d.generals.len() {
+        &d.generals[c].effects
+    } else if c < d.generals.len() + d.developments.len() {
+        &d.developments[c - d.generals.len()].effects
+    } else {
+        return false;
+    };
+    (effect as usize) < list.len()
+}
+
+/// Every index the decision, the queued prompts and the placement under way carry.
+fn indices(g: &Tkr, s: &State) -> Result<(), String> {
+    use Pending as P;
+    let d = &g.data;
+    let (ng, nd, nr) = (d.generals.len(), d.developments.len(), d.regions.len());
+    let ok = match s.pending {
+        P::DrawDev { seat, deck, .. } => seat < 3 && deck < 2,
+        P::DrawGeneral { seat, .. } | P::Keep { seat, .. } => seat < 3,
+        P::DevelopMode { action } | P::Bank { action } => action < 2,
+        P::Produce { action } | P::OccupyGeneral { action } => action < ACTIONS,
+        P::OccupyRegion { action, general } => action < ACTIONS && (general as usize) < ng,
+        P::OccupyUnits { action, general, region } => action < ACTIONS && (general as usize) < ng && (region as usize) < nr,
+        P::OccupyStore { region } => (region as usize) < nr,
+        P::ArmyCost { dev } | P::Protect { card: dev } => (dev as usize) < nd,
+        P::BonusChoice { card, effect } | P::Exchange { card, effect, .. } => effect_ok(g, card, effect),
+        _ => true,
+    };
+    if !ok {
+        return err(format!("pending: {:?} names a seat, deck, action, general, region or card that does not exist (§2)", s.pending));
+    }
+    for q in &s.queue {
+        let ok = match *q {
+            Deferred::Weapons { seat, .. } | Deferred::Bonuses { seat } | Deferred::Tribal12 { seat } => seat < 3,
+            Deferred::Choose { seat, card, effect } => seat < 3 && effect_ok(g, card, effect),
+            Deferred::Finish { seat, action } => seat < 3 && action < ACTIONS,
+        };
+        if !ok {
+            return err(format!("queue: {q:?} names a seat, action or card effect that does not exist (§8 3))"));
+        }
+    }
+    if let Some(&(card, effect)) = s.bonus_queue.iter().find(|&&(c, e)| !effect_ok(g, c, e)) {
+        return err(format!("bonus_queue: effect {effect} of card {card} does not exist (T10)"));
+    }
+    if let Some(c) = s.cur {
+        if c.seat > 2 || c.general as usize >= ng || (c.action != NONE && c.action >= ACTIONS) || (c.unit != NONE && c.unit > 3) {
+            return err(format!("cur: {c:?} is no placement (§7 3))"));
+        }
+    }
+    if s.picks.iter().any(|&x| x < 0) || s.keep_left.iter().any(|&x| x as usize > ng) {
+        return err("picks: a negative weapon pick or more generals to keep than exist (§7 1), §8 3))".into());
     }
     Ok(())
 }
@@ -386,7 +445,7 @@ fn bids(g: &Tkr, s: &State) -> Result<(), String> {
     let mut sums = [[0i32; 3]; ACTIONS as usize];
     let mut generals = 0u128;
     for (n, p) in s.placements.iter().enumerate() {
-        if p.seat > 2 || p.general as usize >= d.generals.len() || p.action >= ACTIONS {
+        if p.seat > 2 || p.general as usize >= d.generals.len() || p.action >= ACTIONS || (p.unit != NONE && p.unit > 3) {
             return err(format!("placements[{n}]: seat {} general {} action {} is no placement (§7 3))", p.seat, p.general, p.action));
         }
         if d.generals[p.general as usize].kingdom != p.seat || !matches!(s.gloc[p.general as usize], GLoc::Active | GLoc::Stationed) {
