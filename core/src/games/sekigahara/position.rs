@@ -178,6 +178,19 @@ fn cards(g: &Sekigahara, s: &State) -> Result<(), String> {
             return err(format!("due.blocks[{side}]: a block is owed from an empty bag (6.2)"));
         }
     }
+    // What may be owed: never more cards than a side has, nor blocks than there are.
+    for side in 0..2usize {
+        let cards: u32 = d.side_cards[side].iter().map(|&c| d.cards[c as usize].count as u32).sum();
+        if s.due.cards[side] as u32 > cards || s.due.blocks[side] as usize > s.blocks.len() {
+            return err(format!(
+                "due.cards[{side}]: {} cards and {} blocks owed, more than the side has (3.3, 6.2)",
+                s.due.cards[side], s.due.blocks[side]
+            ));
+        }
+    }
+    if s.due.setup.len() > s.blocks.len() {
+        return err("due.setup: more setup draws than blocks (5.2)".into());
+    }
     for &(dest, side) in &s.due.setup {
         if side > 1 || (dest != BOX && dest as usize >= d.locations.len()) {
             return err(format!("due.setup: ({dest}, {side}) is no setup draw (5.2)"));
@@ -278,6 +291,16 @@ fn sequence(g: &Sekigahara, s: &State) -> Result<(), String> {
         if b.loc as usize >= d.locations.len() || b.attacker > 1 || b.initiative > 1 {
             return err(format!("battle: at {} by side {} is no battle (8.1)", b.loc, b.attacker));
         }
+        let n = s.blocks.len() as u32;
+        if b.impact.iter().any(|&x| x > 1000) || b.hits.iter().chain(&b.lost).any(|&x| x as u32 > n) || b.deploys.len() > s.blocks.len() {
+            return err(format!(
+                "battle: impact {:?}, hits {:?}, losses {:?} beyond the blocks in play (8.3, 8.7)",
+                b.impact, b.hits, b.lost
+            ));
+        }
+        if b.holder != NONE && b.holder > 1 || b.winner != NONE && b.winner > 1 {
+            return err(format!("battle: castle holder {} or winner {} is no side (8.8.4)", b.holder, b.winner));
+        }
         for dep in &b.deploys {
             if dep.block as usize >= s.blocks.len() || dep.side > 1 || (dep.card != NONE && dep.card as usize >= d.cards.len()) {
                 return err(format!("battle.deploys: block {} card {} is no deployment (8.2.3)", dep.block, dep.card));
@@ -318,6 +341,20 @@ fn sequence(g: &Sekigahara, s: &State) -> Result<(), String> {
         if loc as usize >= g.data.locations.len() {
             return err(format!("pending: a muster at {loc}, no location (7.2)"));
         }
+    }
+    // S25: blocks are selected only while a group, a muster or a retreat is being chosen.
+    let selecting =
+        matches!(p, Pending::Group | Pending::Muster { .. } | Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. });
+    if !selecting && s.pending != Pending::Over && s.blocks.iter().any(|b| b.flags & SELECTED != 0) {
+        return err(format!("blocks: a block is selected with the decision {p:?} (7.2, 7.3, 8.8.4, S25)"));
+    }
+    if let Pending::Muster { .. } = p {
+        if s.blocks.iter().any(|b| b.flags & SELECTED != 0 && b.loc != BOX) {
+            return err("blocks: a block selected for a muster is not in the recruitment box (7.2)".into());
+        }
+    }
+    if s.group.steps > 20 || s.group.penalty > 20 {
+        return err(format!("group: {} steps with penalty {}, beyond any move (7.3)", s.group.steps, s.group.penalty));
     }
     if let Pending::Group = p {
         let nl = g.data.locations.len() as u8;

@@ -278,6 +278,9 @@ fn program(g: &Daisakusen, s: &State) -> Result<(), String> {
     if with_fight != s.fight.is_some() {
         return err(format!("fight: {} with the decision {p:?} (R 7.0)", if s.fight.is_some() { "an attack" } else { "no attack" }));
     }
+    if s.mp > 30 {
+        return err(format!("mp: {} movement points, beyond a die and the best 戦意 (R 6.2)", s.mp));
+    }
     if s.mp != 0 && p != Pending::Moving {
         return err(format!("mp: {} movement points outside a move (R 6.2)", s.mp));
     }
@@ -362,6 +365,9 @@ fn program(g: &Daisakusen, s: &State) -> Result<(), String> {
         let cmdr_at = if s.cmdr == NONE { NO_HEX } else { s.units[s.cmdr as usize].loc };
         if cmdr_at != NO_HEX && cmdr_at != DEAD && cmdr_at != f.from && !matches!(p, Pending::Select { mode: Mode::Advance }) {
             return err(format!("fight: the commander is not at the attacking hex {} (R 7.1)", f.from));
+        }
+        if f.hits as usize > s.units.len() || !(-4..=2).contains(&f.modifier) {
+            return err(format!("fight: {} hits or modifier {} beyond any attack (R 7.1(3), 7.2)", f.hits, f.modifier));
         }
         if f.stage == 0 && !f.siege {
             return err("fight: the besieged fire first only in a siege (R 7.2)".into());

@@ -28,6 +28,9 @@ fn err<T>(msg: String) -> Result<T, String> {
 
 const ACTIONS: u8 = 18;
 
+/// The largest supply a position may hold (RULES_NOTES.md T32).
+const SUPPLY_CAP: i32 = 100_000;
+
 /// Checks a constructed position (see the module comment).
 pub fn validate_position(g: &Tkr, s: &State) -> Result<(), String> {
     shape(g, s)?;
@@ -217,6 +220,9 @@ fn shape(g: &Tkr, s: &State) -> Result<(), String> {
     if s.han_flipped != NONE && s.han_flipped as usize >= ng {
         return err(format!("han_flipped: {} is no general (C9)", s.han_flipped));
     }
+    if s.seq > SUPPLY_CAP as u32 || s.last_inc.iter().flatten().any(|&x| x > s.seq) {
+        return err(format!("seq: {} bids numbered beyond any game, or a bid numbered after it (§7 3), T32)", s.seq));
+    }
     if s.cursor > 3 || s.turn > 3 || s.end_reason > 4 {
         return err(format!("cursor: cursor {} turn {} end reason {} out of range (§7-§11)", s.cursor, s.turn, s.end_reason));
     }
@@ -402,8 +408,13 @@ fn supplies(g: &Tkr, s: &State) -> Result<(), String> {
             if v < 0 {
                 return err(format!("seats[{k}].{name}: {v} is below zero (§9-10)"));
             }
+            // INTERPRETATION (RULES_NOTES.md T32): no supply is unbounded in play; a cap far
+            // above any game keeps the rules' arithmetic exact.
+            if v > SUPPLY_CAP {
+                return err(format!("seats[{k}].{name}: {v} is above {SUPPLY_CAP} (T32)"));
+            }
         }
-        if let Some(w) = (0..4).find(|&w| p.weapons[w] < 0) {
+        if let Some(w) = (0..4).find(|&w| p.weapons[w] < 0 || p.weapons[w] > SUPPLY_CAP) {
             return err(format!("seats[{k}].weapons[{w}]: {} is below zero (§8 3))", p.weapons[w]));
         }
         if p.tribal < 0 || p.tribal > d.tribal_max {
@@ -411,8 +422,8 @@ fn supplies(g: &Tkr, s: &State) -> Result<(), String> {
         }
         if p.farm_level > 5
             || p.market_level > 5
-            || p.farm_area + p.granary_farm > p.farm_level
-            || p.market_area + p.treasury_market > p.market_level
+            || p.farm_area as u32 + p.granary_farm as u32 > p.farm_level as u32
+            || p.market_area as u32 + p.treasury_market as u32 > p.market_level as u32
         {
             return err(format!(
                 "seats[{k}].farm_level: farm {}/{}+{} or market {}/{}+{}: the developed tokens are at most the level, at most 5 (§8 3), C11)",
@@ -458,14 +469,28 @@ fn bids(g: &Tkr, s: &State) -> Result<(), String> {
             return err(format!("placements[{n}]: {} is placed twice (§7 3))", d.generals[p.general as usize].id));
         }
         generals |= 1 << p.general;
+        if p.seq > s.seq {
+            return err(format!("placements[{n}]: sequence number {} is after the last one given, {} (§7 3))", p.seq, s.seq));
+        }
+        if p.value.unsigned_abs() > SUPPLY_CAP as u32 || p.bonus.unsigned_abs() > SUPPLY_CAP as u32 {
+            return err(format!("placements[{n}]: a bid value of {} is beyond any game (T32)", p.value));
+        }
         sums[p.action as usize][p.seat as usize] += p.value;
     }
-    if matches!(s.stage, Stage::Bidding) && sums != s.totals {
+    if sums != s.totals {
         return err("totals: the bids on the actions do not add up to the placements (§7 3))".into());
     }
     if let Some(c) = s.cur {
-        if c.seat > 2 || c.general as usize >= d.generals.len() || generals & (1 << c.general) != 0 {
-            return err(format!("cur: general {} is no general the seat may still place (§7 3))", c.general));
+        if c.seat > 2 || c.seat != s.seat || c.general as usize >= d.generals.len() || generals & (1 << c.general) != 0 {
+            return err(format!("cur: general {} is no general the seat to act may still place (§7 3))", c.general));
+        }
+        if d.generals[c.general as usize].kingdom != c.seat || s.gloc[c.general as usize] != GLoc::Active {
+            return err(format!("cur: {} is not a recruited general of seat {} (§7 3))", d.generals[c.general as usize].id, c.seat));
+        }
+        // The action is chosen first (Target), then what goes with the general (Extras).
+        let chosen = c.action != NONE;
+        if chosen != (s.pending == Pending::Extras) {
+            return err(format!("cur: action {} with the decision {:?} (§7 3))", c.action, s.pending));
         }
     }
     Ok(())

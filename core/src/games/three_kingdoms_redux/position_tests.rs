@@ -454,3 +454,134 @@ fn scenario_files_load_validate_and_play_to_the_end() {
     }
     assert!(files >= 3, "{files} scenario files");
 }
+
+// === fuzz: accepted positions never panic and play on within the rules ===
+
+/// The JSON paths of every number in `v`.
+fn number_paths(v: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
+    match v {
+        Value::Number(_) => out.push(path.clone()),
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                path.push(Value::from(i));
+                number_paths(x, path, out);
+                path.pop();
+            }
+        }
+        Value::Object(m) => {
+            for (k, x) in m {
+                path.push(Value::from(k.as_str()));
+                number_paths(x, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn at<'a>(v: &'a mut Value, path: &[Value]) -> &'a mut Value {
+    path.iter().fold(v, |v, k| match k {
+        Value::Number(i) => &mut v[i.as_u64().unwrap() as usize],
+        Value::String(s) => &mut v[s.as_str()],
+        _ => unreachable!(),
+    })
+}
+
+/// Mutates one number of `s` (not its generator) at random; `None` when the result does not
+/// deserialize.
+fn mutate(s: &State, rng: &mut Rng) -> Option<State> {
+    let mut v = serde_json::to_value(s).unwrap();
+    let mut paths = Vec::new();
+    number_paths(&v, &mut Vec::new(), &mut paths);
+    paths.retain(|p| p[0] != "rng");
+    let p = &paths[rng.below(paths.len() as u32) as usize];
+    let x = at(&mut v, p);
+    let old = x.as_i64().unwrap_or(0);
+    let new = match rng.below(6) {
+        0 => old + 1,
+        1 => old - 1,
+        2 => rng.below(4) as i64,
+        3 => 255,
+        4 => rng.below(64) as i64,
+        _ => [65535, 127, 32, 100, 254][rng.below(5) as usize],
+    };
+    *x = Value::from(new);
+    serde_json::from_value(v).ok()
+}
+
+fn fuzz_games() -> Vec<Tkr> {
+    vec![game()]
+}
+
+/// Mutated positions that validate never make the rules panic, and play from them stays valid.
+#[test]
+fn fuzz_accepted_positions_play_on_within_the_rules() {
+    let mut accepted = 0;
+    let mut tried = 0;
+    for (gi, g) in fuzz_games().into_iter().enumerate() {
+        let mut states = Vec::new();
+        for seed in 0..6u64 {
+            let mut n = 0;
+            playout(&g, g.new_initial_state(seed), seed, |s| {
+                n += 1;
+                if n % 5 == 0 {
+                    states.push(s.clone());
+                }
+            });
+        }
+        let mut rng = Rng::from_seed(gi as u64 + 77);
+        for (i, s) in states.iter().enumerate() {
+            for _ in 0..4 {
+                let Some(t) = mutate(s, &mut rng) else { continue };
+                tried += 1;
+                if g.validate_position(&t).is_err() {
+                    continue;
+                }
+                accepted += 1;
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exercise(&g, t.clone(), i as u64)));
+                if let Err(e) = run {
+                    let msg =
+                        e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|x| x.to_string())).unwrap_or_default();
+                    let diff: Vec<String> = {
+                        let (a, b) = (serde_json::to_value(s).unwrap(), serde_json::to_value(&t).unwrap());
+                        a.as_object().unwrap().iter().filter(|(k, x)| b[k.as_str()] != **x).map(|(k, _)| k.clone()).collect()
+                    };
+                    panic!("an accepted position (changed: {diff:?}) fails: {msg}");
+                }
+            }
+        }
+    }
+    println!("{accepted} of {tried} mutated positions accepted and played");
+    assert!(tried > 1000, "{tried}");
+}
+
+/// Views, tensors, samples and a short random continuation, each state validated.
+fn exercise(g: &Tkr, mut s: State, seed: u64) {
+    let mut rng = Rng::from_seed(seed);
+    let mut legal = Vec::new();
+    let mut out = vec![0f32; g.info().observation_len()];
+    for _ in 0..40 {
+        g.validate_position(&s).unwrap_or_else(|e| panic!("play from an accepted position left the rules: {e}"));
+        for observer in SPECTATOR..g.num_players() as Player {
+            let _ = g.view(&s, observer);
+            g.observation_tensor(&s, observer, &mut out);
+            if let Some(t) = g.sample_position(&s, observer, &mut rng) {
+                g.validate_position(&t).unwrap_or_else(|e| panic!("a sample of an accepted position is invalid: {e}"));
+            }
+        }
+        let _ = g.returns(&s);
+        if g.is_terminal(&s) {
+            return;
+        }
+        let a = if g.current_player(&s) == CHANCE {
+            g.sample_chance(&mut s)
+        } else {
+            legal.clear();
+            g.legal_actions(&s, &mut legal);
+            assert!(!legal.is_empty(), "no legal action");
+            legal[rng.below(legal.len() as u32) as usize]
+        };
+        let _ = g.action_to_string(&s, a);
+        g.apply(&mut s, a, &mut Events::off());
+    }
+}
