@@ -28,7 +28,23 @@ pub fn validate_position(g: &Samurai, s: &State) -> Result<(), String> {
     tokens(g, s, &board)?;
     figures(g, s)?;
     turn(g, s, &board)?;
-    end(g, s)
+    end(g, s)?;
+    decision_possible(g, s)
+}
+
+/// The game goes on only with a decision that can be taken: a legal action, or a chance
+/// outcome (asked last, when every value the rules read is known to be in bounds).
+fn decision_possible(g: &Samurai, s: &State) -> Result<(), String> {
+    use crate::game::Game;
+    if g.is_terminal(s) {
+        return Ok(());
+    }
+    let mut legal = Vec::new();
+    g.legal_actions(s, &mut legal);
+    if legal.is_empty() {
+        return err("pending: the decision has no legal action, so play cannot go on".into());
+    }
+    Ok(())
 }
 
 fn err<T>(msg: String) -> Result<T, String> {

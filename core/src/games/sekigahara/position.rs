@@ -24,6 +24,21 @@ use super::{control, Sekigahara};
 use crate::game::Player;
 use crate::rng::Rng;
 
+/// The game goes on only with a decision that can be taken: a legal action, or a chance
+/// outcome (asked last, when every value the rules read is known to be in bounds).
+fn decision_possible(g: &Sekigahara, s: &State) -> Result<(), String> {
+    use crate::game::Game;
+    if g.is_terminal(s) {
+        return Ok(());
+    }
+    let mut legal = Vec::new();
+    g.legal_actions(s, &mut legal);
+    if legal.is_empty() {
+        return err("pending: the decision has no legal action, so play cannot go on".into());
+    }
+    Ok(())
+}
+
 fn err<T>(msg: String) -> Result<T, String> {
     Err(msg)
 }
@@ -35,7 +50,8 @@ pub fn validate_position(g: &Sekigahara, s: &State) -> Result<(), String> {
     cards(g, s)?;
     control_ok(g, s)?;
     sequence(g, s)?;
-    end(g, s)
+    end(g, s)?;
+    decision_possible(g, s)
 }
 
 fn shape(g: &Sekigahara, s: &State) -> Result<(), String> {
@@ -111,6 +127,10 @@ fn blocks(g: &Sekigahara, s: &State) -> Result<(), String> {
         // A game that ends at once in a battle (2.1) leaves its blocks as they were.
         if b.flags & (DEPLOYED | DEFECTED) != 0 && b.loc != battle_loc && s.pending != Pending::Over {
             return err(format!("blocks[{i}]: {} is deployed outside the battle in progress (8.2.3)", x.id));
+        }
+        let listed = s.battle.as_ref().is_some_and(|x| x.deploys.iter().any(|dep| dep.block as usize == i));
+        if b.flags & DEPLOYED != 0 && !listed && s.pending != Pending::Over {
+            return err(format!("blocks[{i}]: {} is face up as deployed but is no deployment of the battle (8.2.3)", x.id));
         }
         if b.flags & DEFECTED != 0 && b.flags & DEPLOYED == 0 {
             return err(format!("blocks[{i}]: {} defected without being deployed (8.6)", x.id));
@@ -301,6 +321,15 @@ fn sequence(g: &Sekigahara, s: &State) -> Result<(), String> {
         if b.holder != NONE && b.holder > 1 || b.winner != NONE && b.winner > 1 {
             return err(format!("battle: castle holder {} or winner {} is no side (8.8.4)", b.holder, b.winner));
         }
+        // `last` names the deployment a challenge or a double card's second block refers to
+        // (8.4.2, 8.6.1); while a card's block is being chosen it is the one to come.
+        let refers = matches!(p, Pending::DeploySecond { .. } | Pending::Challenge | Pending::Refute);
+        if b.last != NONE && (b.last as usize > b.deploys.len() || (refers && b.last as usize >= b.deploys.len())) {
+            return err(format!("battle.last: deployment {} of {} (8.6.1)", b.last, b.deploys.len()));
+        }
+        if b.used.len() == g.data.cards.len() && b.used.iter().zip(&g.data.cards).any(|(&n, c)| n > c.count) {
+            return err("battle.used: more copies played than the game has (8.10)".into());
+        }
         for dep in &b.deploys {
             if dep.block as usize >= s.blocks.len() || dep.side > 1 || (dep.card != NONE && dep.card as usize >= d.cards.len()) {
                 return err(format!("battle.deploys: block {} card {} is no deployment (8.2.3)", dep.block, dep.card));
@@ -407,17 +436,27 @@ fn end(g: &Sekigahara, s: &State) -> Result<(), String> {
 
 /// A position that `observer` cannot tell from `s` (the same view), with the hidden parts
 /// drawn from `rng` (see the module comment).
+///
+/// The deal is drawn again while it gives no valid position (a decision that the dealt
+/// identities leave without a legal action): the sample is uniform among the valid
+/// completions. After 64 draws (never needed by a reachable position in the tests) the
+/// cards are dealt and the blocks kept.
 pub fn sample_position(g: &Sekigahara, s: &State, observer: Player, rng: &mut Rng) -> State {
-    let mut t = s.clone();
-    for side in 0..2u8 {
-        let own = observer == side as Player;
-        deal_cards(g, s, &mut t, side, own, rng);
-        if !own {
-            deal_blocks(g, s, &mut t, side, rng);
+    for attempt in 0..=64 {
+        let mut t = s.clone();
+        for side in 0..2u8 {
+            let own = observer == side as Player;
+            deal_cards(g, s, &mut t, side, own, rng);
+            if !own && attempt < 64 {
+                deal_blocks(g, s, &mut t, side, rng);
+            }
+        }
+        t.rng = Rng::from_seed(rng.next_u64());
+        if attempt == 64 || validate_position(g, &t).is_ok() {
+            return t;
         }
     }
-    t.rng = Rng::from_seed(rng.next_u64());
-    t
+    unreachable!("the last attempt returns")
 }
 
 /// The unseen cards of `side` dealt anew among its unseen piles (sizes kept): the hand, bid
@@ -468,7 +507,16 @@ fn deal_cards(g: &Sekigahara, s: &State, t: &mut State, side: u8, own: bool, rng
 fn deal_blocks(g: &Sekigahara, s: &State, t: &mut State, side: u8, rng: &mut Rng) {
     let d = &g.data;
     let deployed = deployed_blocks(s);
-    let hidden: Vec<usize> = (0..s.blocks.len()).filter(|&i| d.blocks[i].side == side && face_down_given(s, i, &deployed)).collect();
+    // Where the decision shows that a fitting block exists without naming it (a card played
+    // and its block not chosen yet, a muster from the recruitment box), the side's blocks
+    // there stay as they are (as in the determinization by history, hidden.rs).
+    let pinned = |i: usize| match (s.pending, &s.battle) {
+        (Pending::DeployBlock { .. } | Pending::DeploySecond { .. }, Some(b)) => s.blocks[i].loc == b.loc,
+        (Pending::Muster { loc, .. }, _) => s.blocks[i].loc == BOX || s.blocks[i].loc == loc,
+        _ => false,
+    };
+    let hidden: Vec<usize> =
+        (0..s.blocks.len()).filter(|&i| d.blocks[i].side == side && face_down_given(s, i, &deployed) && !pinned(i)).collect();
     // The places in an order of what they are, not of which block is there, so that the
     // sample depends on the view (and the places' flags) only.
     let (mut off, mut on): (Vec<usize>, Vec<usize>) = hidden.iter().partition(|&&i| matches!(s.blocks[i].loc, BAG | BOX));

@@ -535,7 +535,7 @@ fn fuzz_accepted_positions_play_on_within_the_rules() {
         }
         let mut rng = Rng::from_seed(gi as u64 + 77);
         for (i, s) in states.iter().enumerate() {
-            for _ in 0..4 {
+            for _ in 0..fuzz_rounds() {
                 let Some(t) = mutate(s, &mut rng) else { continue };
                 tried += 1;
                 if g.validate_position(&t).is_err() {
@@ -548,7 +548,18 @@ fn fuzz_accepted_positions_play_on_within_the_rules() {
                         e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|x| x.to_string())).unwrap_or_default();
                     let diff: Vec<String> = {
                         let (a, b) = (serde_json::to_value(s).unwrap(), serde_json::to_value(&t).unwrap());
-                        a.as_object().unwrap().iter().filter(|(k, x)| b[k.as_str()] != **x).map(|(k, _)| k.clone()).collect()
+                        a.as_object()
+                            .unwrap()
+                            .iter()
+                            .filter(|(k, x)| b[k.as_str()] != **x)
+                            .map(|(k, x)| {
+                                format!(
+                                    "{k}: {} -> {}",
+                                    &x.to_string()[..x.to_string().len().min(300)],
+                                    &b[k.as_str()].to_string()[..b[k.as_str()].to_string().len().min(300)]
+                                )
+                            })
+                            .collect()
                     };
                     panic!("an accepted position (changed: {diff:?}) fails: {msg}");
                 }
@@ -588,4 +599,9 @@ fn exercise(g: &Sekigahara, mut s: State, seed: u64) {
         let _ = g.action_to_string(&s, a);
         g.apply(&mut s, a, &mut Events::off());
     }
+}
+
+/// Mutations per state: 4, or `KASSEN_FUZZ_ROUNDS` for a longer local run.
+fn fuzz_rounds() -> usize {
+    std::env::var("KASSEN_FUZZ_ROUNDS").ok().and_then(|x| x.parse().ok()).unwrap_or(4)
 }

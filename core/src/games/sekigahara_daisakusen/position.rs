@@ -15,6 +15,21 @@ use super::data::{Enters, Faction, Kind, EAST, NONE, NO_HEX, WEST};
 use super::state::{bit, bits, Mode, Pending, State, DEAD, TRACK};
 use super::Daisakusen;
 
+/// The game goes on only with a decision that can be taken: a legal action, or a chance
+/// outcome (asked last, when every value the rules read is known to be in bounds).
+fn decision_possible(g: &Daisakusen, s: &State) -> Result<(), String> {
+    use crate::game::Game;
+    if g.is_terminal(s) {
+        return Ok(());
+    }
+    let mut legal = Vec::new();
+    g.legal_actions(s, &mut legal);
+    if legal.is_empty() {
+        return err("pending: the decision has no legal action, so play cannot go on".into());
+    }
+    Ok(())
+}
+
 fn err<T>(msg: String) -> Result<T, String> {
     Err(msg)
 }
@@ -23,10 +38,11 @@ fn err<T>(msg: String) -> Result<T, String> {
 pub fn validate_position(g: &Daisakusen, s: &State) -> Result<(), String> {
     shape(g, s)?;
     counters(g, s)?;
-    cards(g, s)?;
     tracks(g, s)?;
+    cards(g, s)?;
     program(g, s)?;
-    end(g, s)
+    end(g, s)?;
+    decision_possible(g, s)
 }
 
 fn all_units(s: &State) -> u128 {

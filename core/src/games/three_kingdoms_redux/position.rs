@@ -22,6 +22,21 @@ use super::Tkr;
 use crate::game::Player;
 use crate::rng::Rng;
 
+/// The game goes on only with a decision that can be taken: a legal action, or a chance
+/// outcome (asked last, when every value the rules read is known to be in bounds).
+fn decision_possible(g: &Tkr, s: &State) -> Result<(), String> {
+    use crate::game::Game;
+    if g.is_terminal(s) {
+        return Ok(());
+    }
+    let mut legal = Vec::new();
+    g.legal_actions(s, &mut legal);
+    if legal.is_empty() {
+        return err("pending: the decision has no legal action, so play cannot go on".into());
+    }
+    Ok(())
+}
+
 fn err<T>(msg: String) -> Result<T, String> {
     Err(msg)
 }
@@ -40,13 +55,14 @@ pub fn validate_position(g: &Tkr, s: &State) -> Result<(), String> {
     regions(g, s)?;
     supplies(g, s)?;
     bids(g, s)?;
-    stage(s)?;
-    end(g, s)
+    stage(g, s)?;
+    end(g, s)?;
+    decision_possible(g, s)
 }
 
 /// The decision matches the stage of the round (§3, §7, §8): setup draws, recruitment,
 /// alliance, bidding, resolution with its prompts, the round's end.
-fn stage(s: &State) -> Result<(), String> {
+fn stage(g: &Tkr, s: &State) -> Result<(), String> {
     use Pending as P;
     let p = s.pending;
     // Prompts queued behind a step (ability gains, the tribal-12 purchase, deficits).
@@ -107,6 +123,46 @@ fn stage(s: &State) -> Result<(), String> {
     if let P::Keep { seat, .. } | P::DrawGeneral { seat, .. } = p {
         if seat > 2 {
             return err(format!("pending: seat {seat} (§7 1))"));
+        }
+    }
+    // §7 1): the kingdoms recruit in seat order (`cursor`), each drawing, then keeping.
+    if let P::Keep { seat, left } | P::DrawGeneral { seat, left } = p {
+        if seat != s.cursor || left == 0 {
+            return err(format!("pending: seat {seat} recruits ({left} left) but seat {} is the one recruiting (§7 1))", s.cursor));
+        }
+    }
+    // The prompts of an action belong to the action being performed.
+    if let P::DevelopMode { action }
+    | P::Bank { action }
+    | P::Produce { action }
+    | P::OccupyGeneral { action }
+    | P::OccupyRegion { action, .. }
+    | P::OccupyUnits { action, .. } = p
+    {
+        if action != s.acting {
+            return err(format!("pending: a prompt of action {action} while action {} is performed (§8 3))", s.acting));
+        }
+    }
+    if let P::DrawGeneral { seat, left } = p {
+        if left as usize > g.general_deck(s, seat as usize).count() {
+            return err(format!("pending: seat {seat} draws {left} generals from a deck of fewer (§7 1))"));
+        }
+    }
+    if let P::Keep { seat, left } = p {
+        let drawn = g.data.decks[seat as usize].iter().filter(|&&x| s.gloc[x as usize] == GLoc::Drawn).count();
+        if left as usize > drawn {
+            return err(format!("pending: seat {seat} keeps {left} of {drawn} drawn generals (§7 1))"));
+        }
+    }
+    if let P::DrawDev { deck, left, .. } = p {
+        if left == 0 || left as usize > g.dev_remaining(s, deck).count() {
+            return err(format!("pending: {left} development cards drawn from deck {deck}, which holds fewer (§3-K, §8 3))"));
+        }
+    }
+    if s.stage == Stage::Recruit {
+        let later = |i: usize| g.data.generals[i].kingdom > s.cursor;
+        if let Some(i) = (0..s.gloc.len()).find(|&i| later(i) && matches!(s.gloc[i], GLoc::Drawn | GLoc::Chosen)) {
+            return err(format!("gloc[{i}]: {} is {:?} before its kingdom recruits (§7 1))", g.data.generals[i].id, s.gloc[i]));
         }
     }
     if let P::Keep { seat, .. } = p {
@@ -486,6 +542,10 @@ fn bids(g: &Tkr, s: &State) -> Result<(), String> {
         }
         if d.generals[c.general as usize].kingdom != c.seat || s.gloc[c.general as usize] != GLoc::Active {
             return err(format!("cur: {} is not a recruited general of seat {} (§7 3))", d.generals[c.general as usize].id, c.seat));
+        }
+        // Its value and bonus are computed when it is confirmed.
+        if c.value != 0 || c.bonus != 0 {
+            return err(format!("cur: a placement under way already has the value {} (§7 3))", c.value));
         }
         // The action is chosen first (Target), then what goes with the general (Extras).
         let chosen = c.action != NONE;
