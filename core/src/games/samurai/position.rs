@@ -135,12 +135,12 @@ fn tokens(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
     if setup && board.iter().any(|&b| b != 0) {
         return err("cells: tokens on the board before play begins (§4.8)".into());
     }
-    for p in 0..g.n {
+    for (p, &on_board) in board.iter().enumerate().take(g.n) {
         let (hand, stack) = (s.hands[p], s.stacks[p]);
         if hand & stack != 0 {
             return err(format!("hands[{p}]: a token both behind the screen and in the stack (§4.3)"));
         }
-        if (hand | stack) & board[p] != 0 {
+        if (hand | stack) & on_board != 0 {
             return err(format!("cells: a token of seat {p} is on the board and in its hand or stack (§2.1)"));
         }
         if hand.count_ones() > HAND {
@@ -162,7 +162,7 @@ fn tokens(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
         }
         // Every token not in hand, stack or on the board has left the game: the figure exchange
         // (2.4), or the token the current seat picked up and is re-placing (2.4).
-        let mut away = g.all_tokens & !(hand | stack | board[p]);
+        let mut away = g.all_tokens & !(hand | stack | on_board);
         away &= !(1 << d.figure_swap);
         if let (Phase::Play, Pending::ReplaceToken { token }) = (s.phase, s.turn.pending) {
             if p == s.seat as usize && (token as usize) < d.tokens.len() {

@@ -231,7 +231,7 @@ fn control_ok(g: &Sekigahara, s: &State) -> Result<(), String> {
             Some(_) if s.castle[l] > 1 => return err(format!("castle[{l}]: the castle of {} is held by nobody (4.3)", loc.id)),
             _ => {}
         }
-        if !loc.resource && s.resource[l] != NONE || s.resource[l] != NONE && s.resource[l] > 1 {
+        if s.resource[l] != NONE && (!loc.resource || s.resource[l] > 1) {
             return err(format!("resource[{l}]: {} is no resource location or the controller is no side (4.2)", loc.id));
         }
         // A game that ends at once (2.1) stops before control is brought up to date.

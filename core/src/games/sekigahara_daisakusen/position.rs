@@ -165,11 +165,11 @@ fn counters(g: &Daisakusen, s: &State) -> Result<(), String> {
         _ => NO_HEX,
     };
     for (h, o) in s.occ.iter().enumerate() {
-        for side in 0..2 {
-            if o[side] > d.stacking && h as u16 != moving_at {
+        for (side, &n) in o.iter().enumerate() {
+            if n > d.stacking && h as u16 != moving_at {
                 return err(format!(
                     "occ[{h}]: {} counters of side {side} on hex {}, the stacking limit is {} (R 6.1(3))",
-                    o[side], d.hexes[h].id, d.stacking
+                    n, d.hexes[h].id, d.stacking
                 ));
             }
         }

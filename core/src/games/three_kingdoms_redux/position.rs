@@ -108,7 +108,7 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
         ));
     }
     let importing = s.seats.iter().any(|x| x.import_drawn != 0);
-    if importing != !s.import_seq.is_empty()
+    if importing == s.import_seq.is_empty()
         || (importing && !matches!(p, P::KeepImport { .. } | P::DrawDev { import: true, .. }))
         || (matches!(p, P::KeepImport { .. }) && !importing)
     {
@@ -166,7 +166,7 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
         }
     }
     if let P::Keep { seat, .. } = p {
-        if !s.gloc.iter().any(|l| *l == GLoc::Drawn) {
+        if !s.gloc.contains(&GLoc::Drawn) {
             return err(format!("pending: seat {seat} keeps a general but none is drawn (§7 1))"));
         }
     }
@@ -489,11 +489,12 @@ fn supplies(g: &Tkr, s: &State) -> Result<(), String> {
         if p.office as usize >= d.office_vp.len() {
             return err(format!("seats[{k}].office: {} is beyond the office track (§11)", p.office));
         }
-        if g.limits {
-            if p.untrained + p.trained > d.limit_armies || p.support > d.limit_support || (0..4).any(|w| p.weapons[w] > d.limit_weapons[w])
-            {
-                return err(format!("seats[{k}].untrained: armies, weapons or support tokens beyond the components (C35)"));
-            }
+        if g.limits
+            && (p.untrained + p.trained > d.limit_armies
+                || p.support > d.limit_support
+                || (0..4).any(|w| p.weapons[w] > d.limit_weapons[w]))
+        {
+            return err(format!("seats[{k}].untrained: armies, weapons or support tokens beyond the components (C35)"));
         }
         if p.todo & !p.won != 0 || p.performed & !p.won != 0 || p.todo & p.performed != 0 {
             return err(format!("seats[{k}].todo: an action to perform that was not won, or performed twice (§8 3), C26)"));
