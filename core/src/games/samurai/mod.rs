@@ -29,6 +29,7 @@ mod bot;
 mod capture;
 pub mod data;
 mod hidden;
+mod position;
 mod render;
 mod scoring;
 mod setup;
@@ -366,6 +367,17 @@ impl Game for Samurai {
 
     fn playout_depth(&self) -> u32 {
         bot::PLAYOUT_DEPTH
+    }
+
+    /// Every value in bounds and every invariant of the rules (position.rs).
+    fn validate_position(&self, s: &State) -> Result<(), String> {
+        self.validate(s)?;
+        position::validate_position(self, s)
+    }
+
+    /// Other seats' hands and hidden capture types dealt anew (position.rs).
+    fn sample_position(&self, s: &State, observer: Player, rng: &mut Rng) -> Option<State> {
+        Some(position::sample_position(self, s, observer, rng))
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

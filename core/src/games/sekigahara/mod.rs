@@ -55,6 +55,7 @@ pub mod data;
 mod describe;
 mod hidden;
 mod movement;
+mod position;
 mod render;
 mod sizes;
 mod state;
@@ -355,6 +356,17 @@ impl Game for Sekigahara {
 
     fn playout_depth(&self) -> u32 {
         bot::PLAYOUT_DEPTH
+    }
+
+    /// Every value in bounds and every invariant of the rules (position.rs).
+    fn validate_position(&self, s: &State) -> Result<(), String> {
+        self.validate(s)?;
+        position::validate_position(self, s)
+    }
+
+    /// The other side's face-down blocks and every unseen card dealt anew (position.rs).
+    fn sample_position(&self, s: &State, observer: Player, rng: &mut Rng) -> Option<State> {
+        Some(position::sample_position(self, s, observer, rng))
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

@@ -54,6 +54,7 @@ mod bot;
 mod combat;
 pub mod data;
 mod movement;
+mod position;
 mod render;
 mod sequence;
 mod sizes;
@@ -381,6 +382,13 @@ impl Game for Daisakusen {
 
     fn playout_depth(&self) -> u32 {
         bot::PLAYOUT_DEPTH
+    }
+
+    /// Every value in bounds and every invariant of the rules (position.rs). Nothing is
+    /// hidden, so `sample_position` keeps the default (the position itself).
+    fn validate_position(&self, s: &State) -> Result<(), String> {
+        self.validate(s)?;
+        position::validate_position(self, s)
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

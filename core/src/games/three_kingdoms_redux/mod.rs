@@ -56,6 +56,7 @@ pub mod data;
 mod flow;
 mod hidden;
 mod play;
+mod position;
 mod render;
 mod rules;
 mod scoring;
@@ -353,6 +354,18 @@ impl Game for Tkr {
 
     fn playout_depth(&self) -> u32 {
         bot::PLAYOUT_DEPTH
+    }
+
+    /// Every value in bounds and every invariant of the rules (position.rs).
+    fn validate_position(&self, s: &State) -> Result<(), String> {
+        self.validate(s)?;
+        position::validate_position(self, s)
+    }
+
+    /// Every unseen development card and the other seats' unrevealed generals dealt anew
+    /// (position.rs).
+    fn sample_position(&self, s: &State, observer: Player, rng: &mut Rng) -> Option<State> {
+        Some(position::sample_position(self, s, observer, rng))
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

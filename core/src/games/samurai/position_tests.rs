@@ -1,0 +1,771 @@
+//! Positions: every reachable state validates, each corruption is rejected with its rule,
+//! samples keep the observer's view, and the scenario files load and play to the end.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::super::action::Action;
+use super::super::state::{cell, Pending, Phase, State, EMPTY};
+use super::super::{Data, Samurai};
+use super::{sample_position, validate_position};
+use crate::events::Events;
+use crate::game::{Game, Player, CHANCE, SPECTATOR};
+use crate::rng::Rng;
+
+fn game(players: usize) -> Samurai {
+    Samurai::new(players, Arc::new(Data::embedded())).unwrap()
+}
+
+/// One random game from `s` to the end, calling `f` on every state; returns the last one.
+fn playout(g: &Samurai, mut s: State, seed: u64, mut f: impl FnMut(&State)) -> State {
+    let mut rng = Rng::from_seed(seed);
+    let mut legal = Vec::new();
+    for _ in 0..g.info().max_game_length {
+        f(&s);
+        if g.is_terminal(&s) {
+            return s;
+        }
+        let a = if g.current_player(&s) == CHANCE {
+            g.sample_chance(&mut s)
+        } else {
+            legal.clear();
+            g.legal_actions(&s, &mut legal);
+            legal[rng.below(legal.len() as u32) as usize]
+        };
+        g.apply(&mut s, a, &mut Events::off());
+    }
+    panic!("samurai: a game outlasted max_game_length");
+}
+
+#[test]
+fn every_state_of_random_games_validates() {
+    let mut states = 0;
+    for players in 2..=4 {
+        let g = game(players);
+        for seed in 0..300u64 {
+            playout(&g, g.new_initial_state(seed), seed ^ 0x5a, |s| {
+                validate_position(&g, s).unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}\n{s:?}"));
+                states += 1;
+            });
+        }
+    }
+    println!("{states} states validated");
+    assert!(states > 50_000, "{states}");
+}
+
+#[test]
+fn samples_keep_the_observers_view_and_validate_and_vary() {
+    let mut varied = 0;
+    let mut compared = 0;
+    for players in 2..=4 {
+        let g = game(players);
+        for seed in 0..12u64 {
+            let mut step = 0;
+            playout(&g, g.new_initial_state(seed), seed, |s| {
+                step += 1;
+                if step % 9 != 0 && !g.is_terminal(s) {
+                    return;
+                }
+                for observer in SPECTATOR..players as Player {
+                    let view = g.view(s, observer);
+                    let mut seen = std::collections::HashSet::new();
+                    for k in 0..24 {
+                        let t = sample_position(&g, s, observer, &mut Rng::from_seed(seed * 977 + step * 31 + k));
+                        validate_position(&g, &t).unwrap_or_else(|e| panic!("{players}p seed {seed} step {step} seat {observer}: {e}"));
+                        assert_eq!(g.view(&t, observer), view, "{players}p seed {seed} step {step} seat {observer}");
+                        seen.insert((t.hands, t.stacks, t.captured));
+                        compared += 1;
+                    }
+                    // Something is hidden when another seat holds a hand it could hold otherwise.
+                    let hands_hidden = (0..players).any(|p| {
+                        p as Player != observer
+                            && s.phase != Phase::Over
+                            && s.hands[p] != 0
+                            && (s.stacks[p] != 0 || s.phase == Phase::ChooseTokens)
+                    });
+                    let hidden = hands_hidden || captured_tables(s, players, observer) > 1;
+                    if hidden {
+                        assert!(seen.len() > 1, "{players}p seed {seed} step {step} seat {observer}: 24 samples were equal");
+                        varied += 1;
+                    } else {
+                        assert_eq!(seen.len(), 1);
+                    }
+                }
+            });
+        }
+    }
+    assert!(varied > 100 && compared > 1000, "{varied} {compared}");
+}
+
+/// How many captured-type tables the observer cannot tell apart.
+fn captured_tables(s: &State, players: usize, observer: Player) -> usize {
+    if players == 2 || s.phase == Phase::Over {
+        return 1;
+    }
+    let hidden: Vec<usize> = (0..players).filter(|&p| p as Player != observer).collect();
+    let rows: Vec<u32> = hidden.iter().map(|&p| s.captured[p].iter().map(|&x| x as u32).sum()).collect();
+    let cols: [u32; 3] = std::array::from_fn(|f| hidden.iter().map(|&p| s.captured[p][f] as u32).sum());
+    let mut tables = Vec::new();
+    super::fill(&rows, cols, &mut Vec::new(), &mut tables);
+    tables.len()
+}
+
+#[test]
+fn r4_2_a_hidden_hand_is_a_uniform_choice_among_the_unused_tokens() {
+    // Seat 1's hand seen by seat 0 in mid play: each of its unused tokens is in the hand with
+    // probability hand / unused (within five standard deviations over 4000 samples).
+    let g = game(2);
+    let mut s = None;
+    playout(&g, g.new_initial_state(21), 21, |x| {
+        if s.is_none() && x.phase == Phase::Play && x.seat == 0 && x.stacks[1].count_ones() >= 5 {
+            s = Some(x.clone());
+        }
+    });
+    let s = s.unwrap();
+    let pool = s.hands[1] | s.stacks[1];
+    let (k, n) = (s.hands[1].count_ones() as f64, pool.count_ones() as f64);
+    let runs = 4000;
+    let mut count = [0u32; 32];
+    let mut rng = Rng::from_seed(5);
+    for _ in 0..runs {
+        let t = sample_position(&g, &s, 0, &mut rng);
+        assert_eq!(t.hands[1] | t.stacks[1], pool);
+        for b in super::super::bits(t.hands[1]) {
+            count[b as usize] += 1;
+        }
+    }
+    let p = k / n;
+    let sigma = (runs as f64 * p * (1.0 - p)).sqrt();
+    for b in super::super::bits(pool) {
+        let dev = (count[b as usize] as f64 - runs as f64 * p).abs();
+        assert!(dev < 5.0 * sigma, "token {b}: {} of {runs}, expected {}", count[b as usize], runs as f64 * p);
+    }
+}
+
+#[test]
+fn samples_depend_only_on_the_view() {
+    // A sample has the observer's view, so sampling it again with the same generator must
+    // give the same position.
+    for players in [2, 4] {
+        let g = game(players);
+        let mut step = 0;
+        playout(&g, g.new_initial_state(11), 11, |s| {
+            step += 1;
+            if step % 13 != 0 {
+                return;
+            }
+            for observer in SPECTATOR..players as Player {
+                let t = sample_position(&g, s, observer, &mut Rng::from_seed(step));
+                let a = sample_position(&g, s, observer, &mut Rng::from_seed(step + 1));
+                let b = sample_position(&g, &t, observer, &mut Rng::from_seed(step + 1));
+                assert_eq!(a, b, "{players}p step {step} seat {observer}");
+            }
+        });
+    }
+}
+
+#[test]
+fn r3_3_hidden_captured_types_are_dealt_among_the_tables_the_counts_allow() {
+    let g = game(3);
+    let mut s = None;
+    for seed in 0..50 {
+        playout(&g, g.new_initial_state(seed), seed, |x| {
+            if s.is_none() && x.phase == Phase::Play && (0..3).filter(|&p| x.captured[p].iter().sum::<u8>() >= 2).count() >= 2 {
+                s = Some(x.clone());
+            }
+        });
+    }
+    let s = s.expect("a game where two seats captured two figures");
+    let mut seen = std::collections::HashSet::new();
+    for k in 0..40 {
+        let t = sample_position(&g, &s, 0, &mut Rng::from_seed(k));
+        assert_eq!(t.captured[0], s.captured[0], "the observer's own captures are kept");
+        for p in 1..3 {
+            assert_eq!(t.captured[p].iter().sum::<u8>(), s.captured[p].iter().sum::<u8>());
+        }
+        seen.insert(t.captured);
+    }
+    assert!(seen.len() > 1, "the types never varied");
+}
+
+// === corruptions ===
+
+/// A 2-player game in play, turn 1: seat 0 kept tokens 0-4.
+fn ready(players: usize) -> (Samurai, State) {
+    let g = game(players);
+    let mut s = g.new_initial_state(3);
+    for _ in 0..players {
+        for k in 0..5 {
+            g.apply(&mut s, g.encode(Action::Keep { token: k }), &mut Events::off());
+        }
+    }
+    let mut legal = Vec::new();
+    while s.phase == Phase::PlaceFigures {
+        legal.clear();
+        g.legal_actions(&s, &mut legal);
+        g.apply(&mut s, legal[0], &mut Events::off());
+    }
+    validate_position(&g, &s).unwrap();
+    (g, s)
+}
+
+fn rejected(g: &Samurai, s: &State, needle: &str) {
+    match validate_position(g, s) {
+        Ok(()) => panic!("accepted, expected an error with {needle:?}"),
+        Err(e) => assert!(e.contains(needle), "{e:?} does not contain {needle:?}"),
+    }
+}
+
+#[test]
+fn r2_1_a_token_in_two_places_or_nowhere_is_rejected() {
+    let (g, s) = ready(2);
+    let mut t = s.clone();
+    t.cells[46] = cell(0, 10);
+    rejected(&g, &t, "on the board and in its hand or stack (§2.1)");
+    let mut t = s.clone();
+    t.stacks[1] &= !(1 << 12);
+    rejected(&g, &t, "token 12 (");
+    let mut t = s.clone();
+    t.stacks[0] |= 1;
+    rejected(&g, &t, "both behind the screen and in the stack (§4.3)");
+    let mut t = s.clone();
+    t.hands[3] = 1;
+    rejected(&g, &t, "hands[3]: holds a token that does not exist");
+    let mut t = s.clone();
+    t.cells[46] = cell(0, 10);
+    t.cells[50] = cell(0, 10);
+    t.stacks[0] &= !(1 << 10);
+    rejected(&g, &t, "on the board twice (§2.1)");
+}
+
+#[test]
+fn r5_3_tokens_on_the_wrong_hex_are_rejected() {
+    let (g, s) = ready(2);
+    let mut t = s.clone();
+    t.stacks[0] &= !(1 << 15);
+    t.cells[46] = cell(0, 15); // a ship on land
+    rejected(&g, &t, "ships go on sea, other tokens on land (§5.3)");
+    let mut t = s.clone();
+    t.stacks[0] &= !(1 << 10);
+    t.cells[45] = cell(0, 10); // a village
+    rejected(&g, &t, "on a village hex");
+    let mut t = s.clone();
+    t.stacks[0] &= !(1 << 18);
+    t.cells[46] = cell(0, 18);
+    rejected(&g, &t, "figure exchange token never stands on the board (§2.4)");
+    let mut t = s.clone();
+    t.cells[46] = cell(2, 10);
+    rejected(&g, &t, "no token of a seat in this game");
+    let off = (0..g.data().hexes.len()).find(|&h| !g.in_play[h]).unwrap();
+    let mut t = s.clone();
+    t.stacks[0] &= !(1 << 10);
+    t.cells[off] = cell(0, 10);
+    rejected(&g, &t, "is not on the 2-player board");
+}
+
+#[test]
+fn r2_1_figures_must_add_up_and_fit_their_settlements() {
+    let (g, s) = ready(2);
+    let village = g.villages[0] as usize;
+    let mut t = s.clone();
+    t.figures[village] = 0b011;
+    rejected(&g, &t, "figures on a village of 1");
+    let mut t = s.clone();
+    t.on_board[0] -= 1;
+    t.captured[0][0] += 1;
+    rejected(&g, &t, "on_board[0]: 6 but 7 helmet figures stand");
+    let mut t = s.clone();
+    t.set_aside[1] = 1;
+    rejected(&g, &t, "supply + board + set aside + captured = 8 buddha figures, the game has 7 (§2.1)");
+    let edo =
+        g.settlements.iter().copied().find(|&st| g.data().settlements[st as usize].kind == super::super::HexKind::Edo).unwrap() as usize;
+    let mut t = s.clone();
+    t.figures[edo] = 0b110;
+    t.on_board[0] -= 1;
+    t.captured[1][0] += 1;
+    rejected(&g, &t, "Edo holds one figure of each type");
+    let mut t = s.clone();
+    t.figures[village] = 0b1000;
+    rejected(&g, &t, "beyond the three");
+}
+
+#[test]
+fn r5_4_surrounded_means_resolved_and_resolved_means_empty() {
+    let (g, s) = ready(2);
+    let st = g.data().settlement_at[45] as usize;
+    let mut t = s.clone();
+    t.cells[46] = cell(0, 10);
+    t.cells[50] = cell(0, 11);
+    t.stacks[0] &= !(3 << 10);
+    rejected(&g, &t, &format!("resolved: settlement {st} is surrounded but not resolved (§5.4)"));
+    let mut t = s.clone();
+    t.resolved |= 1 << st;
+    rejected(&g, &t, "still holds figures");
+    let f = t.figures[st].trailing_zeros() as usize;
+    t.figures[st] = 0;
+    t.on_board[f] -= 1;
+    t.captured[1][f] += 1;
+    rejected(&g, &t, "is resolved but not surrounded (§3.1)");
+}
+
+#[test]
+fn r5_5_hand_sizes_follow_the_refill() {
+    let (g, s) = ready(2);
+    let mut t = s.clone();
+    let low = t.hands[1].trailing_zeros();
+    t.hands[1] &= !(1 << low);
+    t.stacks[1] |= 1 << low;
+    rejected(&g, &t, "hands[1]: 4 tokens behind the screen with tokens left in the stack (§5.5)");
+    let mut t = s.clone();
+    t.turn.played = 1;
+    rejected(&g, &t, "5 in hand and 1 played this turn");
+    let mut t = s.clone();
+    t.phase = Phase::Refill;
+    rejected(&g, &t, "a refill with a full hand or an empty stack (§5.5)");
+}
+
+#[test]
+fn r4_setup_phases_are_checked() {
+    let g = game(3);
+    let mut s = g.new_initial_state(1);
+    validate_position(&g, &s).unwrap();
+    s.hands[1] = 1;
+    rejected(&g, &s, "seat 1 has not finished keeping its tokens (seat 0 keeps now) (§4.2)");
+    let mut s = g.new_initial_state(1);
+    s.cells[46] = cell(0, 10);
+    rejected(&g, &s, "tokens on the board before play begins (§4.8)");
+    let (g, mut s) = ready(3);
+    s.phase = Phase::PlaceFigures;
+    rejected(&g, &s, "supply: empty, so play has begun (§4.8)");
+}
+
+#[test]
+fn r6_the_end_needs_its_cause_and_a_cause_needs_the_end() {
+    let (g, s) = ready(2);
+    let mut t = s.clone();
+    t.phase = Phase::Over;
+    rejected(&g, &t, "end: the game is over without a reason (§6)");
+    t.end = Some(super::super::EndReason::FourSetAside);
+    rejected(&g, &t, "does not match the board and the figures");
+    let mut t = s.clone();
+    t.end = Some(super::super::EndReason::NobodyCanPlay);
+    rejected(&g, &t, "end: set while the game is not over (§6)");
+    let mut t = s.clone();
+    t.passes = 2;
+    rejected(&g, &t, "a whole round of passes, so the game is over (N9)");
+}
+
+#[test]
+fn r2_4_half_made_exchanges_are_checked() {
+    let (g, s) = ready(2);
+    // Seat 0 played helmet 2 on h46 and the figure exchange, and chose a figure.
+    let village = g.villages[0];
+    let absent = (0..3u8).find(|&f| s.figures[village as usize] & (1 << f) == 0).unwrap();
+    let mut t = s.clone();
+    t.hands[0] &= !1;
+    t.cells[46] = cell(0, 0);
+    t.turn.played = 2;
+    t.turn.normal_used = true;
+    t.turn.pending = Pending::SwapFigure { settlement: village, figure: absent };
+    rejected(&g, &t, "4 in hand and 2 played this turn");
+    t.turn.played = 1;
+    rejected(&g, &t, "is not on the board (§2.4)");
+    t.turn.pending = Pending::SwapFigure { settlement: village, figure: s.figures[village as usize].trailing_zeros() as u8 };
+    rejected(&g, &t, "the exchange token was not played (§2.4)");
+    t.stacks[0] &= !(1 << 18);
+    validate_position(&g, &t).unwrap();
+    let mut t = s.clone();
+    t.turn.pending = Pending::ReplaceToken { token: 10 };
+    rejected(&g, &t, "is not a picked-up token of seat 0");
+    let mut t = s.clone();
+    t.phase = Phase::Over;
+    t.turn.pending = Pending::ReplaceToken { token: 10 };
+    rejected(&g, &t, "only the player to act has a half-made decision");
+}
+
+#[test]
+fn seat_out_of_range_is_rejected() {
+    let (g, mut s) = ready(2);
+    s.seat = 2;
+    rejected(&g, &s, "seat: 2 is not a seat of a 2-player game");
+}
+
+// === scenario files (positions/*.json) ===
+
+const HELMET_2: u8 = 0;
+const HELMET_4: u8 = 2;
+const BUDDHA_3: u8 = 4;
+const RICE_2: u8 = 6;
+const SAMURAI_3: u8 = 13;
+const RONIN: u8 = 14;
+const SHIP_1: u8 = 15;
+const TOKEN_SWAP: u8 = 19;
+
+/// Hand-made scenario edits that keep every token and figure in exactly one place.
+struct Build {
+    g: Samurai,
+    s: State,
+}
+
+impl Build {
+    fn new(players: usize) -> Build {
+        let (g, s) = ready(players);
+        Build { g, s }
+    }
+
+    /// Moves the figures `mask` onto the settlement at `hex` by exchanging contents with a
+    /// settlement of the same size that holds them.
+    fn figures(&mut self, hex: u8, mask: u8) {
+        let st = self.g.data().settlement_at[hex as usize] as usize;
+        let other =
+            self.g.settlements.iter().map(|&x| x as usize).find(|&x| self.s.figures[x] == mask).expect("a settlement holds these figures");
+        self.s.figures.swap(st, other);
+    }
+
+    /// Puts the token on the board; a token taken from the hand is replaced from the stack.
+    fn put(&mut self, hex: u8, seat: usize, token: u8) {
+        if self.s.hands[seat] & (1 << token) != 0 && self.s.stacks[seat] & !(1 << token) != 0 {
+            let t = (self.s.stacks[seat] & !(1 << token)).trailing_zeros();
+            self.s.stacks[seat] &= !(1 << t);
+            self.s.hands[seat] |= 1 << t;
+        }
+        self.s.hands[seat] &= !(1 << token);
+        self.s.stacks[seat] &= !(1 << token);
+        self.s.cells[hex as usize] = cell(seat, token);
+    }
+
+    /// `tokens` behind the seat's screen, filled up to 5 from its stack (lowest first).
+    fn give(&mut self, seat: usize, tokens: &[u8]) {
+        let pool = self.s.hands[seat] | self.s.stacks[seat];
+        let mut hand = tokens.iter().fold(0u32, |m, &t| m | 1 << t);
+        assert_eq!(hand & !pool, 0, "the tokens are in hand or stack");
+        for t in super::super::bits(pool & !hand) {
+            if hand.count_ones() == 5 {
+                break;
+            }
+            hand |= 1 << t;
+        }
+        self.s.hands[seat] = hand;
+        self.s.stacks[seat] = pool & !hand;
+    }
+
+    fn act(&mut self, a: Action) {
+        self.g.step(&mut self.s, self.g.encode(a), &mut Events::off()).unwrap();
+    }
+}
+
+/// The first state of seeded random games (seeds from 0) that `pick` accepts.
+fn found(players: usize, pick: impl Fn(&State) -> bool) -> State {
+    let g = game(players);
+    for seed in 0..500 {
+        let mut hit = None;
+        playout(&g, g.new_initial_state(seed), seed, |s| {
+            if hit.is_none() && s.phase == Phase::Play && s.turn.played == 0 && pick(s) {
+                hit = Some(s.clone());
+            }
+        });
+        if let Some(s) = hit {
+            return s;
+        }
+    }
+    panic!("no random game reached the scenario");
+}
+
+/// Every scenario: file name, player count, description, position.
+fn scenarios() -> Vec<(&'static str, usize, &'static str, State)> {
+    let mut out = Vec::new();
+
+    let mut b = Build::new(2);
+    b.figures(45, 1 << 0);
+    b.put(50, 1, SAMURAI_3);
+    b.give(0, &[HELMET_4, SHIP_1]);
+    out.push((
+        "capture_strongest_influence",
+        2,
+        "Village h45 (a helmet) has one empty land hex, h46; seat 1's samurai 3 stands on h50. Seat 0 holds helmet 4 and ship 1: ship 1 at sea (h39) and helmet 4 on h46 make 5 against 3 and take the helmet (rule §3.1-3.3)",
+        b.s,
+    ));
+
+    let mut b = Build::new(2);
+    b.figures(45, 1 << 0);
+    b.figures(52, 1 << 1);
+    b.put(50, 1, HELMET_2);
+    b.put(51, 1, BUDDHA_3);
+    b.put(57, 1, RICE_2);
+    b.give(0, &[SAMURAI_3]);
+    out.push((
+        "one_token_two_settlements",
+        2,
+        "Land h46 is the last empty hex of both village h45 (a helmet) and village h52 (a buddha). Seat 0's samurai 3 there completes both: 3 against 2 takes the helmet, 3 against 3 sets the buddha aside (rule §5.4, §3.3-3.4)",
+        b.s,
+    ));
+
+    let mut b = Build::new(2);
+    b.put(50, 0, HELMET_4);
+    b.put(51, 0, RONIN);
+    b.put(57, 1, HELMET_2);
+    b.give(0, &[TOKEN_SWAP, SHIP_1, BUDDHA_3]);
+    b.act(Action::PickUp { hex: 50 });
+    out.push((
+        "token_exchange_replace",
+        2,
+        "Seat 0 played the token exchange on its helmet 4 at h50: the exchange token (strength 0) stands there and helmet 4 must be placed again at once on an empty land hex (rule §2.4, RULES_NOTES N4)",
+        b.s,
+    ));
+
+    out.push((
+        "endgame_last_figure_of_a_type",
+        2,
+        "Only one figure of some type is left on the board: surrounding its settlement ends the game at once, however it is resolved (rule §6.1, §7)",
+        found(2, |s| s.on_board.contains(&1)),
+    ));
+    out.push((
+        "three_figures_set_aside",
+        3,
+        "Three figures are set aside: the next tie (or zero influence) sets a fourth aside and ends the game (rule §6.2, §3.4)",
+        found(3, |s| s.set_aside.iter().sum::<u8>() == 3),
+    ));
+    out.push((
+        "four_players_hidden_captures",
+        4,
+        "A 4-player game in mid play with figures captured by three seats: each seat sees only how many figures the others hold, not their types (rule §3.3, RULES_NOTES N6)",
+        found(4, |s| (0..4).filter(|&p| s.captured[p].iter().sum::<u8>() > 0).count() >= 3),
+    ));
+    out
+}
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/games/samurai/positions")
+}
+
+fn document(name: &str, players: usize, description: &str, s: &State) -> Value {
+    let g = game(players);
+    let mut position = serde_json::to_value(s).unwrap();
+    position.as_object_mut().unwrap().remove("rng");
+    json!({
+        "format": "kassen-position-1",
+        "game": "samurai",
+        "rules_version": g.info().rules_version,
+        "config": {"players": players},
+        "seed": 1,
+        "position": position,
+        "name": name,
+        "description": description,
+    })
+}
+
+/// JSON with two-space indentation and arrays of plain values on one line.
+fn pretty(v: &Value, depth: usize) -> String {
+    let pad = |d: usize| "  ".repeat(d);
+    match v {
+        Value::Array(a) if a.iter().all(|x| !x.is_array() && !x.is_object()) => {
+            format!("[{}]", a.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+        }
+        Value::Array(a) if a.is_empty() => "[]".into(),
+        Value::Array(a) => {
+            let items: Vec<String> = a.iter().map(|x| format!("{}{}", pad(depth + 1), pretty(x, depth + 1))).collect();
+            format!("[\n{}\n{}]", items.join(",\n"), pad(depth))
+        }
+        Value::Object(m) if m.is_empty() => "{}".into(),
+        Value::Object(m) => {
+            let items: Vec<String> =
+                m.iter().map(|(k, x)| format!("{}{}: {}", pad(depth + 1), Value::from(k.as_str()), pretty(x, depth + 1))).collect();
+            format!("{{\n{}\n{}}}", items.join(",\n"), pad(depth))
+        }
+        _ => v.to_string(),
+    }
+}
+
+/// The committed files are the scenarios' documents (`KASSEN_BLESS=1` rewrites them).
+#[test]
+fn scenario_files_are_up_to_date() {
+    let bless = std::env::var_os("KASSEN_BLESS").is_some();
+    for (name, players, description, s) in scenarios() {
+        validate_position(&game(players), &s).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let doc = document(name, players, description, &s);
+        let path = dir().join(format!("{name}.json"));
+        let text = pretty(&doc, 0) + "\n";
+        if bless {
+            std::fs::create_dir_all(dir()).unwrap();
+            std::fs::write(&path, text).unwrap();
+        } else {
+            let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (KASSEN_BLESS=1 writes it)", path.display()));
+            assert_eq!(committed, text, "{} is stale (KASSEN_BLESS=1 rewrites it)", path.display());
+        }
+    }
+}
+
+/// Each file loads through the typed API, round-trips, validates and plays to the end.
+#[test]
+fn scenario_files_load_validate_and_play_to_the_end() {
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(doc["format"], "kassen-position-1");
+        assert_eq!(doc["game"], "samurai");
+        let g = Samurai::setup(doc["config"].as_object().unwrap()).unwrap();
+        assert_eq!(doc["rules_version"], g.info().rules_version.as_str());
+        let mut position = doc["position"].clone();
+        position["rng"] = serde_json::to_value(Rng::from_seed(doc["seed"].as_u64().unwrap())).unwrap();
+        let s: State = serde_json::from_value(position.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&s).unwrap(), position, "{}", path.display());
+        validate_position(&g, &s).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for seed in 0..20 {
+            let end = playout(&g, s.clone(), seed, |x| validate_position(&g, x).unwrap());
+            assert!(g.is_terminal(&end));
+        }
+        assert!(s.cells.iter().any(|&c| c != EMPTY));
+        files += 1;
+    }
+    assert!(files >= 3, "{files} scenario files");
+}
+
+// === fuzz: accepted positions never panic and play on within the rules ===
+
+/// The JSON paths of every number in `v`.
+fn number_paths(v: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
+    match v {
+        Value::Number(_) => out.push(path.clone()),
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                path.push(Value::from(i));
+                number_paths(x, path, out);
+                path.pop();
+            }
+        }
+        Value::Object(m) => {
+            for (k, x) in m {
+                path.push(Value::from(k.as_str()));
+                number_paths(x, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn at<'a>(v: &'a mut Value, path: &[Value]) -> &'a mut Value {
+    path.iter().fold(v, |v, k| match k {
+        Value::Number(i) => &mut v[i.as_u64().unwrap() as usize],
+        Value::String(s) => &mut v[s.as_str()],
+        _ => unreachable!(),
+    })
+}
+
+/// Mutates one number of `s` (not its generator) at random; `None` when the result does not
+/// deserialize.
+fn mutate(s: &State, rng: &mut Rng) -> Option<State> {
+    let mut v = serde_json::to_value(s).unwrap();
+    let mut paths = Vec::new();
+    number_paths(&v, &mut Vec::new(), &mut paths);
+    paths.retain(|p| p[0] != "rng");
+    let p = &paths[rng.below(paths.len() as u32) as usize];
+    let x = at(&mut v, p);
+    let old = x.as_i64().unwrap_or(0);
+    let new = match rng.below(6) {
+        0 => old + 1,
+        1 => old - 1,
+        2 => rng.below(4) as i64,
+        3 => 255,
+        4 => rng.below(64) as i64,
+        _ => [65535, 127, 32, 100, 254][rng.below(5) as usize],
+    };
+    *x = Value::from(new);
+    serde_json::from_value(v).ok()
+}
+
+fn fuzz_games() -> Vec<Samurai> {
+    (2..=4).map(game).collect()
+}
+
+/// Mutated positions that validate never make the rules panic, and play from them stays valid.
+#[test]
+fn fuzz_accepted_positions_play_on_within_the_rules() {
+    let mut accepted = 0;
+    let mut tried = 0;
+    for (gi, g) in fuzz_games().into_iter().enumerate() {
+        let mut states = Vec::new();
+        for seed in 0..6u64 {
+            let mut n = 0;
+            playout(&g, g.new_initial_state(seed), seed, |s| {
+                n += 1;
+                if n % 5 == 0 {
+                    states.push(s.clone());
+                }
+            });
+        }
+        let mut rng = Rng::from_seed(gi as u64 + 77);
+        for (i, s) in states.iter().enumerate() {
+            for _ in 0..fuzz_rounds() {
+                let Some(t) = mutate(s, &mut rng) else { continue };
+                tried += 1;
+                if g.validate_position(&t).is_err() {
+                    continue;
+                }
+                accepted += 1;
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exercise(&g, t.clone(), i as u64)));
+                if let Err(e) = run {
+                    let msg =
+                        e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|x| x.to_string())).unwrap_or_default();
+                    let diff: Vec<String> = {
+                        let (a, b) = (serde_json::to_value(s).unwrap(), serde_json::to_value(&t).unwrap());
+                        a.as_object()
+                            .unwrap()
+                            .iter()
+                            .filter(|(k, x)| b[k.as_str()] != **x)
+                            .map(|(k, x)| {
+                                format!(
+                                    "{k}: {} -> {}",
+                                    &x.to_string()[..x.to_string().len().min(300)],
+                                    &b[k.as_str()].to_string()[..b[k.as_str()].to_string().len().min(300)]
+                                )
+                            })
+                            .collect()
+                    };
+                    panic!("an accepted position (changed: {diff:?}) fails: {msg}");
+                }
+            }
+        }
+    }
+    println!("{accepted} of {tried} mutated positions accepted and played");
+    assert!(tried > 1000, "{tried}");
+}
+
+/// Views, tensors, samples and a short random continuation, each state validated.
+fn exercise(g: &Samurai, mut s: State, seed: u64) {
+    let mut rng = Rng::from_seed(seed);
+    let mut legal = Vec::new();
+    let mut out = vec![0f32; g.info().observation_len()];
+    for _ in 0..40 {
+        g.validate_position(&s).unwrap_or_else(|e| panic!("play from an accepted position left the rules: {e}"));
+        for observer in SPECTATOR..g.num_players() as Player {
+            let _ = g.view(&s, observer);
+            g.observation_tensor(&s, observer, &mut out);
+            if let Some(t) = g.sample_position(&s, observer, &mut rng) {
+                g.validate_position(&t).unwrap_or_else(|e| panic!("a sample of an accepted position is invalid: {e}"));
+            }
+        }
+        let _ = g.returns(&s);
+        if g.is_terminal(&s) {
+            return;
+        }
+        let a = if g.current_player(&s) == CHANCE {
+            g.sample_chance(&mut s)
+        } else {
+            legal.clear();
+            g.legal_actions(&s, &mut legal);
+            assert!(!legal.is_empty(), "no legal action");
+            legal[rng.below(legal.len() as u32) as usize]
+        };
+        let _ = g.action_to_string(&s, a);
+        g.apply(&mut s, a, &mut Events::off());
+    }
+}
+
+/// Mutations per state: 4, or `KASSEN_FUZZ_ROUNDS` for a longer local run.
+fn fuzz_rounds() -> usize {
+    std::env::var("KASSEN_FUZZ_ROUNDS").ok().and_then(|x| x.parse().ok()).unwrap_or(4)
+}
