@@ -178,7 +178,7 @@ fn the_section_parser_sees_modules_and_tests() {
 }
 
 #[test]
-fn no_comment_or_document_cites_a_rulebook_file_outside_the_repository() {
+fn no_comment_document_or_string_cites_a_rulebook_file_outside_the_repository() {
     fn walk(dir: &Path, found: &mut Vec<String>) {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
             let path = entry.path();
@@ -193,9 +193,13 @@ fn no_comment_or_document_cites_a_rulebook_file_outside_the_repository() {
             if !(md || name.ends_with(".rs")) {
                 continue;
             }
+            if name == "rules_docs.rs" {
+                continue; // this test names what it looks for
+            }
             let text = std::fs::read_to_string(&path).unwrap_or_default();
             for (i, line) in text.lines().enumerate() {
-                let prose = md || line.trim_start().starts_with("//");
+                // Comments, and string literals such as `GameInfo::rulebook`.
+                let prose = md || line.trim_start().starts_with("//") || line.contains('"');
                 if prose && (line.contains("shared/rules/") || line.contains("../shared/")) {
                     found.push(format!("{}:{}: {}", path.display(), i + 1, line.trim()));
                 }

@@ -223,7 +223,7 @@ impl Game for Samurai {
             observation_layout: tensor::layout(self),
             max_game_length: self.n as u32 * per_player + figures + passes,
             rules_version: "samurai/1".into(),
-            rulebook: "shared/rules/samurai.ko.txt (Korean summary of the Hans im Glück 1998 rules)".into(),
+            rulebook: "docs/rules/samurai.md (the rules as implemented, in English, from a Korean summary of the Hans im Glück 1998 rules)".into(),
             config: json!({"players": self.n}),
             provenance: self.data.provenance.clone(),
             hidden_information: true,

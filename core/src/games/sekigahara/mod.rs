@@ -209,7 +209,7 @@ impl Game for Sekigahara {
             observation_layout: tensor::layout(self),
             max_game_length: phases * (movement + combat) + d.weeks as u32 * week + 2 * blocks + 2 * cards,
             rules_version: "sekigahara/2".into(),
-            rulebook: "shared/rules/sekigahara_gmt.ja.md and sekigahara_gmt.ko.txt (translations of the GMT 2011 rules)".into(),
+            rulebook: "docs/rules/sekigahara.md (the rules as implemented, in English, from Japanese and Korean translations of the GMT 2011 rules)".into(),
             config: json!({}),
             provenance: d.provenance.clone(),
             hidden_information: true,

@@ -234,7 +234,7 @@ impl Game for Daisakusen {
             observation_layout: tensor::layout(self),
             max_game_length: units + self.max_turns as u32 * per_turn,
             rules_version: "sekigahara_daisakusen/2".into(),
-            rulebook: "shared/rules/sekigahara_hex.zh.txt (Chinese translation of the Game Journal No.32 rules)".into(),
+            rulebook: "docs/rules/sekigahara_daisakusen.md (the rules as implemented, in English, from a Chinese translation of the Game Journal No.32 rules)".into(),
             config: json!({"max_turns": self.max_turns}),
             provenance: d.provenance.clone(),
             hidden_information: false,

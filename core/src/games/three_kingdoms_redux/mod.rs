@@ -211,7 +211,7 @@ impl Game for Tkr {
             observation_layout: tensor::layout(self),
             max_game_length: 40_000,
             rules_version: "three_kingdoms_redux/3".into(),
-            rulebook: "shared/rules/three_kingdoms_redux.ko.txt (Korean edition)".into(),
+            rulebook: "docs/rules/three_kingdoms_redux.md (the rules as implemented, in English, from the Korean edition)".into(),
             config: json!({
                 "trade_rates": if self.literal_rates { "literal" } else { "player_side" },
                 "component_limits": self.limits,
