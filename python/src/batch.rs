@@ -327,9 +327,9 @@ impl Batch {
     fn new(
         py: Python<'_>,
         game: PyRef<'_, Game>,
-        num_envs: usize,
+        num_envs: i64,
         seed: Seed,
-        threads: usize,
+        threads: i64,
         obs_seat: Option<i32>,
         opponent: Option<&str>,
         learner_seat: usize,
@@ -341,10 +341,16 @@ impl Batch {
             "uint8" => ObsDtype::U8,
             other => return Err(Error::invalid_argument(format!("obs_dtype must be \"float32\" or \"uint8\", got {other:?}"))),
         };
+        // A negative count is the same out-of-range error as a huge one (code 102), not a bare
+        // OverflowError from the argument conversion.
+        let count = |name: &str, v: i64| {
+            usize::try_from(v)
+                .map_err(|_| Error::from(kassen_core::SetupError::OutOfRange(format!("{name} must not be negative, got {v}"))))
+        };
         let opts = BatchOptions {
-            num_envs,
+            num_envs: count("num_envs", num_envs)?,
             seed: seed.0,
-            threads,
+            threads: count("threads", threads)?,
             obs_seat,
             opponent: opponent.map(Opponent::parse).transpose()?,
             learner_seat,
@@ -528,7 +534,9 @@ impl Batch {
     }
 
     #[setter]
-    fn set_threads(&self, py: Python<'_>, threads: usize) -> Result<()> {
+    fn set_threads(&self, py: Python<'_>, threads: i64) -> Result<()> {
+        let threads = usize::try_from(threads)
+            .map_err(|_| Error::from(kassen_core::SetupError::OutOfRange(format!("threads must not be negative, got {threads}"))))?;
         Ok(py.detach(|| self.inner.lock().unwrap_or_else(PoisonError::into_inner).batch.set_threads(threads))?)
     }
 }

@@ -341,7 +341,7 @@ def test_mask_out_is_written_in_full():
 # --- hostile callers (issue 24.1 and 24.4) ---
 
 
-@pytest.mark.parametrize("num_envs", [65537, 10**6, 10**7, 2**32 - 1])
+@pytest.mark.parametrize("num_envs", [65537, 10**6, 10**7, 2**32 - 1, -1, -(2**40)])
 def test_hostile_num_envs_are_a_coded_error_before_any_allocation(num_envs):
     with pytest.raises(ConfigOutOfRangeError) as e:
         Batch(kassen.load_game("samurai"), num_envs)
@@ -350,10 +350,12 @@ def test_hostile_num_envs_are_a_coded_error_before_any_allocation(num_envs):
 
 def test_hostile_thread_counts_are_a_coded_error():
     game = kassen.load_game("samurai")
-    with pytest.raises(ConfigOutOfRangeError):
-        Batch(game, 2, threads=10**6)
+    for bad in (10**6, -1):
+        with pytest.raises(ConfigOutOfRangeError) as e:
+            Batch(game, 2, threads=bad)
+        assert e.value.code == 102 and "threads" in str(e.value)
     b = Batch(game, 2, threads=2)
-    for bad in (0, 1025, 10**6):
+    for bad in (0, 1025, 10**6, -1):
         with pytest.raises(ConfigOutOfRangeError):
             b.threads = bad
         assert b.threads == 2
