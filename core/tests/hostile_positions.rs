@@ -4,10 +4,7 @@
 //! a state that plays on (legal actions, steps, every observer's view and tensor, the picture)
 //! without a panic: the games' `validate_position` must leave nothing unchecked that play
 //! relies on.
-//!
-//! Ignored by default: it holds only once every game implements a complete
-//! `Game::validate_position` (`core/src/games/<id>/position.rs`); the default (`validate`)
-//! checks little. Run it with `cargo test -p kassen-core --test hostile_positions -- --ignored`.
+//! Every game's checks live in `core/src/games/<id>/position.rs`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -59,7 +56,6 @@ fn exercise(p: &mut StateHandle, seed: u64) {
 }
 
 #[test]
-#[ignore = "holds once every game's validate_position is complete; run with --ignored"]
 fn hostile_positions_fail_with_invalid_position_or_play_on() {
     std::panic::set_hook(Box::new(|_| {}));
     let mut failures = Vec::new();
