@@ -17,7 +17,7 @@ out="$target/c-tests"
 mkdir -p "$out"
 cflags=(-std=c11 -Wall -Wextra -Werror -pedantic -g
         -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-        -I"$root/include")
+        -I"$root/include" "-DKASSEN_REPO=\"$root\"")
 # What `cargo rustc -- --print native-static-libs` lists for this target (Linux).
 libs=("$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl)
 

@@ -29,7 +29,7 @@ passed=0
 failed=0
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
-    "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -I"$root/include" -o "$out/$name" "$src" \
+    "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -I"$root/include" "-DKASSEN_REPO=\"$root\"" -o "$out/$name" "$src" \
         "$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl
     echo "== valgrind $name"
     if valgrind -q --error-exitcode=99 --suppressions="$root/tests/c/valgrind.supp" --leak-check=full --show-leak-kinds=definite,indirect,possible \
