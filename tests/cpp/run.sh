@@ -18,7 +18,7 @@ out="$target/cpp-tests"
 mkdir -p "$out"
 cxxflags=(-std=c++17 -Wall -Wextra -Werror -pedantic -g
           -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-          -I"$root/include")
+          -I"$root/include" "-DKASSEN_REPO=\"$root\"")
 libs=("$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
