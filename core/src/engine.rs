@@ -580,9 +580,33 @@ impl<G: Game> Instance<G> {
         Ok(StateHandle(Box::new(Bound::replay(self.arc(), seed, None, 0, history, &mut Events::off())?)))
     }
 
+    /// A save or position document names this game, its rules version and its config (which
+    /// it may spell differently, defaults left out: compared normalized).
+    fn check_header(
+        &self,
+        game: &str,
+        rules_version: &str,
+        config: &Value,
+        another_config: impl FnOnce() -> LoadError,
+    ) -> Result<(), LoadError> {
+        if game != G::ID {
+            return Err(LoadError::WrongGame { found: game.to_string(), expected: G::ID.to_string() });
+        }
+        if rules_version != self.info.rules_version {
+            return Err(LoadError::RulesVersion { found: rules_version.to_string(), expected: self.info.rules_version.clone() });
+        }
+        if *config != self.info.config {
+            let theirs = load_game(G::ID, Some(config)).map_err(LoadError::Setup)?;
+            if theirs.info().config != self.info.config {
+                return Err(another_config());
+            }
+        }
+        Ok(())
+    }
+
     /// The typed state of a document's `"position"` (a save's or a position document's): its
     /// generator filled from `seed` when left out, read strictly against the game's schema and
-    /// checked by [`check_position`].
+    /// checked by [`check_position`], and its chance nodes end ([`Instance::check_chance_ends`]).
     fn position_state(&self, position: &Value, seed: u64) -> Result<G::State, LoadError> {
         let mut v = position.clone();
         let Value::Object(fields) = &mut v else {
@@ -597,6 +621,7 @@ impl<G: Game> Instance<G> {
         let state: G::State = serde_json::from_value(v)
             .map_err(|e| LoadError::InvalidPosition(format!("position does not match the {} state schema: {e}", G::ID)))?;
         check_position(&self.rules, &state).map_err(LoadError::InvalidPosition)?;
+        self.check_chance_ends(&state)?;
         Ok(state)
     }
 
@@ -1091,26 +1116,12 @@ impl<G: Game> DynGame for Instance<G> {
 
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError> {
         let header = SavedHeader::parse(v)?;
-        if header.game != G::ID {
-            return Err(LoadError::WrongGame { found: header.game, expected: G::ID.to_string() });
-        }
-        if header.rules_version != self.info.rules_version {
-            return Err(LoadError::RulesVersion { found: header.rules_version, expected: self.info.rules_version.clone() });
-        }
-        if header.config != self.info.config {
-            // A save may spell its config differently (defaults left out): compare normalized.
-            let theirs = load_game(G::ID, Some(&header.config)).map_err(LoadError::Setup)?;
-            if theirs.info().config != self.info.config {
-                return Err(LoadError::InvalidState("saved state has another config than this game".into()));
-            }
-        }
+        self.check_header(&header.game, &header.rules_version, &header.config, || {
+            LoadError::InvalidState("saved state has another config than this game".into())
+        })?;
         let origin = match &header.position {
             None => None,
-            Some(p) => {
-                let position = self.position_state(p, header.seed)?;
-                self.check_chance_ends(&position)?;
-                Some(Arc::new(position))
-            }
+            Some(p) => Some(Arc::new(self.position_state(p, header.seed)?)),
         };
         let bound = Bound::replay(self.arc(), header.seed, origin, header.recorded, &header.history, &mut Events::off())
             .map_err(LoadError::InvalidState)?;
@@ -1127,20 +1138,10 @@ impl<G: Game> DynGame for Instance<G> {
 
     fn load_position(&self, v: &Value) -> Result<StateHandle, LoadError> {
         let header = PositionHeader::parse(v)?;
-        if header.game != G::ID {
-            return Err(LoadError::WrongGame { found: header.game, expected: G::ID.to_string() });
-        }
-        if header.rules_version != self.info.rules_version {
-            return Err(LoadError::RulesVersion { found: header.rules_version, expected: self.info.rules_version.clone() });
-        }
-        if header.config != self.info.config {
-            let theirs = load_game(G::ID, Some(&header.config)).map_err(LoadError::Setup)?;
-            if theirs.info().config != self.info.config {
-                return Err(LoadError::InvalidPosition("the position has another config than this game".into()));
-            }
-        }
+        self.check_header(&header.game, &header.rules_version, &header.config, || {
+            LoadError::InvalidPosition("the position has another config than this game".into())
+        })?;
         let state = self.position_state(&header.position, header.seed)?;
-        self.check_chance_ends(&state)?;
         Ok(StateHandle(Box::new(Bound::start(self.arc(), header.seed, Some(Arc::new(state)), 0, &mut Events::off()))))
     }
 

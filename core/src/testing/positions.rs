@@ -6,6 +6,8 @@
 //! game's own position tests (`games/<id>/position_tests.rs`), which hold its scenarios and
 //! corruption cases.
 
+use std::collections::HashSet;
+use std::hash::Hash;
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
@@ -42,16 +44,61 @@ pub(crate) fn playout<G: Game>(g: &G, mut s: G::State, seed: u64, mut f: impl Fn
         if g.is_terminal(&s) {
             return s;
         }
-        let a = if g.current_player(&s) == CHANCE {
-            g.sample_chance(&mut s)
-        } else {
-            legal.clear();
-            g.legal_actions(&s, &mut legal);
-            legal[rng.below(legal.len() as u32) as usize]
-        };
-        g.apply(&mut s, a, &mut Events::off());
+        random_step(g, &mut s, &mut rng, &mut legal);
     }
     panic!("{}: a game outlasted max_game_length", G::ID);
+}
+
+/// Applies a chance outcome drawn by the game or a legal action drawn uniformly from `rng`
+/// (`legal` is scratch).
+pub(crate) fn random_step<G: Game>(g: &G, s: &mut G::State, rng: &mut Rng, legal: &mut Vec<crate::game::ActionId>) {
+    let a = if g.current_player(s) == CHANCE {
+        g.sample_chance(s)
+    } else {
+        legal.clear();
+        g.legal_actions(s, legal);
+        legal[rng.below(legal.len() as u32) as usize]
+    };
+    g.apply(s, a, &mut Events::off());
+}
+
+/// Samples at the states of the random game from `seed` that `at(step, state)` picks (steps
+/// count from 1), for every observer: `n` samples each, from the generators
+/// `sample_seed(step, k)`, each passing the checks of a loaded position and showing the
+/// observer the same view. `distinct(step, state, observer, d)` gets how many different
+/// hidden parts (`key`) the `n` samples had. Returns the number of samples compared.
+pub(crate) fn samples_keep_the_view<G: Game, K: Hash + Eq>(
+    g: &G,
+    seed: u64,
+    n: u64,
+    at: impl Fn(u64, &G::State) -> bool,
+    sample_seed: impl Fn(u64, u64) -> u64,
+    key: impl Fn(&G::State) -> K,
+    mut distinct: impl FnMut(u64, &G::State, Player, usize),
+) -> usize {
+    let (mut step, mut compared) = (0u64, 0);
+    playout(g, g.new_initial_state(seed), seed, |s| {
+        step += 1;
+        if !at(step, s) {
+            return;
+        }
+        for observer in SPECTATOR..g.num_players() as Player {
+            let view = g.view(s, observer);
+            let mut seen = HashSet::new();
+            for k in 0..n {
+                let where_ = format!("{} seed {seed} step {step} seat {observer}", G::ID);
+                let t = g
+                    .sample_position(s, observer, &mut Rng::from_seed(sample_seed(step, k)))
+                    .unwrap_or_else(|| panic!("{where_}: no sample"));
+                check_position(g, &t).unwrap_or_else(|e| panic!("{where_}: {e}"));
+                assert_eq!(g.view(&t, observer), view, "{where_}");
+                seen.insert(key(&t));
+                compared += 1;
+            }
+            distinct(step, s, observer, seen.len());
+        }
+    });
+    compared
 }
 
 /// A sample is one the observer cannot tell from the position, so sampling it again with the

@@ -1,5 +1,7 @@
 //! Positions: every reachable state validates, each corruption is rejected with its rule,
-//! samples keep the observer's view, and the scenario files load and play to the end.
+//! samples keep the observer's view, and the scenario files are these
+//! scenarios. The checks every game shares (position files load and play to the end, the
+//! fuzz, playout-policy games): `crate::testing::positions`.
 
 use std::sync::Arc;
 
@@ -11,7 +13,7 @@ use super::super::{Data, Samurai};
 use super::{sample_position, validate_position};
 use crate::engine::check_position;
 use crate::events::Events;
-use crate::game::{Game, Player, SPECTATOR};
+use crate::game::{Game, Player};
 use crate::rng::Rng;
 use crate::testing::positions::{self, playout, Scenario};
 
@@ -42,22 +44,14 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
     for players in 2..=4 {
         let g = game(players);
         for seed in 0..12u64 {
-            let mut step = 0;
-            playout(&g, g.new_initial_state(seed), seed, |s| {
-                step += 1;
-                if step % 9 != 0 && !g.is_terminal(s) {
-                    return;
-                }
-                for observer in SPECTATOR..players as Player {
-                    let view = g.view(s, observer);
-                    let mut seen = std::collections::HashSet::new();
-                    for k in 0..24 {
-                        let t = sample_position(&g, s, observer, &mut Rng::from_seed(seed * 977 + step * 31 + k));
-                        check_position(&g, &t).unwrap_or_else(|e| panic!("{players}p seed {seed} step {step} seat {observer}: {e}"));
-                        assert_eq!(g.view(&t, observer), view, "{players}p seed {seed} step {step} seat {observer}");
-                        seen.insert((t.hands, t.stacks, t.captured));
-                        compared += 1;
-                    }
+            compared += positions::samples_keep_the_view(
+                &g,
+                seed,
+                24,
+                |step, s| step % 9 == 0 || g.is_terminal(s),
+                |step, k| seed * 977 + step * 31 + k,
+                |t| (t.hands, t.stacks, t.captured),
+                |step, s, observer, distinct| {
                     // Something is hidden when another seat holds a hand it could hold otherwise.
                     let hands_hidden = (0..players).any(|p| {
                         p as Player != observer
@@ -67,13 +61,13 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
                     });
                     let hidden = hands_hidden || captured_tables(s, players, observer) > 1;
                     if hidden {
-                        assert!(seen.len() > 1, "{players}p seed {seed} step {step} seat {observer}: 24 samples were equal");
+                        assert!(distinct > 1, "{players}p seed {seed} step {step} seat {observer}: 24 samples were equal");
                         varied += 1;
                     } else {
-                        assert_eq!(seen.len(), 1);
+                        assert_eq!(distinct, 1, "{players}p seed {seed} step {step} seat {observer}");
                     }
-                }
-            });
+                },
+            );
         }
     }
     assert!(varied > 100 && compared > 1000, "{varied} {compared}");

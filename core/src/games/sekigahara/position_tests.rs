@@ -1,7 +1,7 @@
 //! Positions: every reachable state validates, each corruption is rejected with its rule,
-//! samples keep the observer's view, and the scenario files load and play to the end.
-
-use std::collections::HashSet;
+//! samples keep the observer's view, and the scenario files are these
+//! scenarios. The checks every game shares (position files load and play to the end, the
+//! fuzz, playout-policy games): `crate::testing::positions`.
 
 use serde_json::{json, Map};
 
@@ -10,7 +10,7 @@ use super::super::state::{Pending, State, BAG, DEAD, DEPLOYED, IN_CASTLE, MORI_B
 use super::super::Sekigahara;
 use super::{sample_position, validate_position};
 use crate::engine::check_position;
-use crate::game::{Game, SPECTATOR};
+use crate::game::Game;
 use crate::rng::Rng;
 use crate::testing::positions::{self, playout, Scenario};
 
@@ -38,25 +38,15 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
     let g = game();
     let (mut varied, mut compared) = (0, 0);
     for seed in 0..8u64 {
-        let mut step = 0u64;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            step += 1;
-            if step % 23 != 0 {
-                return;
-            }
-            for observer in SPECTATOR..2 {
-                let view = g.view(s, observer);
-                let mut seen = HashSet::new();
-                for k in 0..6 {
-                    let t = sample_position(&g, s, observer, &mut Rng::from_seed(seed * 1009 + step * 7 + k));
-                    check_position(&g, &t).unwrap_or_else(|e| panic!("seed {seed} step {step} seat {observer}: {e}"));
-                    assert_eq!(g.view(&t, observer), view, "seed {seed} step {step} seat {observer}");
-                    seen.insert((t.blocks.clone(), t.hand.clone(), t.deck.clone(), t.discard.clone()));
-                    compared += 1;
-                }
-                varied += usize::from(seen.len() > 1);
-            }
-        });
+        compared += positions::samples_keep_the_view(
+            &g,
+            seed,
+            6,
+            |step, _| step % 23 == 0,
+            |step, k| seed * 1009 + step * 7 + k,
+            |t| (t.blocks.clone(), t.hand.clone(), t.deck.clone(), t.discard.clone()),
+            |_, _, _, distinct| varied += usize::from(distinct > 1),
+        );
     }
     // Every state past the setup draws hides a hand or a bag from every observer.
     assert!(varied > 100 && compared > 1000, "{varied} {compared}");

@@ -1,5 +1,7 @@
 //! Positions: every reachable state validates, each corruption is rejected with its rule,
-//! the position is its own sample, and the scenario files load and play to the end.
+//! the position is its own sample, and the scenario files are these
+//! scenarios. The checks every game shares (position files load and play to the end, the
+//! fuzz, playout-policy games): `crate::testing::positions`.
 
 use serde_json::{json, Map};
 
@@ -8,7 +10,7 @@ use super::super::state::{Fight, Mode, Pending, State, DEAD, TRACK};
 use super::super::Daisakusen;
 use crate::engine::check_position;
 use crate::events::Events;
-use crate::game::{Game, CHANCE, SPECTATOR};
+use crate::game::{Game, SPECTATOR};
 use crate::rng::Rng;
 use crate::testing::positions::{self, playout, Scenario};
 
@@ -50,14 +52,7 @@ fn states() -> (Daisakusen, State) {
     let mut rng = Rng::from_seed(9);
     let mut legal = Vec::new();
     while matches!(s.pending, Pending::Setup { .. } | Pending::Draw) {
-        let a = if g.current_player(&s) == CHANCE {
-            g.sample_chance(&mut s)
-        } else {
-            legal.clear();
-            g.legal_actions(&s, &mut legal);
-            legal[rng.below(legal.len() as u32) as usize]
-        };
-        g.apply(&mut s, a, &mut Events::off());
+        positions::random_step(&g, &mut s, &mut rng, &mut legal);
     }
     g.validate_position(&s).unwrap();
     (g, s)

@@ -1,5 +1,7 @@
 //! Positions: every reachable state validates, each corruption is rejected with its rule,
-//! samples keep the observer's view, and the scenario files load and play to the end.
+//! samples keep the observer's view, and the scenario files are these
+//! scenarios. The checks every game shares (position files load and play to the end, the
+//! fuzz, playout-policy games): `crate::testing::positions`.
 
 use serde_json::{json, Map};
 
@@ -7,7 +9,7 @@ use super::super::state::*;
 use super::super::Tkr;
 use super::{sample_position, validate_position};
 use crate::engine::check_position;
-use crate::game::{Game, CHANCE, SPECTATOR};
+use crate::game::{Game, CHANCE};
 use crate::rng::Rng;
 use crate::testing::positions::{self, playout, Scenario};
 
@@ -36,25 +38,15 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
     let g = game();
     let (mut varied, mut compared) = (0, 0);
     for seed in 0..6u64 {
-        let mut step = 0u64;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            step += 1;
-            if step % 17 != 0 {
-                return;
-            }
-            for observer in SPECTATOR..3 {
-                let view = g.view(s, observer);
-                let mut seen = std::collections::HashSet::new();
-                for k in 0..6 {
-                    let t = sample_position(&g, s, observer, &mut Rng::from_seed(seed * 1013 + step * 7 + k));
-                    check_position(&g, &t).unwrap_or_else(|e| panic!("seed {seed} step {step} seat {observer}: {e}"));
-                    assert_eq!(g.view(&t, observer), view, "seed {seed} step {step} seat {observer}");
-                    seen.insert((t.seats.iter().map(|p| (p.hand, p.import_drawn)).collect::<Vec<_>>(), t.gloc.clone(), t.bottom.clone()));
-                    compared += 1;
-                }
-                varied += usize::from(seen.len() > 1);
-            }
-        });
+        compared += positions::samples_keep_the_view(
+            &g,
+            seed,
+            6,
+            |step, _| step % 17 == 0,
+            |step, k| seed * 1013 + step * 7 + k,
+            |t| (t.seats.iter().map(|p| (p.hand, p.import_drawn)).collect::<Vec<_>>(), t.gloc.clone(), t.bottom.clone()),
+            |_, _, _, distinct| varied += usize::from(distinct > 1),
+        );
     }
     assert!(varied > 100 && compared > 1000, "{varied} {compared}");
 }
