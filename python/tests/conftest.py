@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,18 @@ def _configs():
 CONFIGS = _configs()
 #: The two-player configuration of every game (one per game).
 TWO_PLAYER = [c for c in CONFIGS if kassen.load_game(c[0], c[1]).num_players() == 2]
+
+
+def played(game: kassen.Game, seed: int, steps: int) -> kassen.State:
+    """The state after up to ``steps`` uniformly random actions (``random.Random(seed)``) from
+    the initial state of ``seed``; fewer when the game ends first."""
+    r = random.Random(seed)
+    s = game.new_initial_state(seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        s.apply_action(r.choice(s.legal_actions()))
+    return s
 
 
 def config_id(c) -> str:

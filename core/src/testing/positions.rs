@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 use std::hash::Hash;
+use std::ops::Range;
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
@@ -60,6 +61,43 @@ pub(crate) fn random_step<G: Game>(g: &G, s: &mut G::State, rng: &mut Rng, legal
         legal[rng.below(legal.len() as u32) as usize]
     };
     g.apply(s, a, &mut Events::off());
+}
+
+/// Checks every state of the random games from `seeds` (actions drawn from `seed ^ salt`) as
+/// a loaded position; a failure names the seed and `describe(state)`. Returns the states checked.
+pub(crate) fn every_state_validates<G: Game>(g: &G, seeds: Range<u64>, salt: u64, describe: impl Fn(&G::State) -> String) -> usize {
+    let mut states = 0;
+    for seed in seeds {
+        playout(g, g.new_initial_state(seed), seed ^ salt, |s| {
+            check_position(g, s).unwrap_or_else(|e| panic!("{} seed {seed}: {e}\n{}", G::ID, describe(s)));
+            states += 1;
+        });
+    }
+    states
+}
+
+/// The first state of the random games from `seeds`, in order, that `pick` accepts.
+pub(crate) fn first_state<G: Game>(g: &G, seeds: Range<u64>, pick: impl Fn(&G::State) -> bool) -> G::State {
+    for seed in seeds {
+        let mut hit = None;
+        playout(g, g.new_initial_state(seed), seed, |s| {
+            if hit.is_none() && pick(s) {
+                hit = Some(s.clone());
+            }
+        });
+        if let Some(s) = hit {
+            return s;
+        }
+    }
+    panic!("{}: no random game reached the scenario", G::ID);
+}
+
+/// A corruption is rejected with a message that contains `needle` (the field and the rule).
+pub(crate) fn assert_rejected(checked: Result<(), String>, needle: &str) {
+    match checked {
+        Ok(()) => panic!("accepted, expected an error with {needle:?}"),
+        Err(e) => assert!(e.contains(needle), "{e:?} does not contain {needle:?}"),
+    }
 }
 
 /// Samples at the states of the random game from `seed` that `at(step, state)` picks (steps

@@ -11,7 +11,6 @@ use super::super::action::Action;
 use super::super::state::{cell, Pending, Phase, State, EMPTY};
 use super::super::{Data, Samurai};
 use super::{sample_position, validate_position};
-use crate::engine::check_position;
 use crate::events::Events;
 use crate::game::{Game, Player};
 use crate::rng::Rng;
@@ -25,13 +24,7 @@ fn game(players: usize) -> Samurai {
 fn every_state_of_random_games_validates() {
     let mut states = 0;
     for players in 2..=4 {
-        let g = game(players);
-        for seed in 0..300u64 {
-            playout(&g, g.new_initial_state(seed), seed ^ 0x5a, |s| {
-                check_position(&g, s).unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}\n{s:?}"));
-                states += 1;
-            });
-        }
+        states += positions::every_state_validates(&game(players), 0..300, 0x5a, |s| format!("{players}p {s:?}"));
     }
     println!("{states} states validated");
     assert!(states > 50_000, "{states}");
@@ -171,10 +164,7 @@ fn ready(players: usize) -> (Samurai, State) {
 }
 
 fn rejected(g: &Samurai, s: &State, needle: &str) {
-    match validate_position(g, s) {
-        Ok(()) => panic!("accepted, expected an error with {needle:?}"),
-        Err(e) => assert!(e.contains(needle), "{e:?} does not contain {needle:?}"),
-    }
+    positions::assert_rejected(validate_position(g, s), needle);
 }
 
 #[test]
@@ -417,19 +407,7 @@ impl Build {
 
 /// The first state of seeded random games (seeds from 0) that `pick` accepts.
 fn found(players: usize, pick: impl Fn(&State) -> bool) -> State {
-    let g = game(players);
-    for seed in 0..500 {
-        let mut hit = None;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            if hit.is_none() && s.phase == Phase::Play && s.turn.played == 0 && pick(s) {
-                hit = Some(s.clone());
-            }
-        });
-        if let Some(s) = hit {
-            return s;
-        }
-    }
-    panic!("no random game reached the scenario");
+    positions::first_state(&game(players), 0..500, |s| s.phase == Phase::Play && s.turn.played == 0 && pick(s))
 }
 
 /// Every scenario: file name, player count, description, position.

@@ -9,7 +9,6 @@ use super::super::data::NONE;
 use super::super::state::{Pending, State, BAG, DEAD, DEPLOYED, IN_CASTLE, MORI_BOX};
 use super::super::Sekigahara;
 use super::{sample_position, validate_position};
-use crate::engine::check_position;
 use crate::game::Game;
 use crate::rng::Rng;
 use crate::testing::positions::{self, playout, Scenario};
@@ -21,14 +20,8 @@ fn game() -> Sekigahara {
 #[test]
 fn every_state_of_random_games_validates() {
     let g = game();
-    let mut states = 0;
-    for seed in 0..500u64 {
-        playout(&g, g.new_initial_state(seed), seed ^ 0x33, |s| {
-            check_position(&g, s)
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{:?} week {} turn {} step {}", s.pending, s.week, s.turn, s.step));
-            states += 1;
-        });
-    }
+    let states =
+        positions::every_state_validates(&g, 0..500, 0x33, |s| format!("{:?} week {} turn {} step {}", s.pending, s.week, s.turn, s.step));
     println!("{states} states validated");
     assert!(states > 50_000, "{states}");
 }
@@ -104,10 +97,7 @@ fn mid_game() -> (Sekigahara, State) {
 }
 
 fn rejected(g: &Sekigahara, s: &State, needle: &str) {
-    match validate_position(g, s) {
-        Ok(()) => panic!("accepted, expected an error with {needle:?}"),
-        Err(e) => assert!(e.contains(needle), "{e:?} does not contain {needle:?}"),
-    }
+    positions::assert_rejected(validate_position(g, s), needle);
 }
 
 fn block_at(s: &State, pred: impl Fn(usize) -> bool) -> usize {
@@ -247,19 +237,7 @@ fn r2_over_exactly_when_the_game_ends() {
 
 /// The first state of seeded random games (seeds from 0) that `pick` accepts.
 fn found(pick: impl Fn(&State) -> bool) -> State {
-    let g = game();
-    for seed in 0..300 {
-        let mut hit = None;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            if hit.is_none() && !s.due.any() && pick(s) {
-                hit = Some(s.clone());
-            }
-        });
-        if let Some(s) = hit {
-            return s;
-        }
-    }
-    panic!("no random game reached the scenario");
+    positions::first_state(&game(), 0..300, |s| !s.due.any() && pick(s))
 }
 
 fn scenarios() -> Vec<(&'static str, &'static str, State)> {

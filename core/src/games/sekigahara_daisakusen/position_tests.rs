@@ -8,7 +8,6 @@ use serde_json::{json, Map};
 use super::super::data::{Faction, NONE};
 use super::super::state::{Fight, Mode, Pending, State, DEAD, TRACK};
 use super::super::Daisakusen;
-use crate::engine::check_position;
 use crate::events::Events;
 use crate::game::{Game, SPECTATOR};
 use crate::rng::Rng;
@@ -23,12 +22,8 @@ fn every_state_of_random_games_validates() {
     let mut states = 0;
     for (cfg, games) in [(json!({}), 500u64), (json!({"max_turns": 2}), 200)] {
         let g = Daisakusen::setup(cfg.as_object().unwrap()).unwrap();
-        for seed in 0..games {
-            playout(&g, g.new_initial_state(seed), seed ^ 0x77, |s| {
-                check_position(&g, s).unwrap_or_else(|e| panic!("{cfg} seed {seed}: {e}\n{:?} card {} cmdr {}", s.pending, s.card, s.cmdr));
-                states += 1;
-            });
-        }
+        states +=
+            positions::every_state_validates(&g, 0..games, 0x77, |s| format!("{cfg} {:?} card {} cmdr {}", s.pending, s.card, s.cmdr));
     }
     println!("{states} states validated");
     assert!(states > 50_000, "{states}");
@@ -59,10 +54,7 @@ fn states() -> (Daisakusen, State) {
 }
 
 fn rejected(g: &Daisakusen, s: &State, needle: &str) {
-    match g.validate_position(s) {
-        Ok(()) => panic!("accepted, expected an error with {needle:?}"),
-        Err(e) => assert!(e.contains(needle), "{e:?} does not contain {needle:?}"),
-    }
+    positions::assert_rejected(g.validate_position(s), needle);
 }
 
 /// Edits a counter and keeps the occupancy caches in step.
@@ -208,18 +200,7 @@ fn r14_over_exactly_when_a_victory_condition_holds() {
 /// The first state of seeded random games (seeds from 0) that `pick` accepts.
 fn found(pick: impl Fn(&Daisakusen, &State) -> bool) -> State {
     let g = game();
-    for seed in 0..400 {
-        let mut hit = None;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            if hit.is_none() && pick(&g, s) {
-                hit = Some(s.clone());
-            }
-        });
-        if let Some(s) = hit {
-            return s;
-        }
-    }
-    panic!("no random game reached the scenario");
+    positions::first_state(&g, 0..400, |s| pick(&g, s))
 }
 
 /// The scenario of the rule test `r7_2_siege_the_besieged_fire_first_and_the_attacker_at_minus_two`

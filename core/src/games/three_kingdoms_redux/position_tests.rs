@@ -8,7 +8,6 @@ use serde_json::{json, Map};
 use super::super::state::*;
 use super::super::Tkr;
 use super::{sample_position, validate_position};
-use crate::engine::check_position;
 use crate::game::{Game, CHANCE};
 use crate::rng::Rng;
 use crate::testing::positions::{self, playout, Scenario};
@@ -22,12 +21,7 @@ fn every_state_of_random_games_validates() {
     let mut states = 0;
     for cfg in Tkr::covered_configs() {
         let g = Tkr::setup(cfg.as_object().unwrap()).unwrap();
-        for seed in 0..200u64 {
-            playout(&g, g.new_initial_state(seed), seed ^ 0x99, |s| {
-                check_position(&g, s).unwrap_or_else(|e| panic!("{cfg} seed {seed}: {e}\n{:?} {:?} round {}", s.stage, s.pending, s.round));
-                states += 1;
-            });
-        }
+        states += positions::every_state_validates(&g, 0..200, 0x99, |s| format!("{cfg} {:?} {:?} round {}", s.stage, s.pending, s.round));
     }
     println!("{states} states validated");
     assert!(states > 50_000, "{states}");
@@ -105,10 +99,7 @@ fn mid_game() -> (Tkr, State) {
 }
 
 fn rejected(g: &Tkr, s: &State, needle: &str) {
-    match validate_position(g, s) {
-        Ok(()) => panic!("accepted, expected an error with {needle:?}"),
-        Err(e) => assert!(e.contains(needle), "{e:?} does not contain {needle:?}"),
-    }
+    positions::assert_rejected(validate_position(g, s), needle);
 }
 
 #[test]
@@ -238,18 +229,7 @@ fn r11_over_exactly_with_its_trigger_and_scores() {
 /// The first state of seeded random games (seeds from 0) that `pick` accepts.
 fn found(pick: impl Fn(&State) -> bool) -> State {
     let g = game();
-    for seed in 0..300 {
-        let mut hit = None;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            if hit.is_none() && g.current_player(s) != CHANCE && pick(s) {
-                hit = Some(s.clone());
-            }
-        });
-        if let Some(s) = hit {
-            return s;
-        }
-    }
-    panic!("no random game reached the scenario");
+    positions::first_state(&g, 0..300, |s| g.current_player(s) != CHANCE && pick(s))
 }
 
 fn scenarios() -> Vec<(&'static str, &'static str, State)> {
