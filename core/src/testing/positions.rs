@@ -445,16 +445,16 @@ fn every_game(check: fn(&Suite) -> fn()) {
 }
 
 #[test]
-fn every_games_position_files_load_validate_and_play_to_the_end() {
+fn scenario_files_load_validate_and_play_to_the_end() {
     every_game(|s| s.files);
 }
 
 #[test]
-fn every_state_of_every_games_playout_policy_games_validates() {
+fn every_state_of_playout_policy_games_validates() {
     every_game(|s| s.policy_games);
 }
 
 #[test]
-fn fuzz_every_games_accepted_positions_play_on_within_the_rules() {
+fn fuzz_accepted_positions_play_on_within_the_rules() {
     every_game(|s| s.fuzz);
 }
