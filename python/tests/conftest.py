@@ -36,16 +36,20 @@ CONFIGS = _configs()
 TWO_PLAYER = [c for c in CONFIGS if kassen.load_game(c[0], c[1]).num_players() == 2]
 
 
-def played(game: kassen.Game, seed: int, steps: int) -> kassen.State:
-    """The state after up to ``steps`` uniformly random actions (``random.Random(seed)``) from
-    the initial state of ``seed``; fewer when the game ends first."""
+def play(state: kassen.State, seed: int, steps: int) -> kassen.State:
+    """Applies up to ``steps`` uniformly random actions (``random.Random(seed)``) to ``state``,
+    fewer when the game ends first; returns it."""
     r = random.Random(seed)
-    s = game.new_initial_state(seed)
     for _ in range(steps):
-        if s.is_terminal():
+        if state.is_terminal():
             break
-        s.apply_action(r.choice(s.legal_actions()))
-    return s
+        state.apply_action(r.choice(state.legal_actions()))
+    return state
+
+
+def played(game: kassen.Game, seed: int, steps: int) -> kassen.State:
+    """The state after ``play(game.new_initial_state(seed), seed, steps)``."""
+    return play(game.new_initial_state(seed), seed, steps)
 
 
 def config_id(c) -> str:
