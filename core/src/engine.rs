@@ -44,6 +44,9 @@ struct Entry {
     name: &'static str,
     create: Constructor,
     configs: fn() -> Vec<Value>,
+    /// The typed checks on constructed positions (`crate::testing::positions`).
+    #[cfg(test)]
+    positions: crate::testing::positions::Suite,
 }
 
 /// The normalized config is what the caller gave, with every default the game filled in
@@ -60,21 +63,45 @@ fn create<G: Game>(cfg: &Map<String, Value>, explicit: bool) -> Result<GameHandl
 }
 
 static REGISTRY: &[Entry] = &[
-    Entry { id: Samurai::ID, name: "Samurai", create: create::<Samurai>, configs: Samurai::covered_configs },
+    Entry {
+        id: Samurai::ID,
+        name: "Samurai",
+        create: create::<Samurai>,
+        configs: Samurai::covered_configs,
+        #[cfg(test)]
+        positions: crate::testing::positions::Suite::of::<Samurai>(),
+    },
     Entry {
         id: Sekigahara::ID,
         name: "Sekigahara: The Unification of Japan",
         create: create::<Sekigahara>,
         configs: Sekigahara::covered_configs,
+        #[cfg(test)]
+        positions: crate::testing::positions::Suite::of::<Sekigahara>(),
     },
-    Entry { id: Tkr::ID, name: "Three Kingdoms Redux", create: create::<Tkr>, configs: Tkr::covered_configs },
+    Entry {
+        id: Tkr::ID,
+        name: "Three Kingdoms Redux",
+        create: create::<Tkr>,
+        configs: Tkr::covered_configs,
+        #[cfg(test)]
+        positions: crate::testing::positions::Suite::of::<Tkr>(),
+    },
     Entry {
         id: Daisakusen::ID,
         name: "関ヶ原大作戦 (Sekigahara Daisakusen)",
         create: create::<Daisakusen>,
         configs: Daisakusen::covered_configs,
+        #[cfg(test)]
+        positions: crate::testing::positions::Suite::of::<Daisakusen>(),
     },
 ];
+
+/// The typed checks on constructed positions of every registered game.
+#[cfg(test)]
+pub(crate) fn position_suites() -> impl Iterator<Item = (&'static str, &'static crate::testing::positions::Suite)> {
+    REGISTRY.iter().map(|e| (e.id, &e.positions))
+}
 
 /// `(id, name)` of every registered game.
 pub fn games() -> Vec<(&'static str, &'static str)> {
@@ -307,6 +334,14 @@ pub trait DynState: Send + Sync {
     fn debug_summary(&self) -> String;
 }
 
+/// The game a saved state or a position document names, set up with its config.
+fn game_of(id: &str, config: &Value) -> Result<GameHandle, LoadError> {
+    load_game(id, Some(config)).map_err(|e| match e {
+        SetupError::UnknownGame(g) => LoadError::UnknownGame(g),
+        other => LoadError::Setup(other),
+    })
+}
+
 /// An owned state of any game: `Clone + Eq + Hash + Debug`.
 pub struct StateHandle(Box<dyn DynState>);
 
@@ -319,11 +354,7 @@ impl StateHandle {
 
     pub fn from_value(v: &Value) -> Result<StateHandle, LoadError> {
         let header = SavedHeader::parse(v)?;
-        let game = load_game(&header.game, Some(&header.config)).map_err(|e| match e {
-            SetupError::UnknownGame(g) => LoadError::UnknownGame(g),
-            other => LoadError::Setup(other),
-        })?;
-        game.state_from_value(v)
+        game_of(&header.game, &header.config)?.state_from_value(v)
     }
 
     /// Starts a game at the position of a position document (docs/positions.md), finding its
@@ -336,11 +367,7 @@ impl StateHandle {
     /// [`StateHandle::from_position_json`] from a parsed document.
     pub fn from_position_value(v: &Value) -> Result<StateHandle, LoadError> {
         let header = PositionHeader::parse(v)?;
-        let game = load_game(&header.game, Some(&header.config)).map_err(|e| match e {
-            SetupError::UnknownGame(g) => LoadError::UnknownGame(g),
-            other => LoadError::Setup(other),
-        })?;
-        game.load_position(v)
+        game_of(&header.game, &header.config)?.load_position(v)
     }
 
     /// [`DynState::to_position`] as JSON text.
@@ -508,6 +535,21 @@ impl<G: Game> fmt::Debug for Instance<G> {
     }
 }
 
+/// The checks on a constructed position: the game's own ([`Game::validate_position`]), then,
+/// for every game, that play can go on: a position that is not over has a legal action (or a
+/// chance outcome), asked last, when every value the rules read is known to be in bounds.
+pub(crate) fn check_position<G: Game>(rules: &G, s: &G::State) -> Result<(), String> {
+    rules.validate_position(s)?;
+    if !rules.is_terminal(s) {
+        let mut legal = Vec::new();
+        rules.legal_actions(s, &mut legal);
+        if legal.is_empty() {
+            return Err("pending: the decision has no legal action, so play cannot go on".into());
+        }
+    }
+    Ok(())
+}
+
 impl<G: Game> Instance<G> {
     /// A shared configured game. `config` is the normalized config shown in `info`.
     pub fn new_shared(rules: G, explicit_chance: bool, config: Value) -> Arc<Self> {
@@ -538,9 +580,33 @@ impl<G: Game> Instance<G> {
         Ok(StateHandle(Box::new(Bound::replay(self.arc(), seed, None, 0, history, &mut Events::off())?)))
     }
 
+    /// A save or position document names this game, its rules version and its config (which
+    /// it may spell differently, defaults left out: compared normalized).
+    fn check_header(
+        &self,
+        game: &str,
+        rules_version: &str,
+        config: &Value,
+        another_config: impl FnOnce() -> LoadError,
+    ) -> Result<(), LoadError> {
+        if game != G::ID {
+            return Err(LoadError::WrongGame { found: game.to_string(), expected: G::ID.to_string() });
+        }
+        if rules_version != self.info.rules_version {
+            return Err(LoadError::RulesVersion { found: rules_version.to_string(), expected: self.info.rules_version.clone() });
+        }
+        if *config != self.info.config {
+            let theirs = load_game(G::ID, Some(config)).map_err(LoadError::Setup)?;
+            if theirs.info().config != self.info.config {
+                return Err(another_config());
+            }
+        }
+        Ok(())
+    }
+
     /// The typed state of a document's `"position"` (a save's or a position document's): its
     /// generator filled from `seed` when left out, read strictly against the game's schema and
-    /// checked by [`Game::validate_position`].
+    /// checked by [`check_position`], and its chance nodes end ([`Instance::check_chance_ends`]).
     fn position_state(&self, position: &Value, seed: u64) -> Result<G::State, LoadError> {
         let mut v = position.clone();
         let Value::Object(fields) = &mut v else {
@@ -554,7 +620,8 @@ impl<G: Game> Instance<G> {
         }
         let state: G::State = serde_json::from_value(v)
             .map_err(|e| LoadError::InvalidPosition(format!("position does not match the {} state schema: {e}", G::ID)))?;
-        self.rules.validate_position(&state).map_err(LoadError::InvalidPosition)?;
+        check_position(&self.rules, &state).map_err(LoadError::InvalidPosition)?;
+        self.check_chance_ends(&state)?;
         Ok(state)
     }
 
@@ -1049,26 +1116,12 @@ impl<G: Game> DynGame for Instance<G> {
 
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError> {
         let header = SavedHeader::parse(v)?;
-        if header.game != G::ID {
-            return Err(LoadError::WrongGame { found: header.game, expected: G::ID.to_string() });
-        }
-        if header.rules_version != self.info.rules_version {
-            return Err(LoadError::RulesVersion { found: header.rules_version, expected: self.info.rules_version.clone() });
-        }
-        if header.config != self.info.config {
-            // A save may spell its config differently (defaults left out): compare normalized.
-            let theirs = load_game(G::ID, Some(&header.config)).map_err(LoadError::Setup)?;
-            if theirs.info().config != self.info.config {
-                return Err(LoadError::InvalidState("saved state has another config than this game".into()));
-            }
-        }
+        self.check_header(&header.game, &header.rules_version, &header.config, || {
+            LoadError::InvalidState("saved state has another config than this game".into())
+        })?;
         let origin = match &header.position {
             None => None,
-            Some(p) => {
-                let position = self.position_state(p, header.seed)?;
-                self.check_chance_ends(&position)?;
-                Some(Arc::new(position))
-            }
+            Some(p) => Some(Arc::new(self.position_state(p, header.seed)?)),
         };
         let bound = Bound::replay(self.arc(), header.seed, origin, header.recorded, &header.history, &mut Events::off())
             .map_err(LoadError::InvalidState)?;
@@ -1085,20 +1138,10 @@ impl<G: Game> DynGame for Instance<G> {
 
     fn load_position(&self, v: &Value) -> Result<StateHandle, LoadError> {
         let header = PositionHeader::parse(v)?;
-        if header.game != G::ID {
-            return Err(LoadError::WrongGame { found: header.game, expected: G::ID.to_string() });
-        }
-        if header.rules_version != self.info.rules_version {
-            return Err(LoadError::RulesVersion { found: header.rules_version, expected: self.info.rules_version.clone() });
-        }
-        if header.config != self.info.config {
-            let theirs = load_game(G::ID, Some(&header.config)).map_err(LoadError::Setup)?;
-            if theirs.info().config != self.info.config {
-                return Err(LoadError::InvalidPosition("the position has another config than this game".into()));
-            }
-        }
+        self.check_header(&header.game, &header.rules_version, &header.config, || {
+            LoadError::InvalidPosition("the position has another config than this game".into())
+        })?;
         let state = self.position_state(&header.position, header.seed)?;
-        self.check_chance_ends(&state)?;
         Ok(StateHandle(Box::new(Bound::start(self.arc(), header.seed, Some(Arc::new(state)), 0, &mut Events::off()))))
     }
 

@@ -343,7 +343,7 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// it: every value in bounds and every invariant of the rules, so that play from it stays
     /// within the rules. The message names the field and the rule it breaks. The default is
     /// [`Game::validate`]; a game overrides it (in `games/<id>/position.rs`) with its complete
-    /// checks.
+    /// checks. The engine adds, for every game, that a position not over has a legal action.
     fn validate_position(&self, s: &Self::State) -> Result<(), String> {
         self.validate(s)
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,22 @@ def _configs():
 CONFIGS = _configs()
 #: The two-player configuration of every game (one per game).
 TWO_PLAYER = [c for c in CONFIGS if kassen.load_game(c[0], c[1]).num_players() == 2]
+
+
+def play(state: kassen.State, seed: int, steps: int) -> kassen.State:
+    """Applies up to ``steps`` uniformly random actions (``random.Random(seed)``) to ``state``,
+    fewer when the game ends first; returns it."""
+    r = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(r.choice(state.legal_actions()))
+    return state
+
+
+def played(game: kassen.Game, seed: int, steps: int) -> kassen.State:
+    """The state after ``play(game.new_initial_state(seed), seed, steps)``."""
+    return play(game.new_initial_state(seed), seed, steps)
 
 
 def config_id(c) -> str:

@@ -5,24 +5,15 @@ agrees with everything the observer saw."""
 from __future__ import annotations
 
 import json
-import random
 
 import kassen
 from kassen import SPECTATOR
 
-
-def _played(game: kassen.Game, seed: int, steps: int) -> kassen.State:
-    r = random.Random(seed)
-    s = game.new_initial_state(seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        s.apply_action(r.choice(s.legal_actions()))
-    return s
+from conftest import played
 
 
 def test_a_determinization_carries_no_true_seed_or_history(game):
-    s = _played(game, 3, 40)
+    s = played(game, 3, 40)
     saved = json.loads(s.to_json())
     for p in [SPECTATOR, *range(game.num_players())]:
         d = s.determinize(p, seed=17)
@@ -37,7 +28,7 @@ def test_a_determinization_carries_no_true_seed_or_history(game):
 
 def test_a_determinization_keeps_the_observers_whole_event_history(game):
     for seed in (1, 2):
-        s = _played(game, seed, 25 + 10 * seed)
+        s = played(game, seed, 25 + 10 * seed)
         for p in [SPECTATOR, *range(game.num_players())]:
             d = s.determinize(p, seed=seed)
             assert d.events(p) == s.events(p)
@@ -45,7 +36,7 @@ def test_a_determinization_keeps_the_observers_whole_event_history(game):
 
 
 def test_events_of_a_determinization_after_a_move(game):
-    s = _played(game, 4, 30)
+    s = played(game, 4, 30)
     for p in range(game.num_players()):
         d = s.determinize(p, seed=9)
         before = d.events(p)

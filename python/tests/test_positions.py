@@ -15,17 +15,7 @@ from kassen.bots import make_bot
 from kassen import SPECTATOR
 from kassen import exceptions as ex
 
-from conftest import REPO
-
-
-def _played(game: kassen.Game, seed: int, steps: int) -> kassen.State:
-    r = random.Random(seed)
-    s = game.new_initial_state(seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        s.apply_action(r.choice(s.legal_actions()))
-    return s
+from conftest import REPO, played
 
 
 def _board(s: kassen.State, observer: int) -> dict:
@@ -54,7 +44,7 @@ def _play_out(p: kassen.State, seed: int) -> kassen.State:
 
 def test_a_position_round_trips_and_plays_to_the_end(game):
     for steps in (0, 30):
-        s = _played(game, 4, steps)
+        s = played(game, 4, steps)
         doc = s.to_position()
         assert doc["format"] == kassen.POSITION_FORMAT and doc["game"] == game.id
         p = kassen.State.from_position(doc)
@@ -73,7 +63,7 @@ def test_a_position_round_trips_and_plays_to_the_end(game):
 
 
 def test_broken_positions_raise_their_codes(game2):
-    doc = _played(game2, 1, 10).to_position()
+    doc = played(game2, 1, 10).to_position()
 
     def code(d) -> int:
         with pytest.raises(ex.KassenError) as info:
@@ -97,7 +87,7 @@ def test_broken_positions_raise_their_codes(game2):
 
 
 def test_a_search_bot_reports_a_position_it_cannot_determinize(game2):
-    s = _played(game2, 2, 12)
+    s = played(game2, 2, 12)
     p = kassen.State.from_position(s.to_position())
     seat = p.current_player()
     if p.is_terminal() or len(p.legal_actions()) < 2:

@@ -18,6 +18,8 @@ from hypothesis import strategies as st  # noqa: E402
 import kassen  # noqa: E402
 from kassen import exceptions as ex  # noqa: E402
 
+from conftest import played  # noqa: E402
+
 GAMES = sorted(kassen.games())
 
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -91,16 +93,7 @@ CONFIG_FIXTURES = [
 
 
 def saved_text(gid: str, seed: int, steps: int) -> str:
-    import random
-
-    game = kassen.load_game(gid)
-    r = random.Random(seed)
-    s = game.new_initial_state(seed)
-    for _ in range(steps):
-        if s.is_terminal():
-            break
-        s.apply_action(r.choice(s.legal_actions()))
-    return s.to_json()
+    return played(kassen.load_game(gid), seed, steps).to_json()
 
 
 def check_loaded(text: str) -> None:

@@ -14,14 +14,7 @@ import numpy as np
 import kassen
 from kassen import State
 
-
-def play(state: State, seed: int, steps: int) -> State:
-    r = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state.apply_action(r.choice(state.legal_actions()))
-    return state
+from conftest import play
 
 
 def test_equality_and_hash(game):

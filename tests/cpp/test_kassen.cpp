@@ -13,6 +13,7 @@
 #include "kassen.hpp"
 #include "../c/harness.h"  // CHECK, the counters, rng_next and summary()
 #include "check_throws.hpp"  // CHECK_THROWS
+#include "game_ids.hpp"  // game_ids()
 
 static_assert(!std::is_copy_constructible_v<kassen::Game>, "Game does not copy");
 static_assert(!std::is_copy_constructible_v<kassen::State>, "State does not copy");
@@ -20,16 +21,6 @@ static_assert(!std::is_copy_assignable_v<kassen::State>, "State does not copy-as
 static_assert(!std::is_copy_constructible_v<kassen::Buf>, "Buf does not copy");
 static_assert(std::is_nothrow_move_constructible_v<kassen::State>, "State moves");
 static_assert(std::is_nothrow_move_assignable_v<kassen::Game>, "Game moves");
-
-static std::vector<std::string> game_ids() {
-    std::vector<std::string> ids;
-    std::string games = kassen::games_json();
-    for (size_t at = 0; (at = games.find("\"id\":\"", at)) != std::string::npos;) {
-        at += 6;
-        ids.push_back(games.substr(at, games.find('"', at) - at));
-    }
-    return ids;
-}
 
 
 static size_t count(const std::string &text, const std::string &needle) {

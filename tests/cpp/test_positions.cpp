@@ -15,16 +15,7 @@
 #include "kassen.hpp"
 #include "../c/harness.h"  // CHECK, the counters, rng_next and summary()
 #include "check_throws.hpp"  // CHECK_THROWS
-
-static std::vector<std::string> game_ids() {
-    std::vector<std::string> ids;
-    std::string games = kassen::games_json();
-    for (size_t at = 0; (at = games.find("\"id\":\"", at)) != std::string::npos;) {
-        at += 6;
-        ids.push_back(games.substr(at, games.find('"', at) - at));
-    }
-    return ids;
-}
+#include "game_ids.hpp"  // game_ids()
 
 static uint32_t random_action(const kassen::State &s, uint64_t *rng) {
     std::vector<uint32_t> legal = s.legal_actions();

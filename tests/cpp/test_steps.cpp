@@ -17,16 +17,7 @@
 #include "kassen.hpp"
 #include "../c/harness.h"  // CHECK, the counters, rng_next and summary()
 #include "check_throws.hpp"  // CHECK_THROWS
-
-static std::vector<std::string> game_ids() {
-    std::vector<std::string> ids;
-    std::string games = kassen::games_json();
-    for (std::size_t at = 0; (at = games.find("\"id\":\"", at)) != std::string::npos;) {
-        at += 6;
-        ids.push_back(games.substr(at, games.find('"', at) - at));
-    }
-    return ids;
-}
+#include "game_ids.hpp"  // game_ids()
 
 // The text of the envelope's top-level `key` up to the next ',' or '}' at the same depth.
 static std::string field(const std::string &view, const std::string &key) {

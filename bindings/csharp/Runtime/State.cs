@@ -35,11 +35,7 @@ namespace Kassen
             StateHandle s;
             byte[] bytes = Utf8.ToBytes(json);
             Kassen.Check(Native.kassen_state_from_json_n(bytes, Utf8.Len(bytes), out s));
-            GameHandle g;
-            int status = Native.kassen_state_game(s, out g);
-            if (status != Kassen.StatusOk) s.Dispose();
-            Kassen.Check(status);
-            return new State(s, new Game(g));
+            return WithItsGame(s);
         }
 
         /// <summary>A game started at a constructed position: a position document (format
@@ -53,6 +49,13 @@ namespace Kassen
             StateHandle s;
             byte[] bytes = Utf8.ToBytes(positionJson);
             Kassen.Check(Native.kassen_state_from_position_n(bytes, Utf8.Len(bytes), out s));
+            return WithItsGame(s);
+        }
+
+        /// <summary>A state the library loaded, with a handle on its game (the state is released
+        /// when that fails).</summary>
+        private static State WithItsGame(StateHandle s)
+        {
             GameHandle g;
             int status = Native.kassen_state_game(s, out g);
             if (status != Kassen.StatusOk) s.Dispose();

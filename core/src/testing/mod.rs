@@ -27,6 +27,8 @@ use crate::DynGame;
 
 mod info_state;
 mod metadata;
+#[cfg(test)]
+pub(crate) mod positions;
 pub mod schema;
 mod soak;
 pub use soak::{soak, SoakReport};

@@ -28,67 +28,47 @@ pub fn validate_position(g: &Samurai, s: &State) -> Result<(), String> {
     tokens(g, s, &board)?;
     figures(g, s)?;
     turn(g, s, &board)?;
-    end(g, s)?;
-    decision_possible(g, s)
-}
-
-/// The game goes on only with a decision that can be taken: a legal action, or a chance
-/// outcome (asked last, when every value the rules read is known to be in bounds).
-fn decision_possible(g: &Samurai, s: &State) -> Result<(), String> {
-    use crate::game::Game;
-    if g.is_terminal(s) {
-        return Ok(());
-    }
-    let mut legal = Vec::new();
-    g.legal_actions(s, &mut legal);
-    if legal.is_empty() {
-        return err("pending: the decision has no legal action, so play cannot go on".into());
-    }
-    Ok(())
-}
-
-fn err<T>(msg: String) -> Result<T, String> {
-    Err(msg)
+    end(g, s)
 }
 
 /// Sizes, seats and indices in bounds.
 fn shape(g: &Samurai, s: &State) -> Result<(), String> {
     let d = g.data();
     if s.cells.len() != d.hexes.len() {
-        return err(format!("cells: {} entries, the board has {} hexes (§1)", s.cells.len(), d.hexes.len()));
+        return Err(format!("cells: {} entries, the board has {} hexes (§1)", s.cells.len(), d.hexes.len()));
     }
     if s.figures.len() != d.settlements.len() {
-        return err(format!("figures: {} entries, the board has {} settlements (§1)", s.figures.len(), d.settlements.len()));
+        return Err(format!("figures: {} entries, the board has {} settlements (§1)", s.figures.len(), d.settlements.len()));
     }
     if s.seat as usize >= g.n {
-        return err(format!("seat: {} is not a seat of a {}-player game", s.seat, g.n));
+        return Err(format!("seat: {} is not a seat of a {}-player game", s.seat, g.n));
     }
     for p in 0..4 {
         let in_game = p < g.n;
         if s.hands[p] & !g.all_tokens != 0 || (!in_game && s.hands[p] != 0) {
-            return err(format!("hands[{p}]: holds a token that does not exist (§2.1)"));
+            return Err(format!("hands[{p}]: holds a token that does not exist (§2.1)"));
         }
         if s.stacks[p] & !g.all_tokens != 0 || (!in_game && s.stacks[p] != 0) {
-            return err(format!("stacks[{p}]: holds a token that does not exist (§2.1)"));
+            return Err(format!("stacks[{p}]: holds a token that does not exist (§2.1)"));
         }
         if !in_game && s.captured[p] != [0; 3] {
-            return err(format!("captured[{p}]: seat {p} is not in a {}-player game", g.n));
+            return Err(format!("captured[{p}]: seat {p} is not in a {}-player game", g.n));
         }
     }
     let in_play: u64 = g.settlements.iter().fold(0, |m, &st| m | 1 << st);
     if let Some(st) = (0..64).find(|&st| s.resolved & !in_play & (1 << st) != 0) {
-        return err(format!("resolved: settlement {st} is not on the {}-player board (§1)", g.n));
+        return Err(format!("resolved: settlement {st} is not on the {}-player board (§1)", g.n));
     }
     for (st, &m) in s.figures.iter().enumerate() {
         if m & !0b111 != 0 {
-            return err(format!("figures[{st}]: {m:#b} names a figure type beyond the three (§2.1)"));
+            return Err(format!("figures[{st}]: {m:#b} names a figure type beyond the three (§2.1)"));
         }
         if m != 0 && in_play & (1 << st) == 0 {
-            return err(format!("figures[{st}]: a figure on a settlement that is not on the {}-player board (§4.4)", g.n));
+            return Err(format!("figures[{st}]: a figure on a settlement that is not on the {}-player board (§4.4)", g.n));
         }
         let slots = d.settlements[st].kind.slots();
         if m.count_ones() as u8 > slots {
-            return err(format!("figures[{st}]: {} figures on a {} of {slots} (§4.4-4.7)", m.count_ones(), d.settlements[st].kind.name()));
+            return Err(format!("figures[{st}]: {} figures on a {} of {slots} (§4.4-4.7)", m.count_ones(), d.settlements[st].kind.name()));
         }
     }
     Ok(())
@@ -105,23 +85,23 @@ fn board_tokens(g: &Samurai, s: &State) -> Result<[u32; 4], String> {
         }
         let (p, t) = (cell_owner(c), cell_token(c));
         if p >= g.n || t as usize >= d.tokens.len() {
-            return err(format!("cells[{h}]: {c} is no token of a seat in this game (§2.1)"));
+            return Err(format!("cells[{h}]: {c} is no token of a seat in this game (§2.1)"));
         }
         if !g.in_play[h] {
-            return err(format!("cells[{h}]: the hex is not on the {}-player board (§1)", g.n));
+            return Err(format!("cells[{h}]: the hex is not on the {}-player board (§1)", g.n));
         }
         let token = &d.tokens[t as usize];
         let want = match token.kind {
             TokenKind::Ship => HexKind::Sea,
-            TokenKind::FigureSwap => return err(format!("cells[{h}]: the figure exchange token never stands on the board (§2.4)")),
+            TokenKind::FigureSwap => return Err(format!("cells[{h}]: the figure exchange token never stands on the board (§2.4)")),
             _ => HexKind::Land,
         };
         let kind = d.hexes[h].kind;
         if kind != want {
-            return err(format!("cells[{h}]: {} on a {} hex; ships go on sea, other tokens on land (§5.3)", token.name, kind.name()));
+            return Err(format!("cells[{h}]: {} on a {} hex; ships go on sea, other tokens on land (§5.3)", token.name, kind.name()));
         }
         if board[p] & (1 << t) != 0 {
-            return err(format!("cells[{h}]: token {t} of seat {p} is on the board twice (§2.1)"));
+            return Err(format!("cells[{h}]: token {t} of seat {p} is on the board twice (§2.1)"));
         }
         board[p] |= 1 << t;
     }
@@ -133,18 +113,18 @@ fn tokens(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
     let d = g.data();
     let setup = matches!(s.phase, Phase::ChooseTokens | Phase::PlaceFigures);
     if setup && board.iter().any(|&b| b != 0) {
-        return err("cells: tokens on the board before play begins (§4.8)".into());
+        return Err("cells: tokens on the board before play begins (§4.8)".into());
     }
     for (p, &on_board) in board.iter().enumerate().take(g.n) {
         let (hand, stack) = (s.hands[p], s.stacks[p]);
         if hand & stack != 0 {
-            return err(format!("hands[{p}]: a token both behind the screen and in the stack (§4.3)"));
+            return Err(format!("hands[{p}]: a token both behind the screen and in the stack (§4.3)"));
         }
         if (hand | stack) & on_board != 0 {
-            return err(format!("cells: a token of seat {p} is on the board and in its hand or stack (§2.1)"));
+            return Err(format!("cells: a token of seat {p} is on the board and in its hand or stack (§2.1)"));
         }
         if hand.count_ones() > HAND {
-            return err(format!("hands[{p}]: {} tokens behind the screen, at most {HAND} (§4.2)", hand.count_ones()));
+            return Err(format!("hands[{p}]: {} tokens behind the screen, at most {HAND} (§4.2)", hand.count_ones()));
         }
         let kept = match s.phase {
             Phase::ChooseTokens => (p as u8) < s.seat,
@@ -153,12 +133,12 @@ fn tokens(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
         if s.phase == Phase::ChooseTokens && !kept {
             let ok = stack == 0 && if p as u8 == s.seat { hand.count_ones() < HAND } else { hand == 0 };
             if !ok {
-                return err(format!("hands[{p}]: seat {p} has not finished keeping its tokens (seat {} keeps now) (§4.2)", s.seat));
+                return Err(format!("hands[{p}]: seat {p} has not finished keeping its tokens (seat {} keeps now) (§4.2)", s.seat));
             }
             continue;
         }
         if setup && (hand.count_ones() != HAND || stack != g.all_tokens & !hand) {
-            return err(format!("stacks[{p}]: after keeping 5 tokens the other 15 form the stack (§4.2-4.3)"));
+            return Err(format!("stacks[{p}]: after keeping 5 tokens the other 15 form the stack (§4.2-4.3)"));
         }
         // Every token not in hand, stack or on the board has left the game: the figure exchange
         // (2.4), or the token the current seat picked up and is re-placing (2.4).
@@ -170,7 +150,7 @@ fn tokens(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
             }
         }
         if let Some(t) = bits(away).next() {
-            return err(format!(
+            return Err(format!(
                 "hands[{p}]: token {t} ({}) of seat {p} is nowhere: not in hand, stack or on the board (§2.1)",
                 d.tokens[t as usize].name
             ));
@@ -184,13 +164,13 @@ fn tokens(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
         match s.phase {
             Phase::Refill if current => {
                 if !short {
-                    return err(format!("hands[{p}]: a refill with a full hand or an empty stack (§5.5)"));
+                    return Err(format!("hands[{p}]: a refill with a full hand or an empty stack (§5.5)"));
                 }
             }
             Phase::Play | Phase::Over if current => {
                 let before = hand.count_ones() + s.turn.played as u32;
                 if before > HAND || (before < HAND && stack != 0) {
-                    return err(format!(
+                    return Err(format!(
                         "hands[{p}]: {} in hand and {} played this turn, the turn began with a hand refilled to {HAND} (§5.5)",
                         hand.count_ones(),
                         s.turn.played
@@ -199,7 +179,7 @@ fn tokens(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
             }
             _ => {
                 if short {
-                    return err(format!("hands[{p}]: {} tokens behind the screen with tokens left in the stack (§5.5)", hand.count_ones()));
+                    return Err(format!("hands[{p}]: {} tokens behind the screen with tokens left in the stack (§5.5)", hand.count_ones()));
                 }
             }
         }
@@ -213,7 +193,7 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
     for f in 0..3 {
         let standing = s.figures.iter().filter(|&&m| m & (1 << f) != 0).count() as u32;
         if standing != s.on_board[f] as u32 {
-            return err(format!(
+            return Err(format!(
                 "on_board[{f}]: {} but {standing} {} figures stand on settlements (§2.1)",
                 s.on_board[f],
                 super::FIGURE_TYPES[f]
@@ -222,7 +202,7 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
         let captured: u32 = s.captured.iter().map(|c| c[f] as u32).sum();
         let total = s.supply[f] as u32 + s.on_board[f] as u32 + s.set_aside[f] as u32 + captured;
         if total != g.per_type as u32 {
-            return err(format!(
+            return Err(format!(
                 "supply[{f}]: supply + board + set aside + captured = {total} {} figures, the game has {} (§2.1)",
                 super::FIGURE_TYPES[f],
                 g.per_type
@@ -231,7 +211,7 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
     }
     let edo = g.settlements.iter().copied().find(|&st| d.settlements[st as usize].kind == HexKind::Edo).expect("checked at setup") as usize;
     if !s.is_resolved(edo) && s.figures[edo] != 0b111 {
-        return err(format!("figures[{edo}]: Edo holds one figure of each type until it is surrounded (§4.4, N3)"));
+        return Err(format!("figures[{edo}]: Edo holds one figure of each type until it is surrounded (§4.4, N3)"));
     }
     let surrounded = |st: usize| {
         let land = &d.settlements[st].land;
@@ -240,23 +220,23 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
     match s.phase {
         Phase::ChooseTokens | Phase::PlaceFigures => {
             if s.resolved != 0 || s.set_aside != [0; 3] || s.captured != [[0; 3]; 4] {
-                return err("resolved: nothing is captured or set aside before play begins (§4.8)".into());
+                return Err("resolved: nothing is captured or set aside before play begins (§4.8)".into());
             }
             if s.phase == Phase::ChooseTokens && s.on_board != [1; 3] {
-                return err("on_board: only Edo's figures stand while tokens are kept (§4.4-4.5)".into());
+                return Err("on_board: only Edo's figures stand while tokens are kept (§4.4-4.5)".into());
             }
             if s.phase == Phase::PlaceFigures {
                 if s.supply == [0; 3] {
-                    return err("supply: empty, so play has begun (§4.8)".into());
+                    return Err("supply: empty, so play has begun (§4.8)".into());
                 }
                 // N1: cities are filled before any village.
                 let cities_full = g.cities.iter().all(|&c| s.figures[c as usize].count_ones() == 2);
                 if !cities_full && g.villages.iter().any(|&v| s.figures[v as usize] != 0) {
-                    return err("figures: a village holds a figure while a city has room (§4.5-4.7, N1)".into());
+                    return Err("figures: a village holds a figure while a city has room (§4.5-4.7, N1)".into());
                 }
                 let placed: u32 = s.on_board.iter().map(|&x| x as u32).sum::<u32>() - 3;
                 if placed % g.n as u32 != s.seat as u32 {
-                    return err(format!(
+                    return Err(format!(
                         "seat: {placed} figures placed, so seat {} places next, not {} (§4.5)",
                         placed % g.n as u32,
                         s.seat
@@ -266,7 +246,7 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
         }
         Phase::Play | Phase::Refill | Phase::Over => {
             if s.supply != [0; 3] {
-                return err("supply: figures left to place after play began (§4.8)".into());
+                return Err("supply: figures left to place after play began (§4.8)".into());
             }
             let exact =
                 g.settlements.iter().map(|&st| d.settlements[st as usize].kind.slots() as u32).sum::<u32>() == 3 * g.per_type as u32;
@@ -276,20 +256,20 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
                 let slots = d.settlements[st].kind.slots();
                 if s.is_resolved(st) {
                     if s.figures[st] != 0 {
-                        return err(format!("figures[{st}]: a resolved settlement still holds figures (§3.3-3.4)"));
+                        return Err(format!("figures[{st}]: a resolved settlement still holds figures (§3.3-3.4)"));
                     }
                     if !surrounded(st) {
-                        return err(format!("resolved: settlement {st} is resolved but not surrounded (§3.1)"));
+                        return Err(format!("resolved: settlement {st} is resolved but not surrounded (§3.1)"));
                     }
                     freed += slots as u32;
                 } else {
                     if surrounded(st) {
-                        return err(format!("resolved: settlement {st} is surrounded but not resolved (§5.4)"));
+                        return Err(format!("resolved: settlement {st} is surrounded but not resolved (§5.4)"));
                     }
                     // 4.4-4.7 fill every settlement when the figures match the slots; exchanges
                     // (2.4) keep each settlement's count.
                     if exact && s.figures[st].count_ones() as u8 != slots {
-                        return err(format!(
+                        return Err(format!(
                             "figures[{st}]: {} figures on a {} of {slots} slots (§4.4-4.7, §2.4)",
                             s.figures[st].count_ones(),
                             d.settlements[st].kind.name()
@@ -300,7 +280,7 @@ fn figures(g: &Samurai, s: &State) -> Result<(), String> {
             let gone: u32 =
                 s.set_aside.iter().map(|&x| x as u32).sum::<u32>() + s.captured.iter().flatten().map(|&x| x as u32).sum::<u32>();
             if exact && gone != freed {
-                return err(format!("captured: {gone} figures captured or set aside, the resolved settlements held {freed} (§3.3-3.4)"));
+                return Err(format!("captured: {gone} figures captured or set aside, the resolved settlements held {freed} (§3.3-3.4)"));
             }
         }
     }
@@ -315,48 +295,48 @@ fn turn(g: &Samurai, s: &State, board: &[u32; 4]) -> Result<(), String> {
     match s.phase {
         Phase::ChooseTokens | Phase::PlaceFigures => {
             if t != Turn::NEW || s.passes != 0 {
-                return err("turn: no turn is under way during setup (§4)".into());
+                return Err("turn: no turn is under way during setup (§4)".into());
             }
             return Ok(());
         }
         Phase::Refill | Phase::Over => {
             if t.pending != Pending::None {
-                return err("turn.pending: only the player to act has a half-made decision (§2.4)".into());
+                return Err("turn.pending: only the player to act has a half-made decision (§2.4)".into());
             }
         }
         Phase::Play => {}
     }
     if t.played as usize > d.tokens.len() {
-        return err(format!("turn.played: {} tokens, a seat has {} (§2.1)", t.played, d.tokens.len()));
+        return Err(format!("turn.played: {} tokens, a seat has {} (§2.1)", t.played, d.tokens.len()));
     }
     if t.normal_used && t.played == 0 {
-        return err("turn.normal_used: set before any token was played (§5.2)".into());
+        return Err("turn.normal_used: set before any token was played (§5.2)".into());
     }
     match t.pending {
         Pending::None => {}
         Pending::SwapFigure { settlement, figure } => {
             let st = settlement as usize;
             if figure > 2 || st >= s.figures.len() || s.figures[st] & (1 << figure) == 0 {
-                return err(format!(
+                return Err(format!(
                     "turn.pending: the first figure of the exchange ({figure} at settlement {settlement}) is not on the board (§2.4)"
                 ));
             }
             if t.played == 0 || (s.hands[seat] | s.stacks[seat]) & (1 << d.figure_swap) != 0 {
-                return err("turn.pending: a figure exchange under way but the exchange token was not played (§2.4)".into());
+                return Err("turn.pending: a figure exchange under way but the exchange token was not played (§2.4)".into());
             }
         }
         Pending::ReplaceToken { token } => {
             let ok_token = d.tokens.get(token as usize).is_some_and(|x| x.exchangeable());
             if !ok_token || (s.hands[seat] | s.stacks[seat] | board[seat]) & (1 << token) != 0 {
-                return err(format!("turn.pending: token {token} is not a picked-up token of seat {seat} (§2.4, N4)"));
+                return Err(format!("turn.pending: token {token} is not a picked-up token of seat {seat} (§2.4, N4)"));
             }
             if !t.normal_used || board[seat] & (1 << d.token_swap) == 0 {
-                return err("turn.pending: a token is re-placed but the token exchange is not on the board (§2.4, N4)".into());
+                return Err("turn.pending: a token is re-placed but the token exchange is not on the board (§2.4, N4)".into());
             }
         }
     }
     if s.passes as usize > g.n {
-        return err(format!("passes: {} consecutive passes in a {}-player game (N9)", s.passes, g.n));
+        return Err(format!("passes: {} consecutive passes in a {}-player game (N9)", s.passes, g.n));
     }
     Ok(())
 }
@@ -370,30 +350,30 @@ fn end(g: &Samurai, s: &State) -> Result<(), String> {
     let passes = s.passes as usize >= g.n;
     if s.phase != Phase::Over {
         if s.end.is_some() {
-            return err("end: set while the game is not over (§6)".into());
+            return Err("end: set while the game is not over (§6)".into());
         }
         if setup {
             return Ok(());
         }
         if let Some(f) = exhausted {
-            return err(format!("on_board[{f}]: no {} figure is left, so the game is over (§6.1)", super::FIGURE_TYPES[f as usize]));
+            return Err(format!("on_board[{f}]: no {} figure is left, so the game is over (§6.1)", super::FIGURE_TYPES[f as usize]));
         }
         if four {
-            return err(format!("set_aside: {set_aside} figures set aside, so the game is over (§6.2)"));
+            return Err(format!("set_aside: {set_aside} figures set aside, so the game is over (§6.2)"));
         }
         if passes {
-            return err("passes: a whole round of passes, so the game is over (N9)".into());
+            return Err("passes: a whole round of passes, so the game is over (N9)".into());
         }
         return Ok(());
     }
     let ok = match s.end {
-        None => return err("end: the game is over without a reason (§6)".into()),
+        None => return Err("end: the game is over without a reason (§6)".into()),
         Some(EndReason::TypeExhausted(f)) => exhausted == Some(f) && !passes,
         Some(EndReason::FourSetAside) => exhausted.is_none() && four && !passes,
         Some(EndReason::NobodyCanPlay) => exhausted.is_none() && !four && s.passes as usize == g.n && s.turn.played == 0,
     };
     if !ok {
-        return err(format!("end: {:?} does not match the board and the figures (§6.1-6.2, N9)", s.end.expect("some")));
+        return Err(format!("end: {:?} does not match the board and the figures (§6.1-6.2, N9)", s.end.expect("some")));
     }
     Ok(())
 }

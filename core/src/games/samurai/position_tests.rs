@@ -1,55 +1,30 @@
 //! Positions: every reachable state validates, each corruption is rejected with its rule,
-//! samples keep the observer's view, and the scenario files load and play to the end.
+//! samples keep the observer's view, and the scenario files are these
+//! scenarios. The checks every game shares (position files load and play to the end, the
+//! fuzz, playout-policy games): `crate::testing::positions`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::super::action::Action;
 use super::super::state::{cell, Pending, Phase, State, EMPTY};
 use super::super::{Data, Samurai};
 use super::{sample_position, validate_position};
 use crate::events::Events;
-use crate::game::{Game, Player, CHANCE, SPECTATOR};
+use crate::game::{Game, Player};
 use crate::rng::Rng;
+use crate::testing::positions::{self, playout, Scenario};
 
 fn game(players: usize) -> Samurai {
     Samurai::new(players, Arc::new(Data::embedded())).unwrap()
-}
-
-/// One random game from `s` to the end, calling `f` on every state; returns the last one.
-fn playout(g: &Samurai, mut s: State, seed: u64, mut f: impl FnMut(&State)) -> State {
-    let mut rng = Rng::from_seed(seed);
-    let mut legal = Vec::new();
-    for _ in 0..g.info().max_game_length {
-        f(&s);
-        if g.is_terminal(&s) {
-            return s;
-        }
-        let a = if g.current_player(&s) == CHANCE {
-            g.sample_chance(&mut s)
-        } else {
-            legal.clear();
-            g.legal_actions(&s, &mut legal);
-            legal[rng.below(legal.len() as u32) as usize]
-        };
-        g.apply(&mut s, a, &mut Events::off());
-    }
-    panic!("samurai: a game outlasted max_game_length");
 }
 
 #[test]
 fn every_state_of_random_games_validates() {
     let mut states = 0;
     for players in 2..=4 {
-        let g = game(players);
-        for seed in 0..300u64 {
-            playout(&g, g.new_initial_state(seed), seed ^ 0x5a, |s| {
-                validate_position(&g, s).unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}\n{s:?}"));
-                states += 1;
-            });
-        }
+        states += positions::every_state_validates(&game(players), 0..300, 0x5a, |s| format!("{players}p {s:?}"));
     }
     println!("{states} states validated");
     assert!(states > 50_000, "{states}");
@@ -62,22 +37,14 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
     for players in 2..=4 {
         let g = game(players);
         for seed in 0..12u64 {
-            let mut step = 0;
-            playout(&g, g.new_initial_state(seed), seed, |s| {
-                step += 1;
-                if step % 9 != 0 && !g.is_terminal(s) {
-                    return;
-                }
-                for observer in SPECTATOR..players as Player {
-                    let view = g.view(s, observer);
-                    let mut seen = std::collections::HashSet::new();
-                    for k in 0..24 {
-                        let t = sample_position(&g, s, observer, &mut Rng::from_seed(seed * 977 + step * 31 + k));
-                        validate_position(&g, &t).unwrap_or_else(|e| panic!("{players}p seed {seed} step {step} seat {observer}: {e}"));
-                        assert_eq!(g.view(&t, observer), view, "{players}p seed {seed} step {step} seat {observer}");
-                        seen.insert((t.hands, t.stacks, t.captured));
-                        compared += 1;
-                    }
+            compared += positions::samples_keep_the_view(
+                &g,
+                seed,
+                24,
+                |step, s| step % 9 == 0 || g.is_terminal(s),
+                |step, k| seed * 977 + step * 31 + k,
+                |t| (t.hands, t.stacks, t.captured),
+                |step, s, observer, distinct| {
                     // Something is hidden when another seat holds a hand it could hold otherwise.
                     let hands_hidden = (0..players).any(|p| {
                         p as Player != observer
@@ -87,13 +54,13 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
                     });
                     let hidden = hands_hidden || captured_tables(s, players, observer) > 1;
                     if hidden {
-                        assert!(seen.len() > 1, "{players}p seed {seed} step {step} seat {observer}: 24 samples were equal");
+                        assert!(distinct > 1, "{players}p seed {seed} step {step} seat {observer}: 24 samples were equal");
                         varied += 1;
                     } else {
-                        assert_eq!(seen.len(), 1);
+                        assert_eq!(distinct, 1, "{players}p seed {seed} step {step} seat {observer}");
                     }
-                }
-            });
+                },
+            );
         }
     }
     assert!(varied > 100 && compared > 1000, "{varied} {compared}");
@@ -146,23 +113,8 @@ fn r4_2_a_hidden_hand_is_a_uniform_choice_among_the_unused_tokens() {
 
 #[test]
 fn samples_depend_only_on_the_view() {
-    // A sample has the observer's view, so sampling it again with the same generator must
-    // give the same position.
     for players in [2, 4] {
-        let g = game(players);
-        let mut step = 0;
-        playout(&g, g.new_initial_state(11), 11, |s| {
-            step += 1;
-            if step % 13 != 0 {
-                return;
-            }
-            for observer in SPECTATOR..players as Player {
-                let t = sample_position(&g, s, observer, &mut Rng::from_seed(step));
-                let a = sample_position(&g, s, observer, &mut Rng::from_seed(step + 1));
-                let b = sample_position(&g, &t, observer, &mut Rng::from_seed(step + 1));
-                assert_eq!(a, b, "{players}p step {step} seat {observer}");
-            }
-        });
+        positions::samples_depend_only_on_the_view(&game(players), 11, 13);
     }
 }
 
@@ -212,10 +164,7 @@ fn ready(players: usize) -> (Samurai, State) {
 }
 
 fn rejected(g: &Samurai, s: &State, needle: &str) {
-    match validate_position(g, s) {
-        Ok(()) => panic!("accepted, expected an error with {needle:?}"),
-        Err(e) => assert!(e.contains(needle), "{e:?} does not contain {needle:?}"),
-    }
+    positions::assert_rejected(validate_position(g, s), needle);
 }
 
 #[test]
@@ -458,19 +407,7 @@ impl Build {
 
 /// The first state of seeded random games (seeds from 0) that `pick` accepts.
 fn found(players: usize, pick: impl Fn(&State) -> bool) -> State {
-    let g = game(players);
-    for seed in 0..500 {
-        let mut hit = None;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            if hit.is_none() && s.phase == Phase::Play && s.turn.played == 0 && pick(s) {
-                hit = Some(s.clone());
-            }
-        });
-        if let Some(s) = hit {
-            return s;
-        }
-    }
-    panic!("no random game reached the scenario");
+    positions::first_state(&game(players), 0..500, |s| s.phase == Phase::Play && s.turn.played == 0 && pick(s))
 }
 
 /// Every scenario: file name, player count, description, position.
@@ -536,236 +473,16 @@ fn scenarios() -> Vec<(&'static str, usize, &'static str, State)> {
     out
 }
 
-fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/games/samurai/positions")
-}
-
-fn document(name: &str, players: usize, description: &str, s: &State) -> Value {
-    let g = game(players);
-    let mut position = serde_json::to_value(s).unwrap();
-    position.as_object_mut().unwrap().remove("rng");
-    json!({
-        "format": "kassen-position-1",
-        "game": "samurai",
-        "rules_version": g.info().rules_version,
-        "config": {"players": players},
-        "seed": 1,
-        "position": position,
-        "name": name,
-        "description": description,
-    })
-}
-
-/// JSON with two-space indentation and arrays of plain values on one line.
-fn pretty(v: &Value, depth: usize) -> String {
-    let pad = |d: usize| "  ".repeat(d);
-    match v {
-        Value::Array(a) if a.iter().all(|x| !x.is_array() && !x.is_object()) => {
-            format!("[{}]", a.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
-        }
-        Value::Array(a) if a.is_empty() => "[]".into(),
-        Value::Array(a) => {
-            let items: Vec<String> = a.iter().map(|x| format!("{}{}", pad(depth + 1), pretty(x, depth + 1))).collect();
-            format!("[\n{}\n{}]", items.join(",\n"), pad(depth))
-        }
-        Value::Object(m) if m.is_empty() => "{}".into(),
-        Value::Object(m) => {
-            let items: Vec<String> =
-                m.iter().map(|(k, x)| format!("{}{}: {}", pad(depth + 1), Value::from(k.as_str()), pretty(x, depth + 1))).collect();
-            format!("{{\n{}\n{}}}", items.join(",\n"), pad(depth))
-        }
-        _ => v.to_string(),
-    }
-}
-
-/// The committed files are the scenarios' documents (`KASSEN_BLESS=1` rewrites them).
+/// The committed files are the scenarios' documents (`KASSEN_BLESS=1` rewrites them); each
+/// shows tokens on the board.
 #[test]
 fn scenario_files_are_up_to_date() {
-    let bless = std::env::var_os("KASSEN_BLESS").is_some();
-    for (name, players, description, s) in scenarios() {
-        validate_position(&game(players), &s).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let doc = document(name, players, description, &s);
-        let path = dir().join(format!("{name}.json"));
-        let text = pretty(&doc, 0) + "\n";
-        if bless {
-            std::fs::create_dir_all(dir()).unwrap();
-            std::fs::write(&path, text).unwrap();
-        } else {
-            let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (KASSEN_BLESS=1 writes it)", path.display()));
-            assert_eq!(committed, text, "{} is stale (KASSEN_BLESS=1 rewrites it)", path.display());
-        }
-    }
-}
-
-/// Each file loads through the typed API, round-trips, validates and plays to the end.
-#[test]
-fn scenario_files_load_validate_and_play_to_the_end() {
-    let mut files = 0;
-    for entry in std::fs::read_dir(dir()).unwrap() {
-        let path = entry.unwrap().path();
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        assert_eq!(doc["format"], "kassen-position-1");
-        assert_eq!(doc["game"], "samurai");
-        let g = Samurai::setup(doc["config"].as_object().unwrap()).unwrap();
-        assert_eq!(doc["rules_version"], g.info().rules_version.as_str());
-        let mut position = doc["position"].clone();
-        position["rng"] = serde_json::to_value(Rng::from_seed(doc["seed"].as_u64().unwrap())).unwrap();
-        let s: State = serde_json::from_value(position.clone()).unwrap();
-        assert_eq!(serde_json::to_value(&s).unwrap(), position, "{}", path.display());
-        validate_position(&g, &s).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for seed in 0..20 {
-            let end = playout(&g, s.clone(), seed, |x| validate_position(&g, x).unwrap());
-            assert!(g.is_terminal(&end));
-        }
-        assert!(s.cells.iter().any(|&c| c != EMPTY));
-        files += 1;
-    }
-    assert!(files >= 3, "{files} scenario files");
-}
-
-// === fuzz: accepted positions never panic and play on within the rules ===
-
-/// The JSON paths of every number in `v`.
-fn number_paths(v: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
-    match v {
-        Value::Number(_) => out.push(path.clone()),
-        Value::Array(a) => {
-            for (i, x) in a.iter().enumerate() {
-                path.push(Value::from(i));
-                number_paths(x, path, out);
-                path.pop();
-            }
-        }
-        Value::Object(m) => {
-            for (k, x) in m {
-                path.push(Value::from(k.as_str()));
-                number_paths(x, path, out);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-fn at<'a>(v: &'a mut Value, path: &[Value]) -> &'a mut Value {
-    path.iter().fold(v, |v, k| match k {
-        Value::Number(i) => &mut v[i.as_u64().unwrap() as usize],
-        Value::String(s) => &mut v[s.as_str()],
-        _ => unreachable!(),
-    })
-}
-
-/// Mutates one number of `s` (not its generator) at random; `None` when the result does not
-/// deserialize.
-fn mutate(s: &State, rng: &mut Rng) -> Option<State> {
-    let mut v = serde_json::to_value(s).unwrap();
-    let mut paths = Vec::new();
-    number_paths(&v, &mut Vec::new(), &mut paths);
-    paths.retain(|p| p[0] != "rng");
-    let p = &paths[rng.below(paths.len() as u32) as usize];
-    let x = at(&mut v, p);
-    let old = x.as_i64().unwrap_or(0);
-    let new = match rng.below(6) {
-        0 => old + 1,
-        1 => old - 1,
-        2 => rng.below(4) as i64,
-        3 => 255,
-        4 => rng.below(64) as i64,
-        _ => [65535, 127, 32, 100, 254][rng.below(5) as usize],
-    };
-    *x = Value::from(new);
-    serde_json::from_value(v).ok()
-}
-
-fn fuzz_games() -> Vec<Samurai> {
-    (2..=4).map(game).collect()
-}
-
-/// Mutated positions that validate never make the rules panic, and play from them stays valid.
-#[test]
-fn fuzz_accepted_positions_play_on_within_the_rules() {
-    let mut accepted = 0;
-    let mut tried = 0;
-    for (gi, g) in fuzz_games().into_iter().enumerate() {
-        let mut states = Vec::new();
-        for seed in 0..6u64 {
-            let mut n = 0;
-            playout(&g, g.new_initial_state(seed), seed, |s| {
-                n += 1;
-                if n % 5 == 0 {
-                    states.push(s.clone());
-                }
-            });
-        }
-        let mut rng = Rng::from_seed(gi as u64 + 77);
-        for (i, s) in states.iter().enumerate() {
-            for _ in 0..fuzz_rounds() {
-                let Some(t) = mutate(s, &mut rng) else { continue };
-                tried += 1;
-                if g.validate_position(&t).is_err() {
-                    continue;
-                }
-                accepted += 1;
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exercise(&g, t.clone(), i as u64)));
-                if let Err(e) = run {
-                    let msg =
-                        e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|x| x.to_string())).unwrap_or_default();
-                    let diff: Vec<String> = {
-                        let (a, b) = (serde_json::to_value(s).unwrap(), serde_json::to_value(&t).unwrap());
-                        a.as_object()
-                            .unwrap()
-                            .iter()
-                            .filter(|(k, x)| b[k.as_str()] != **x)
-                            .map(|(k, x)| {
-                                format!(
-                                    "{k}: {} -> {}",
-                                    &x.to_string()[..x.to_string().len().min(300)],
-                                    &b[k.as_str()].to_string()[..b[k.as_str()].to_string().len().min(300)]
-                                )
-                            })
-                            .collect()
-                    };
-                    panic!("an accepted position (changed: {diff:?}) fails: {msg}");
-                }
-            }
-        }
-    }
-    println!("{accepted} of {tried} mutated positions accepted and played");
-    assert!(tried > 1000, "{tried}");
-}
-
-/// Views, tensors, samples and a short random continuation, each state validated.
-fn exercise(g: &Samurai, mut s: State, seed: u64) {
-    let mut rng = Rng::from_seed(seed);
-    let mut legal = Vec::new();
-    let mut out = vec![0f32; g.info().observation_len()];
-    for _ in 0..40 {
-        g.validate_position(&s).unwrap_or_else(|e| panic!("play from an accepted position left the rules: {e}"));
-        for observer in SPECTATOR..g.num_players() as Player {
-            let _ = g.view(&s, observer);
-            g.observation_tensor(&s, observer, &mut out);
-            if let Some(t) = g.sample_position(&s, observer, &mut rng) {
-                g.validate_position(&t).unwrap_or_else(|e| panic!("a sample of an accepted position is invalid: {e}"));
-            }
-        }
-        let _ = g.returns(&s);
-        if g.is_terminal(&s) {
-            return;
-        }
-        let a = if g.current_player(&s) == CHANCE {
-            g.sample_chance(&mut s)
-        } else {
-            legal.clear();
-            g.legal_actions(&s, &mut legal);
-            assert!(!legal.is_empty(), "no legal action");
-            legal[rng.below(legal.len() as u32) as usize]
-        };
-        let _ = g.action_to_string(&s, a);
-        g.apply(&mut s, a, &mut Events::off());
-    }
-}
-
-/// Mutations per state: 4, or `KASSEN_FUZZ_ROUNDS` for a longer local run.
-fn fuzz_rounds() -> usize {
-    std::env::var("KASSEN_FUZZ_ROUNDS").ok().and_then(|x| x.parse().ok()).unwrap_or(4)
+    let scenarios: Vec<Scenario<Samurai>> = scenarios()
+        .into_iter()
+        .map(|(name, players, description, s)| {
+            assert!(s.cells.iter().any(|&c| c != EMPTY), "{name}: an empty board");
+            (name, json!({ "players": players }), description, s)
+        })
+        .collect();
+    positions::scenario_files_are_up_to_date::<Samurai>(&scenarios);
 }

@@ -24,25 +24,6 @@ use super::{control, Sekigahara};
 use crate::game::Player;
 use crate::rng::Rng;
 
-/// The game goes on only with a decision that can be taken: a legal action, or a chance
-/// outcome (asked last, when every value the rules read is known to be in bounds).
-fn decision_possible(g: &Sekigahara, s: &State) -> Result<(), String> {
-    use crate::game::Game;
-    if g.is_terminal(s) {
-        return Ok(());
-    }
-    let mut legal = Vec::new();
-    g.legal_actions(s, &mut legal);
-    if legal.is_empty() {
-        return err("pending: the decision has no legal action, so play cannot go on".into());
-    }
-    Ok(())
-}
-
-fn err<T>(msg: String) -> Result<T, String> {
-    Err(msg)
-}
-
 /// Checks a constructed position (see the module comment).
 pub fn validate_position(g: &Sekigahara, s: &State) -> Result<(), String> {
     shape(g, s)?;
@@ -50,8 +31,7 @@ pub fn validate_position(g: &Sekigahara, s: &State) -> Result<(), String> {
     cards(g, s)?;
     control_ok(g, s)?;
     sequence(g, s)?;
-    end(g, s)?;
-    decision_possible(g, s)
+    end(g, s)
 }
 
 fn shape(g: &Sekigahara, s: &State) -> Result<(), String> {
@@ -65,11 +45,11 @@ fn shape(g: &Sekigahara, s: &State) -> Result<(), String> {
         ("castle", s.castle.len(), d.locations.len()),
     ] {
         if len != want {
-            return err(format!("{name}: {len} entries, the components have {want} (1)"));
+            return Err(format!("{name}: {len} entries, the components have {want} (1)"));
         }
     }
     if s.week == 0 || s.week > d.weeks || s.turn > 1 || s.step > 3 || s.first > 1 {
-        return err(format!(
+        return Err(format!(
             "week: week {} turn {} step {} first {} out of range ({} weeks of turns A and B, 6)",
             s.week, s.turn, s.step, s.first, d.weeks
         ));
@@ -77,11 +57,11 @@ fn shape(g: &Sekigahara, s: &State) -> Result<(), String> {
     let locs = d.locations.len() as u64;
     let loc_mask = if locs >= 64 { u64::MAX } else { (1u64 << locs) - 1 };
     if s.declared & !loc_mask != 0 || s.origins_used & !loc_mask != 0 {
-        return err("declared: names a location beyond the map (8.1)".into());
+        return Err("declared: names a location beyond the map (8.1)".into());
     }
     let road_mask = if d.roads.len() >= 64 { u64::MAX } else { (1u64 << d.roads.len()) - 1 };
     if s.roads_used & !road_mask != 0 {
-        return err("roads_used: names a road beyond the map (7.3)".into());
+        return Err("roads_used: names a road beyond the map (7.3)".into());
     }
     Ok(())
 }
@@ -96,50 +76,50 @@ fn blocks(g: &Sekigahara, s: &State) -> Result<(), String> {
         let x = &d.blocks[i];
         let on_map = b.loc < nl;
         if !on_map && ![BAG, BOX, MORI_BOX, DEAD].contains(&b.loc) {
-            return err(format!("blocks[{i}]: location {} is neither on the map nor a box (5)", b.loc));
+            return Err(format!("blocks[{i}]: location {} is neither on the map nor a box (5)", b.loc));
         }
         if b.flags & !known != 0 {
-            return err(format!("blocks[{i}]: unknown flags {:#b}", b.flags & !known));
+            return Err(format!("blocks[{i}]: unknown flags {:#b}", b.flags & !known));
         }
         if b.from != NONE && b.from >= nl {
-            return err(format!("blocks[{i}]: entered from {}, no location (8.8.2)", b.from));
+            return Err(format!("blocks[{i}]: entered from {}, no location (8.8.2)", b.from));
         }
         match (b.loc, x.start) {
             (BAG | BOX, Start::Bag) | (MORI_BOX, Start::MoriBox) => {}
             (BAG | BOX, _) => {
-                return err(format!(
+                return Err(format!(
                     "blocks[{i}]: {} is in a bag or recruitment box but starts on the map or in the Mori box (5.1-5.2)",
                     x.id
                 ))
             }
-            (MORI_BOX, _) => return err(format!("blocks[{i}]: {} is in the Mori box, which holds only Mori blocks (9.3)", x.id)),
+            (MORI_BOX, _) => return Err(format!("blocks[{i}]: {} is in the Mori box, which holds only Mori blocks (9.3)", x.id)),
             _ => {}
         }
         if matches!(b.loc, BAG | MORI_BOX | DEAD) && (b.flags != 0 || b.from != NONE) {
-            return err(format!("blocks[{i}]: {} is off the map with flags or an entry location (5)", x.id));
+            return Err(format!("blocks[{i}]: {} is off the map with flags or an entry location (5)", x.id));
         }
         if b.loc == BOX && b.flags & !SELECTED != 0 {
-            return err(format!("blocks[{i}]: {} waits in the recruitment box with flags of the map (7.2)", x.id));
+            return Err(format!("blocks[{i}]: {} waits in the recruitment box with flags of the map (7.2)", x.id));
         }
         if b.flags & IN_CASTLE != 0 && !(on_map && d.locations[b.loc as usize].castle.is_some()) {
-            return err(format!("blocks[{i}]: {} is inside a castle where there is none (8.9.2)", x.id));
+            return Err(format!("blocks[{i}]: {} is inside a castle where there is none (8.9.2)", x.id));
         }
         // A game that ends at once in a battle (2.1) leaves its blocks as they were.
         if b.flags & (DEPLOYED | DEFECTED) != 0 && b.loc != battle_loc && s.pending != Pending::Over {
-            return err(format!("blocks[{i}]: {} is deployed outside the battle in progress (8.2.3)", x.id));
+            return Err(format!("blocks[{i}]: {} is deployed outside the battle in progress (8.2.3)", x.id));
         }
         let listed = s.battle.as_ref().is_some_and(|x| x.deploys.iter().any(|dep| dep.block as usize == i));
         if b.flags & DEPLOYED != 0 && !listed && s.pending != Pending::Over {
-            return err(format!("blocks[{i}]: {} is face up as deployed but is no deployment of the battle (8.2.3)", x.id));
+            return Err(format!("blocks[{i}]: {} is face up as deployed but is no deployment of the battle (8.2.3)", x.id));
         }
         if b.flags & DEFECTED != 0 && b.flags & DEPLOYED == 0 {
-            return err(format!("blocks[{i}]: {} defected without being deployed (8.6)", x.id));
+            return Err(format!("blocks[{i}]: {} defected without being deployed (8.6)", x.id));
         }
     }
     // 2.1: a commander eliminated ends the game at once (checked with the end).
     for (k, disk) in d.disks.iter().enumerate() {
         if disk.location >= nl {
-            return err(format!("disks[{k}]: at no location (4.4)"));
+            return Err(format!("disks[{k}]: at no location (4.4)"));
         }
     }
     Ok(())
@@ -156,17 +136,17 @@ fn cards(g: &Sekigahara, s: &State) -> Result<(), String> {
     for side in 0..2 {
         if let Some(c) = bid_of(s, side) {
             if c as usize >= d.cards.len() || d.cards[c as usize].side != side as u8 {
-                return err(format!("bids[{side}]: card {c} is not a card of that side (6.3)"));
+                return Err(format!("bids[{side}]: card {c} is not a card of that side (6.3)"));
             }
         }
         if !s.bid_made[side] && s.bids[side] != NONE {
-            return err(format!("bids[{side}]: a bid card without a bid (6.3)"));
+            return Err(format!("bids[{side}]: a bid card without a bid (6.3)"));
         }
     }
     let used = |c: usize| s.battle.as_ref().map_or(0, |b| b.used.get(c).copied().unwrap_or(0));
     if let Some(b) = &s.battle {
         if b.used.len() != d.cards.len() {
-            return err(format!("battle.used: {} entries, the game has {} card types (8.10)", b.used.len(), d.cards.len()));
+            return Err(format!("battle.used: {} entries, the game has {} card types (8.10)", b.used.len(), d.cards.len()));
         }
     }
     for (c, card) in d.cards.iter().enumerate() {
@@ -175,7 +155,7 @@ fn cards(g: &Sekigahara, s: &State) -> Result<(), String> {
         // A game that ends at once in a battle (2.1) drops the battle with its played cards.
         let over = s.pending == Pending::Over;
         if total > card.count as u32 || (total < card.count as u32 && !over) {
-            return err(format!(
+            return Err(format!(
                 "hand[{c}]: {} copies of {} in hand, deck, discards, reinforcement discards, bid and battle, the game has {} (3.3)",
                 total, card.id, card.count
             ));
@@ -185,38 +165,38 @@ fn cards(g: &Sekigahara, s: &State) -> Result<(), String> {
     for side in 0..2u8 {
         let r = s.pile_size(g, &s.reinforce_discards, side);
         if r != s.reinforce_done[side as usize] as u32 {
-            return err(format!("reinforce_done[{side}]: {} but {r} cards are set aside (6.2)", s.reinforce_done[side as usize]));
+            return Err(format!("reinforce_done[{side}]: {} but {r} cards are set aside (6.2)", s.reinforce_done[side as usize]));
         }
         if r > 0 && !matches!(s.pending, Pending::ReinforceDiscard { .. }) {
-            return err(format!("reinforce_discards: side {side}'s reinforcement discards outside the reinforcement step (6.2)"));
+            return Err(format!("reinforce_discards: side {side}'s reinforcement discards outside the reinforcement step (6.2)"));
         }
         // 3.3: an owed draw is made from the deck, refilled from the discards when empty.
         if s.due.cards[side as usize] > 0 && s.pile_size(g, &s.deck, side) == 0 {
-            return err(format!("due.cards[{side}]: a card is owed from an empty deck; it is refilled or the draw dropped (3.3)"));
+            return Err(format!("due.cards[{side}]: a card is owed from an empty deck; it is refilled or the draw dropped (3.3)"));
         }
         if s.due.blocks[side as usize] > 0 && super::cards::bag(g, s, side).next().is_none() {
-            return err(format!("due.blocks[{side}]: a block is owed from an empty bag (6.2)"));
+            return Err(format!("due.blocks[{side}]: a block is owed from an empty bag (6.2)"));
         }
     }
     // What may be owed: never more cards than a side has, nor blocks than there are.
     for side in 0..2usize {
         let cards: u32 = d.side_cards[side].iter().map(|&c| d.cards[c as usize].count as u32).sum();
         if s.due.cards[side] as u32 > cards || s.due.blocks[side] as usize > s.blocks.len() {
-            return err(format!(
+            return Err(format!(
                 "due.cards[{side}]: {} cards and {} blocks owed, more than the side has (3.3, 6.2)",
                 s.due.cards[side], s.due.blocks[side]
             ));
         }
     }
     if s.due.setup.len() > s.blocks.len() {
-        return err("due.setup: more setup draws than blocks (5.2)".into());
+        return Err("due.setup: more setup draws than blocks (5.2)".into());
     }
     for &(dest, side) in &s.due.setup {
         if side > 1 || (dest != BOX && dest as usize >= d.locations.len()) {
-            return err(format!("due.setup: ({dest}, {side}) is no setup draw (5.2)"));
+            return Err(format!("due.setup: ({dest}, {side}) is no setup draw (5.2)"));
         }
         if super::cards::bag(g, s, side).next().is_none() {
-            return err(format!("due.setup: a block is owed from side {side}'s empty bag (5.2)"));
+            return Err(format!("due.setup: a block is owed from side {side}'s empty bag (5.2)"));
         }
     }
     Ok(())
@@ -227,19 +207,19 @@ fn control_ok(g: &Sekigahara, s: &State) -> Result<(), String> {
     let d = &g.data;
     for (l, loc) in d.locations.iter().enumerate() {
         match loc.castle {
-            None if s.castle[l] != NONE => return err(format!("castle[{l}]: {} has no castle (4.3)", loc.id)),
-            Some(_) if s.castle[l] > 1 => return err(format!("castle[{l}]: the castle of {} is held by nobody (4.3)", loc.id)),
+            None if s.castle[l] != NONE => return Err(format!("castle[{l}]: {} has no castle (4.3)", loc.id)),
+            Some(_) if s.castle[l] > 1 => return Err(format!("castle[{l}]: the castle of {} is held by nobody (4.3)", loc.id)),
             _ => {}
         }
         if s.resource[l] != NONE && (!loc.resource || s.resource[l] > 1) {
-            return err(format!("resource[{l}]: {} is no resource location or the controller is no side (4.2)", loc.id));
+            return Err(format!("resource[{l}]: {} is no resource location or the controller is no side (4.2)", loc.id));
         }
         // A game that ends at once (2.1) stops before control is brought up to date.
         if loc.castle.is_some() && s.pending != Pending::Over {
             let mut t = s.clone();
             control::refresh_castle(g, &mut t, l as u8);
             if t.castle[l] != s.castle[l] {
-                return err(format!(
+                return Err(format!(
                     "castle[{l}]: held by side {} but the units at {} give it to side {} (4.3)",
                     s.castle[l], loc.id, t.castle[l]
                 ));
@@ -248,7 +228,7 @@ fn control_ok(g: &Sekigahara, s: &State) -> Result<(), String> {
         // 8.9.2: a block stays inside a castle only while the enemy is at its location.
         let inside = s.blocks.iter().any(|b| b.loc == l as u8 && b.flags & IN_CASTLE != 0);
         if inside && !s.contested(g, l as u8) && s.battle.as_ref().is_none_or(|b| b.loc != l as u8) && s.pending != Pending::Over {
-            return err(format!("blocks: a block inside the castle of {} with no enemy there (8.9.2)", loc.id));
+            return Err(format!("blocks: a block inside the castle of {} with no enemy there (8.9.2)", loc.id));
         }
     }
     Ok(())
@@ -276,16 +256,16 @@ fn sequence(g: &Sekigahara, s: &State) -> Result<(), String> {
             | Pending::JoinGarrison { .. }
     );
     if week_start && (s.turn != 0 || s.step != 0) {
-        return err(format!("step: turn {} step {} during the week's start (6.1-6.3)", s.turn, s.step));
+        return Err(format!("step: turn {} step {} during the week's start (6.1-6.3)", s.turn, s.step));
     }
     if matches!(p, Pending::ReinforceDiscard { .. }) && s.week == 1 {
-        return err("pending: week 1 has no reinforcement step (6.2)".into());
+        return Err("pending: week 1 has no reinforcement step (6.2)".into());
     }
     if (movement && !s.in_movement()) || ((battle || p == Pending::Combat) && s.in_movement()) {
-        return err(format!("step: {p:?} in step {} of the turn (6.4: movement, then combat)", s.step));
+        return Err(format!("step: {p:?} in step {} of the turn (6.4: movement, then combat)", s.step));
     }
     if battle != s.battle.is_some() && p != Pending::Over {
-        return err(format!("battle: {} with the decision {p:?} (8)", if s.battle.is_some() { "a battle" } else { "no battle" }));
+        return Err(format!("battle: {} with the decision {p:?} (8)", if s.battle.is_some() { "a battle" } else { "no battle" }));
     }
     match p {
         Pending::ReinforceDiscard { side }
@@ -295,103 +275,103 @@ fn sequence(g: &Sekigahara, s: &State) -> Result<(), String> {
         | Pending::Casualty { side }
             if side > 1 =>
         {
-            return err(format!("pending: side {side} (6)"));
+            return Err(format!("pending: side {side} (6)"));
         }
         Pending::Bid { side } => {
             let want = [side == ISHIDA, false];
             if s.bid_made != want {
-                return err(format!("bid_made: {:?} while side {side} bids (6.3)", s.bid_made));
+                return Err(format!("bid_made: {:?} while side {side} bids (6.3)", s.bid_made));
             }
         }
-        _ if s.bid_made != [false; 2] => return err("bid_made: bids outstanding after the bid (6.3)".into()),
+        _ if s.bid_made != [false; 2] => return Err("bid_made: bids outstanding after the bid (6.3)".into()),
         _ => {}
     }
     if let Some(b) = &s.battle {
         let d = &g.data;
         if b.loc as usize >= d.locations.len() || b.attacker > 1 || b.initiative > 1 {
-            return err(format!("battle: at {} by side {} is no battle (8.1)", b.loc, b.attacker));
+            return Err(format!("battle: at {} by side {} is no battle (8.1)", b.loc, b.attacker));
         }
         let n = s.blocks.len() as u32;
         if b.impact.iter().any(|&x| x > 1000) || b.hits.iter().chain(&b.lost).any(|&x| x as u32 > n) || b.deploys.len() > s.blocks.len() {
-            return err(format!(
+            return Err(format!(
                 "battle: impact {:?}, hits {:?}, losses {:?} beyond the blocks in play (8.3, 8.7)",
                 b.impact, b.hits, b.lost
             ));
         }
         if b.holder != NONE && b.holder > 1 || b.winner != NONE && b.winner > 1 {
-            return err(format!("battle: castle holder {} or winner {} is no side (8.8.4)", b.holder, b.winner));
+            return Err(format!("battle: castle holder {} or winner {} is no side (8.8.4)", b.holder, b.winner));
         }
         // `last` names the deployment a challenge or a double card's second block refers to
         // (8.4.2, 8.6.1); while a card's block is being chosen it is the one to come.
         let refers = matches!(p, Pending::DeploySecond { .. } | Pending::Challenge | Pending::Refute);
         if b.last != NONE && (b.last as usize > b.deploys.len() || (refers && b.last as usize >= b.deploys.len())) {
-            return err(format!("battle.last: deployment {} of {} (8.6.1)", b.last, b.deploys.len()));
+            return Err(format!("battle.last: deployment {} of {} (8.6.1)", b.last, b.deploys.len()));
         }
         if b.used.len() == g.data.cards.len() && b.used.iter().zip(&g.data.cards).any(|(&n, c)| n > c.count) {
-            return err("battle.used: more copies played than the game has (8.10)".into());
+            return Err("battle.used: more copies played than the game has (8.10)".into());
         }
         for dep in &b.deploys {
             if dep.block as usize >= s.blocks.len() || dep.side > 1 || (dep.card != NONE && dep.card as usize >= d.cards.len()) {
-                return err(format!("battle.deploys: block {} card {} is no deployment (8.2.3)", dep.block, dep.card));
+                return Err(format!("battle.deploys: block {} card {} is no deployment (8.2.3)", dep.block, dep.card));
             }
         }
     }
     // 7.1: the mode's cards are paid before anything moves; the exchange is the no-move mode.
     match p {
         Pending::PayMode { left } if left == 0 || left > s.mode.cards() => {
-            return err(format!("pending: {left} cards left to pay for the {} mode (7.1)", s.mode.name()));
+            return Err(format!("pending: {left} cards left to pay for the {} mode (7.1)", s.mode.name()));
         }
         Pending::Exchange { .. } if s.mode != super::state::Mode::NoMove => {
-            return err(format!("pending: a card exchange in the {} mode (7.1)", s.mode.name()));
+            return Err(format!("pending: a card exchange in the {} mode (7.1)", s.mode.name()));
         }
         _ => {}
     }
     if let (Some(b), Pending::Casualty { side }) = (&s.battle, p) {
         if b.hits[side as usize] == 0 {
-            return err(format!("pending: side {side} chooses casualties with none to take (8.7.2)"));
+            return Err(format!("pending: side {side} chooses casualties with none to take (8.7.2)"));
         }
     }
     if let (Some(b), Pending::DeployBlock { card } | Pending::DeploySecond { card }) = (&s.battle, p) {
         if card as usize >= g.data.cards.len() || b.used.get(card as usize).copied().unwrap_or(0) == 0 {
-            return err(format!("pending: a block is deployed for card {card}, which was not played in the battle (8.2.3)"));
+            return Err(format!("pending: a block is deployed for card {card}, which was not played in the battle (8.2.3)"));
         }
     }
     if let (Some(b), Pending::Challenge | Pending::Refute) = (&s.battle, p) {
         if b.last as usize >= b.deploys.len() {
-            return err("pending: a loyalty challenge with no deployment to challenge (8.6.1)".into());
+            return Err("pending: a loyalty challenge with no deployment to challenge (8.6.1)".into());
         }
     }
     if let Some((l, side)) = s.forced {
         if l as usize >= g.data.locations.len() || side > 1 {
-            return err(format!("forced: ({l}, {side}) is no battle (8.8.5)"));
+            return Err(format!("forced: ({l}, {side}) is no battle (8.8.5)"));
         }
     }
     if let Pending::Muster { loc, .. } = p {
         if loc as usize >= g.data.locations.len() {
-            return err(format!("pending: a muster at {loc}, no location (7.2)"));
+            return Err(format!("pending: a muster at {loc}, no location (7.2)"));
         }
     }
     // S25: blocks are selected only while a group, a muster or a retreat is being chosen.
     let selecting =
         matches!(p, Pending::Group | Pending::Muster { .. } | Pending::RetreatCastle | Pending::Retreat | Pending::JoinGarrison { .. });
     if !selecting && s.pending != Pending::Over && s.blocks.iter().any(|b| b.flags & SELECTED != 0) {
-        return err(format!("blocks: a block is selected with the decision {p:?} (7.2, 7.3, 8.8.4, S25)"));
+        return Err(format!("blocks: a block is selected with the decision {p:?} (7.2, 7.3, 8.8.4, S25)"));
     }
     if let Pending::Muster { .. } = p {
         if s.blocks.iter().any(|b| b.flags & SELECTED != 0 && b.loc != BOX) {
-            return err("blocks: a block selected for a muster is not in the recruitment box (7.2)".into());
+            return Err("blocks: a block selected for a muster is not in the recruitment box (7.2)".into());
         }
     }
     if s.group.steps > 20 || s.group.penalty > 20 {
-        return err(format!("group: {} steps with penalty {}, beyond any move (7.3)", s.group.steps, s.group.penalty));
+        return Err(format!("group: {} steps with penalty {}, beyond any move (7.3)", s.group.steps, s.group.penalty));
     }
     if let Pending::Group = p {
         let nl = g.data.locations.len() as u8;
         if s.group.origin >= nl || s.group.at >= nl {
-            return err("group: the moving group is at no location (7.3)".into());
+            return Err("group: the moving group is at no location (7.3)".into());
         }
         if s.blocks.iter().any(|b| b.flags & SELECTED != 0 && b.loc != s.group.at) {
-            return err("group: a selected block is not where the group is (7.3)".into());
+            return Err("group: a selected block is not where the group is (7.3)".into());
         }
     }
     Ok(())
@@ -407,15 +387,15 @@ fn end(g: &Sekigahara, s: &State) -> Result<(), String> {
     let immediate = |winner: u8| fallen(1 - winner);
     if s.pending != Pending::Over {
         if s.end.is_some() || s.winner != NONE {
-            return err("end: set while the game goes on (2)".into());
+            return Err("end: set while the game goes on (2)".into());
         }
         if immediate(TOKUGAWA) || immediate(ISHIDA) {
-            return err("blocks: a commander is eliminated or Hideyori captured, so the game is over (2.1)".into());
+            return Err("blocks: a commander is eliminated or Hideyori captured, so the game is over (2.1)".into());
         }
         return Ok(());
     }
     if s.due.any() {
-        return err("due: draws owed after the end (2)".into());
+        return Err("due: draws owed after the end (2)".into());
     }
     let ok = match s.end {
         Some(EndReason::Immediate) => s.winner < 2 && immediate(s.winner),
@@ -427,7 +407,7 @@ fn end(g: &Sekigahara, s: &State) -> Result<(), String> {
         None => false,
     };
     if !ok {
-        return err(format!("end: {:?} with winner {} without its cause (2.1-2.2)", s.end, s.winner));
+        return Err(format!("end: {:?} with winner {} without its cause (2.1-2.2)", s.end, s.winner));
     }
     Ok(())
 }
@@ -452,7 +432,7 @@ pub fn sample_position(g: &Sekigahara, s: &State, observer: Player, rng: &mut Rn
             }
         }
         t.rng = Rng::from_seed(rng.next_u64());
-        if attempt == 64 || validate_position(g, &t).is_ok() {
+        if attempt == 64 || crate::engine::check_position(g, &t).is_ok() {
             return t;
         }
     }

@@ -1,87 +1,29 @@
 //! Positions: every reachable state validates, each corruption is rejected with its rule,
-//! samples keep the observer's view, and the scenario files load and play to the end.
+//! samples keep the observer's view, and the scenario files are these
+//! scenarios. The checks every game shares (position files load and play to the end, the
+//! fuzz, playout-policy games): `crate::testing::positions`.
 
-use std::collections::HashSet;
-use std::path::PathBuf;
-
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map};
 
 use super::super::data::NONE;
 use super::super::state::{Pending, State, BAG, DEAD, DEPLOYED, IN_CASTLE, MORI_BOX};
 use super::super::Sekigahara;
 use super::{sample_position, validate_position};
-use crate::events::Events;
-use crate::game::{Game, Player, CHANCE, SPECTATOR};
+use crate::game::Game;
 use crate::rng::Rng;
+use crate::testing::positions::{self, playout, Scenario};
 
 fn game() -> Sekigahara {
     Sekigahara::setup(&Map::new()).unwrap()
 }
 
-/// One random game from `s` to the end, calling `f` on every state; returns the last one.
-fn playout(g: &Sekigahara, mut s: State, seed: u64, mut f: impl FnMut(&State)) -> State {
-    let mut rng = Rng::from_seed(seed);
-    let mut legal = Vec::new();
-    for _ in 0..g.info().max_game_length {
-        f(&s);
-        if g.is_terminal(&s) {
-            return s;
-        }
-        let a = if g.current_player(&s) == CHANCE {
-            g.sample_chance(&mut s)
-        } else {
-            legal.clear();
-            g.legal_actions(&s, &mut legal);
-            legal[rng.below(legal.len() as u32) as usize]
-        };
-        g.apply(&mut s, a, &mut Events::off());
-    }
-    panic!("sekigahara: a game outlasted max_game_length");
-}
-
 #[test]
 fn every_state_of_random_games_validates() {
     let g = game();
-    let mut states = 0;
-    for seed in 0..500u64 {
-        playout(&g, g.new_initial_state(seed), seed ^ 0x33, |s| {
-            g.validate_position(s)
-                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{:?} week {} turn {} step {}", s.pending, s.week, s.turn, s.step));
-            states += 1;
-        });
-    }
+    let states =
+        positions::every_state_validates(&g, 0..500, 0x33, |s| format!("{:?} week {} turn {} step {}", s.pending, s.week, s.turn, s.step));
     println!("{states} states validated");
     assert!(states > 50_000, "{states}");
-}
-
-/// Games played by the bots' playout policy (the game's own knowledge), which reach
-/// situations uniform play rarely does.
-#[test]
-fn every_state_of_playout_policy_games_validates() {
-    let mut states = 0;
-    for cfg in [json!({})] {
-        let g = Sekigahara::setup(cfg.as_object().unwrap()).unwrap();
-        for seed in 0..40u64 {
-            let mut s = g.new_initial_state(seed);
-            let mut rng = Rng::from_seed(seed ^ 0x51);
-            let mut legal = Vec::new();
-            while !g.is_terminal(&s) {
-                g.validate_position(&s).unwrap_or_else(|e| panic!("{cfg} seed {seed}: {e}"));
-                states += 1;
-                let a = if g.current_player(&s) == CHANCE {
-                    g.sample_chance(&mut s)
-                } else {
-                    legal.clear();
-                    g.legal_actions(&s, &mut legal);
-                    g.rollout_action(&s, &legal, &mut rng)
-                };
-                g.apply(&mut s, a, &mut Events::off());
-            }
-            g.validate_position(&s).unwrap();
-        }
-    }
-    println!("{states} states validated");
-    assert!(states > 10_000, "{states}");
 }
 
 #[test]
@@ -89,25 +31,15 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
     let g = game();
     let (mut varied, mut compared) = (0, 0);
     for seed in 0..8u64 {
-        let mut step = 0u64;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            step += 1;
-            if step % 23 != 0 {
-                return;
-            }
-            for observer in SPECTATOR..2 {
-                let view = g.view(s, observer);
-                let mut seen = HashSet::new();
-                for k in 0..6 {
-                    let t = sample_position(&g, s, observer, &mut Rng::from_seed(seed * 1009 + step * 7 + k));
-                    g.validate_position(&t).unwrap_or_else(|e| panic!("seed {seed} step {step} seat {observer}: {e}"));
-                    assert_eq!(g.view(&t, observer), view, "seed {seed} step {step} seat {observer}");
-                    seen.insert((t.blocks.clone(), t.hand.clone(), t.deck.clone(), t.discard.clone()));
-                    compared += 1;
-                }
-                varied += usize::from(seen.len() > 1);
-            }
-        });
+        compared += positions::samples_keep_the_view(
+            &g,
+            seed,
+            6,
+            |step, _| step % 23 == 0,
+            |step, k| seed * 1009 + step * 7 + k,
+            |t| (t.blocks.clone(), t.hand.clone(), t.deck.clone(), t.discard.clone()),
+            |_, _, _, distinct| varied += usize::from(distinct > 1),
+        );
     }
     // Every state past the setup draws hides a hand or a bag from every observer.
     assert!(varied > 100 && compared > 1000, "{varied} {compared}");
@@ -115,20 +47,7 @@ fn samples_keep_the_observers_view_and_validate_and_vary() {
 
 #[test]
 fn samples_depend_only_on_the_view() {
-    let g = game();
-    let mut step = 0u64;
-    playout(&g, g.new_initial_state(3), 3, |s| {
-        step += 1;
-        if step % 31 != 0 {
-            return;
-        }
-        for observer in SPECTATOR..2 as Player {
-            let t = sample_position(&g, s, observer, &mut Rng::from_seed(step));
-            let a = sample_position(&g, s, observer, &mut Rng::from_seed(step + 1));
-            let b = sample_position(&g, &t, observer, &mut Rng::from_seed(step + 1));
-            assert_eq!(a, b, "step {step} seat {observer}");
-        }
-    });
+    positions::samples_depend_only_on_the_view(&game(), 3, 31);
 }
 
 #[test]
@@ -178,10 +97,7 @@ fn mid_game() -> (Sekigahara, State) {
 }
 
 fn rejected(g: &Sekigahara, s: &State, needle: &str) {
-    match validate_position(g, s) {
-        Ok(()) => panic!("accepted, expected an error with {needle:?}"),
-        Err(e) => assert!(e.contains(needle), "{e:?} does not contain {needle:?}"),
-    }
+    positions::assert_rejected(validate_position(g, s), needle);
 }
 
 fn block_at(s: &State, pred: impl Fn(usize) -> bool) -> usize {
@@ -321,19 +237,7 @@ fn r2_over_exactly_when_the_game_ends() {
 
 /// The first state of seeded random games (seeds from 0) that `pick` accepts.
 fn found(pick: impl Fn(&State) -> bool) -> State {
-    let g = game();
-    for seed in 0..300 {
-        let mut hit = None;
-        playout(&g, g.new_initial_state(seed), seed, |s| {
-            if hit.is_none() && !s.due.any() && pick(s) {
-                hit = Some(s.clone());
-            }
-        });
-        if let Some(s) = hit {
-            return s;
-        }
-    }
-    panic!("no random game reached the scenario");
+    positions::first_state(&game(), 0..300, |s| !s.due.any() && pick(s))
 }
 
 fn scenarios() -> Vec<(&'static str, &'static str, State)> {
@@ -371,237 +275,10 @@ fn scenarios() -> Vec<(&'static str, &'static str, State)> {
     ]
 }
 
-fn dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/games/sekigahara/positions")
-}
-
-/// JSON with two-space indentation and arrays of plain values on one line.
-fn pretty(v: &Value, depth: usize) -> String {
-    let pad = |d: usize| "  ".repeat(d);
-    match v {
-        Value::Array(a) if a.iter().all(|x| !x.is_array() && !x.is_object()) => {
-            format!("[{}]", a.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
-        }
-        Value::Array(a) if a.iter().all(|x| x.as_object().is_some_and(|m| m.values().all(|z| !z.is_array() && !z.is_object()))) => {
-            let items: Vec<String> = a.iter().map(|x| format!("{}{}", pad(depth + 1), x)).collect();
-            format!("[\n{}\n{}]", items.join(",\n"), pad(depth))
-        }
-        Value::Array(a) => {
-            let items: Vec<String> = a.iter().map(|x| format!("{}{}", pad(depth + 1), pretty(x, depth + 1))).collect();
-            format!("[\n{}\n{}]", items.join(",\n"), pad(depth))
-        }
-        Value::Object(m) if m.is_empty() => "{}".into(),
-        Value::Object(m) => {
-            let items: Vec<String> =
-                m.iter().map(|(k, x)| format!("{}{}: {}", pad(depth + 1), Value::from(k.as_str()), pretty(x, depth + 1))).collect();
-            format!("{{\n{}\n{}}}", items.join(",\n"), pad(depth))
-        }
-        _ => v.to_string(),
-    }
-}
-
-fn document(name: &str, description: &str, s: &State) -> Value {
-    let g = game();
-    let mut position = serde_json::to_value(s).unwrap();
-    position.as_object_mut().unwrap().remove("rng");
-    json!({
-        "format": "kassen-position-1",
-        "game": "sekigahara",
-        "rules_version": g.info().rules_version,
-        "config": {},
-        "seed": 1,
-        "position": position,
-        "name": name,
-        "description": description,
-    })
-}
-
 /// The committed files are the scenarios' documents (`KASSEN_BLESS=1` rewrites them).
 #[test]
 fn scenario_files_are_up_to_date() {
-    let bless = std::env::var_os("KASSEN_BLESS").is_some();
-    for (name, description, s) in scenarios() {
-        game().validate_position(&s).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let text = pretty(&document(name, description, &s), 0) + "\n";
-        let path = dir().join(format!("{name}.json"));
-        if bless {
-            std::fs::create_dir_all(dir()).unwrap();
-            std::fs::write(&path, text).unwrap();
-        } else {
-            let committed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (KASSEN_BLESS=1 writes it)", path.display()));
-            assert_eq!(committed, text, "{} is stale (KASSEN_BLESS=1 rewrites it)", path.display());
-        }
-    }
-}
-
-/// Each file loads through the typed API, round-trips, validates and plays to the end.
-#[test]
-fn scenario_files_load_validate_and_play_to_the_end() {
-    let mut files = 0;
-    for entry in std::fs::read_dir(dir()).unwrap() {
-        let path = entry.unwrap().path();
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        assert_eq!(doc["format"], "kassen-position-1");
-        assert_eq!(doc["game"], "sekigahara");
-        let g = Sekigahara::setup(doc["config"].as_object().unwrap()).unwrap();
-        assert_eq!(doc["rules_version"], g.info().rules_version.as_str());
-        let mut position = doc["position"].clone();
-        position["rng"] = serde_json::to_value(Rng::from_seed(doc["seed"].as_u64().unwrap())).unwrap();
-        let s: State = serde_json::from_value(position.clone()).unwrap();
-        assert_eq!(serde_json::to_value(&s).unwrap(), position, "{}", path.display());
-        g.validate_position(&s).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for seed in 0..10 {
-            let end = playout(&g, s.clone(), seed, |x| g.validate_position(x).unwrap());
-            assert!(g.is_terminal(&end));
-        }
-        files += 1;
-    }
-    assert!(files >= 3, "{files} scenario files");
-}
-
-// === fuzz: accepted positions never panic and play on within the rules ===
-
-/// The JSON paths of every number in `v`.
-fn number_paths(v: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
-    match v {
-        Value::Number(_) => out.push(path.clone()),
-        Value::Array(a) => {
-            for (i, x) in a.iter().enumerate() {
-                path.push(Value::from(i));
-                number_paths(x, path, out);
-                path.pop();
-            }
-        }
-        Value::Object(m) => {
-            for (k, x) in m {
-                path.push(Value::from(k.as_str()));
-                number_paths(x, path, out);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-fn at<'a>(v: &'a mut Value, path: &[Value]) -> &'a mut Value {
-    path.iter().fold(v, |v, k| match k {
-        Value::Number(i) => &mut v[i.as_u64().unwrap() as usize],
-        Value::String(s) => &mut v[s.as_str()],
-        _ => unreachable!(),
-    })
-}
-
-/// Mutates one number of `s` (not its generator) at random; `None` when the result does not
-/// deserialize.
-fn mutate(s: &State, rng: &mut Rng) -> Option<State> {
-    let mut v = serde_json::to_value(s).unwrap();
-    let mut paths = Vec::new();
-    number_paths(&v, &mut Vec::new(), &mut paths);
-    paths.retain(|p| p[0] != "rng");
-    let p = &paths[rng.below(paths.len() as u32) as usize];
-    let x = at(&mut v, p);
-    let old = x.as_i64().unwrap_or(0);
-    let new = match rng.below(6) {
-        0 => old + 1,
-        1 => old - 1,
-        2 => rng.below(4) as i64,
-        3 => 255,
-        4 => rng.below(64) as i64,
-        _ => [65535, 127, 32, 100, 254][rng.below(5) as usize],
-    };
-    *x = Value::from(new);
-    serde_json::from_value(v).ok()
-}
-
-fn fuzz_games() -> Vec<Sekigahara> {
-    vec![game()]
-}
-
-/// Mutated positions that validate never make the rules panic, and play from them stays valid.
-#[test]
-fn fuzz_accepted_positions_play_on_within_the_rules() {
-    let mut accepted = 0;
-    let mut tried = 0;
-    for (gi, g) in fuzz_games().into_iter().enumerate() {
-        let mut states = Vec::new();
-        for seed in 0..6u64 {
-            let mut n = 0;
-            playout(&g, g.new_initial_state(seed), seed, |s| {
-                n += 1;
-                if n % 5 == 0 {
-                    states.push(s.clone());
-                }
-            });
-        }
-        let mut rng = Rng::from_seed(gi as u64 + 77);
-        for (i, s) in states.iter().enumerate() {
-            for _ in 0..fuzz_rounds() {
-                let Some(t) = mutate(s, &mut rng) else { continue };
-                tried += 1;
-                if g.validate_position(&t).is_err() {
-                    continue;
-                }
-                accepted += 1;
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| exercise(&g, t.clone(), i as u64)));
-                if let Err(e) = run {
-                    let msg =
-                        e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|x| x.to_string())).unwrap_or_default();
-                    let diff: Vec<String> = {
-                        let (a, b) = (serde_json::to_value(s).unwrap(), serde_json::to_value(&t).unwrap());
-                        a.as_object()
-                            .unwrap()
-                            .iter()
-                            .filter(|(k, x)| b[k.as_str()] != **x)
-                            .map(|(k, x)| {
-                                format!(
-                                    "{k}: {} -> {}",
-                                    &x.to_string()[..x.to_string().len().min(300)],
-                                    &b[k.as_str()].to_string()[..b[k.as_str()].to_string().len().min(300)]
-                                )
-                            })
-                            .collect()
-                    };
-                    panic!("an accepted position (changed: {diff:?}) fails: {msg}");
-                }
-            }
-        }
-    }
-    println!("{accepted} of {tried} mutated positions accepted and played");
-    assert!(tried > 1000, "{tried}");
-}
-
-/// Views, tensors, samples and a short random continuation, each state validated.
-fn exercise(g: &Sekigahara, mut s: State, seed: u64) {
-    let mut rng = Rng::from_seed(seed);
-    let mut legal = Vec::new();
-    let mut out = vec![0f32; g.info().observation_len()];
-    for _ in 0..40 {
-        g.validate_position(&s).unwrap_or_else(|e| panic!("play from an accepted position left the rules: {e}"));
-        for observer in SPECTATOR..g.num_players() as Player {
-            let _ = g.view(&s, observer);
-            g.observation_tensor(&s, observer, &mut out);
-            if let Some(t) = g.sample_position(&s, observer, &mut rng) {
-                g.validate_position(&t).unwrap_or_else(|e| panic!("a sample of an accepted position is invalid: {e}"));
-            }
-        }
-        let _ = g.returns(&s);
-        if g.is_terminal(&s) {
-            return;
-        }
-        let a = if g.current_player(&s) == CHANCE {
-            g.sample_chance(&mut s)
-        } else {
-            legal.clear();
-            g.legal_actions(&s, &mut legal);
-            assert!(!legal.is_empty(), "no legal action");
-            legal[rng.below(legal.len() as u32) as usize]
-        };
-        let _ = g.action_to_string(&s, a);
-        g.apply(&mut s, a, &mut Events::off());
-    }
-}
-
-/// Mutations per state: 4, or `KASSEN_FUZZ_ROUNDS` for a longer local run.
-fn fuzz_rounds() -> usize {
-    std::env::var("KASSEN_FUZZ_ROUNDS").ok().and_then(|x| x.parse().ok()).unwrap_or(4)
+    let scenarios: Vec<Scenario<Sekigahara>> =
+        scenarios().into_iter().map(|(name, description, s)| (name, json!({}), description, s)).collect();
+    positions::scenario_files_are_up_to_date::<Sekigahara>(&scenarios);
 }

@@ -22,25 +22,6 @@ use super::Tkr;
 use crate::game::Player;
 use crate::rng::Rng;
 
-/// The game goes on only with a decision that can be taken: a legal action, or a chance
-/// outcome (asked last, when every value the rules read is known to be in bounds).
-fn decision_possible(g: &Tkr, s: &State) -> Result<(), String> {
-    use crate::game::Game;
-    if g.is_terminal(s) {
-        return Ok(());
-    }
-    let mut legal = Vec::new();
-    g.legal_actions(s, &mut legal);
-    if legal.is_empty() {
-        return err("pending: the decision has no legal action, so play cannot go on".into());
-    }
-    Ok(())
-}
-
-fn err<T>(msg: String) -> Result<T, String> {
-    Err(msg)
-}
-
 const ACTIONS: u8 = 18;
 
 /// The largest supply a position may hold (RULES_NOTES.md T32).
@@ -56,8 +37,7 @@ pub fn validate_position(g: &Tkr, s: &State) -> Result<(), String> {
     supplies(g, s)?;
     bids(g, s)?;
     stage(g, s)?;
-    end(g, s)?;
-    decision_possible(g, s)
+    end(g, s)
 }
 
 /// The decision matches the stage of the round (§3, §7, §8): setup draws, recruitment,
@@ -91,17 +71,17 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
         Stage::Over => p == P::Over,
     };
     if !ok {
-        return err(format!("pending: {p:?} in the {:?} stage of the round (§7-§8)", s.stage));
+        return Err(format!("pending: {p:?} in the {:?} stage of the round (§7-§8)", s.stage));
     }
     if s.cur.is_some() != matches!(p, P::Target | P::Extras) {
-        return err(format!(
+        return Err(format!(
             "cur: {} with the decision {p:?} (§7 3))",
             if s.cur.is_some() { "a placement under way" } else { "no placement" }
         ));
     }
     let performing = s.stage == Stage::Perform && p != P::ChooseAction;
     if performing != (s.acting != NONE) {
-        return err(format!(
+        return Err(format!(
             "acting: {} with the decision {p:?} in {:?} (§8 3))",
             if s.acting == NONE { "no action" } else { "an action under way" },
             s.stage
@@ -112,23 +92,23 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
         || (importing && !matches!(p, P::KeepImport { .. } | P::DrawDev { import: true, .. }))
         || (matches!(p, P::KeepImport { .. }) && !importing)
     {
-        return err(format!("import_seq: an import under way does not match the decision {p:?} (§8 3))"));
+        return Err(format!("import_seq: an import under way does not match the decision {p:?} (§8 3))"));
     }
     if !s.bonus_queue.is_empty() && (s.stage != Stage::Perform || s.queue.is_empty()) {
-        return err("bonus_queue: action bonuses waiting outside the action that gained them (§8 3), T10)".into());
+        return Err("bonus_queue: action bonuses waiting outside the action that gained them (§8 3), T10)".into());
     }
     if matches!(s.stage, Stage::Setup | Stage::Recruit | Stage::Alliance) && (s.passed != [false; 3] || !s.placements.is_empty()) {
-        return err(format!("placements: bids on the board during the {:?} stage (§7)", s.stage));
+        return Err(format!("placements: bids on the board during the {:?} stage (§7)", s.stage));
     }
     if let P::Keep { seat, .. } | P::DrawGeneral { seat, .. } = p {
         if seat > 2 {
-            return err(format!("pending: seat {seat} (§7 1))"));
+            return Err(format!("pending: seat {seat} (§7 1))"));
         }
     }
     // §7 1): the kingdoms recruit in seat order (`cursor`), each drawing, then keeping.
     if let P::Keep { seat, left } | P::DrawGeneral { seat, left } = p {
         if seat != s.cursor || left == 0 {
-            return err(format!("pending: seat {seat} recruits ({left} left) but seat {} is the one recruiting (§7 1))", s.cursor));
+            return Err(format!("pending: seat {seat} recruits ({left} left) but seat {} is the one recruiting (§7 1))", s.cursor));
         }
     }
     // The prompts of an action belong to the action being performed.
@@ -140,34 +120,34 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
     | P::OccupyUnits { action, .. } = p
     {
         if action != s.acting {
-            return err(format!("pending: a prompt of action {action} while action {} is performed (§8 3))", s.acting));
+            return Err(format!("pending: a prompt of action {action} while action {} is performed (§8 3))", s.acting));
         }
     }
     if let P::DrawGeneral { seat, left } = p {
         if left as usize > g.general_deck(s, seat as usize).count() {
-            return err(format!("pending: seat {seat} draws {left} generals from a deck of fewer (§7 1))"));
+            return Err(format!("pending: seat {seat} draws {left} generals from a deck of fewer (§7 1))"));
         }
     }
     if let P::Keep { seat, left } = p {
         let drawn = g.data.decks[seat as usize].iter().filter(|&&x| s.gloc[x as usize] == GLoc::Drawn).count();
         if left as usize > drawn {
-            return err(format!("pending: seat {seat} keeps {left} of {drawn} drawn generals (§7 1))"));
+            return Err(format!("pending: seat {seat} keeps {left} of {drawn} drawn generals (§7 1))"));
         }
     }
     if let P::DrawDev { deck, left, .. } = p {
         if left == 0 || left as usize > g.dev_remaining(s, deck).count() {
-            return err(format!("pending: {left} development cards drawn from deck {deck}, which holds fewer (§3-K, §8 3))"));
+            return Err(format!("pending: {left} development cards drawn from deck {deck}, which holds fewer (§3-K, §8 3))"));
         }
     }
     if s.stage == Stage::Recruit {
         let later = |i: usize| g.data.generals[i].kingdom > s.cursor;
         if let Some(i) = (0..s.gloc.len()).find(|&i| later(i) && matches!(s.gloc[i], GLoc::Drawn | GLoc::Chosen)) {
-            return err(format!("gloc[{i}]: {} is {:?} before its kingdom recruits (§7 1))", g.data.generals[i].id, s.gloc[i]));
+            return Err(format!("gloc[{i}]: {} is {:?} before its kingdom recruits (§7 1))", g.data.generals[i].id, s.gloc[i]));
         }
     }
     if let P::Keep { seat, .. } = p {
         if !s.gloc.contains(&GLoc::Drawn) {
-            return err(format!("pending: seat {seat} keeps a general but none is drawn (§7 1))"));
+            return Err(format!("pending: seat {seat} keeps a general but none is drawn (§7 1))"));
         }
     }
     Ok(())
@@ -205,7 +185,7 @@ fn indices(g: &Tkr, s: &State) -> Result<(), String> {
         _ => true,
     };
     if !ok {
-        return err(format!("pending: {:?} names a seat, deck, action, general, region or card that does not exist (§2)", s.pending));
+        return Err(format!("pending: {:?} names a seat, deck, action, general, region or card that does not exist (§2)", s.pending));
     }
     for q in &s.queue {
         let ok = match *q {
@@ -214,19 +194,19 @@ fn indices(g: &Tkr, s: &State) -> Result<(), String> {
             Deferred::Finish { seat, action } => seat < 3 && action < ACTIONS,
         };
         if !ok {
-            return err(format!("queue: {q:?} names a seat, action or card effect that does not exist (§8 3))"));
+            return Err(format!("queue: {q:?} names a seat, action or card effect that does not exist (§8 3))"));
         }
     }
     if let Some(&(card, effect)) = s.bonus_queue.iter().find(|&&(c, e)| !effect_ok(g, c, e)) {
-        return err(format!("bonus_queue: effect {effect} of card {card} does not exist (T10)"));
+        return Err(format!("bonus_queue: effect {effect} of card {card} does not exist (T10)"));
     }
     if let Some(c) = s.cur {
         if c.seat > 2 || c.general as usize >= ng || (c.action != NONE && c.action >= ACTIONS) || (c.unit != NONE && c.unit > 3) {
-            return err(format!("cur: {c:?} is no placement (§7 3))"));
+            return Err(format!("cur: {c:?} is no placement (§7 3))"));
         }
     }
     if s.picks.iter().any(|&x| x < 0) || s.keep_left.iter().any(|&x| x as usize > ng) {
-        return err("picks: a negative weapon pick or more generals to keep than exist (§7 1), §8 3))".into());
+        return Err("picks: a negative weapon pick or more generals to keep than exist (§7 1), §8 3))".into());
     }
     Ok(())
 }
@@ -236,20 +216,20 @@ fn shape(g: &Tkr, s: &State) -> Result<(), String> {
     let (ng, nd) = (d.generals.len(), d.developments.len());
     for (name, len, want) in [("recruited_round", s.recruited_round.len(), ng), ("reservoir", s.reservoir.len(), ng + nd)] {
         if len != want {
-            return err(format!("{name}: {len} entries, the components have {want} (§2)"));
+            return Err(format!("{name}: {len} entries, the components have {want} (§2)"));
         }
     }
     if s.round == 0 || s.round > d.rounds {
-        return err(format!("round: {} is outside 1..={} (§11)", s.round, d.rounds));
+        return Err(format!("round: {} is outside 1..={} (§11)", s.round, d.rounds));
     }
     if s.seat > 2 {
-        return err(format!("seat: {} is not a seat (§1)", s.seat));
+        return Err(format!("seat: {} is not a seat (§1)", s.seat));
     }
     for (name, order) in [("bid_order", s.bid_order), ("action_order", s.action_order)] {
         let mut o = order;
         o.sort_unstable();
         if o != [0, 1, 2] {
-            return err(format!("{name}: {order:?} is no order of the three seats (§7-8)"));
+            return Err(format!("{name}: {order:?} is no order of the three seats (§7-8)"));
         }
     }
     for (name, a) in [
@@ -259,28 +239,28 @@ fn shape(g: &Tkr, s: &State) -> Result<(), String> {
         ("bonus_action", s.bonus_action),
     ] {
         if a != NONE && a >= ACTIONS {
-            return err(format!("{name}: {a} is none of the 18 actions (§8 3))"));
+            return Err(format!("{name}: {a} is none of the 18 actions (§8 3))"));
         }
     }
     if s.alliance_action != NONE && !d.alliance_eligible[s.alliance_action as usize] {
-        return err(format!("alliance_action: action {} may not hold the alliance token (§7 2))", s.alliance_action));
+        return Err(format!("alliance_action: action {} may not hold the alliance token (§7 2))", s.alliance_action));
     }
     for (name, x) in [("han_holder", s.han_holder), ("han_winner", s.han_winner)] {
         if x != NONE && x > 2 {
-            return err(format!("{name}: {x} is not a seat (§7 3))"));
+            return Err(format!("{name}: {x} is not a seat (§7 3))"));
         }
     }
     if s.han_criterion > 1 {
-        return err(format!("han_criterion: {} is neither administration (0) nor combat (1) (§3-C)", s.han_criterion));
+        return Err(format!("han_criterion: {} is neither administration (0) nor combat (1) (§3-C)", s.han_criterion));
     }
     if s.han_flipped != NONE && s.han_flipped as usize >= ng {
-        return err(format!("han_flipped: {} is no general (C9)", s.han_flipped));
+        return Err(format!("han_flipped: {} is no general (C9)", s.han_flipped));
     }
     if s.seq > SUPPLY_CAP as u32 || s.last_inc.iter().flatten().any(|&x| x > s.seq) {
-        return err(format!("seq: {} bids numbered beyond any game, or a bid numbered after it (§7 3), T32)", s.seq));
+        return Err(format!("seq: {} bids numbered beyond any game, or a bid numbered after it (§7 3), T32)", s.seq));
     }
     if s.cursor > 3 || s.turn > 3 || s.end_reason > 4 {
-        return err(format!("cursor: cursor {} turn {} end reason {} out of range (§7-§11)", s.cursor, s.turn, s.end_reason));
+        return Err(format!("cursor: cursor {} turn {} end reason {} out of range (§7-§11)", s.cursor, s.turn, s.end_reason));
     }
     Ok(())
 }
@@ -293,20 +273,20 @@ fn generals(g: &Tkr, s: &State) -> Result<(), String> {
         let r = s.recruited_round[i];
         let recruited = matches!(loc, GLoc::Active | GLoc::Stationed);
         if recruited != (r > 0) || r > s.round {
-            return err(format!("recruited_round[{i}]: {r} for {} {loc:?} in round {} (§7 1))", gen.id, s.round));
+            return Err(format!("recruited_round[{i}]: {r} for {} {loc:?} in round {} (§7 1))", gen.id, s.round));
         }
         if gen.ruler && !recruited {
-            return err(format!("gloc[{i}]: the ruler {} is always recruited (§3)", gen.id));
+            return Err(format!("gloc[{i}]: the ruler {} is always recruited (§3)", gen.id));
         }
         if !recruited && !d.decks[gen.kingdom as usize].contains(&(i as u8)) {
-            return err(format!("gloc[{i}]: {} is {loc:?} but not in its kingdom's general deck (§3)", gen.id));
+            return Err(format!("gloc[{i}]: {} is {loc:?} but not in its kingdom's general deck (§3)", gen.id));
         }
         if matches!(loc, GLoc::Drawn | GLoc::Chosen) && !matches!(s.stage, Stage::Setup | Stage::Recruit) {
-            return err(format!("gloc[{i}]: {} is {loc:?} outside a recruitment (§7 1))", gen.id));
+            return Err(format!("gloc[{i}]: {} is {loc:?} outside a recruitment (§7 1))", gen.id));
         }
     }
     if s.han_flipped != NONE && !matches!(s.gloc[s.han_flipped as usize], GLoc::Active | GLoc::Stationed) {
-        return err("han_flipped: the flipped general is not recruited (C9)".into());
+        return Err("han_flipped: the flipped general is not recruited (C9)".into());
     }
     Ok(())
 }
@@ -320,24 +300,24 @@ fn developments(g: &Tkr, s: &State) -> Result<(), String> {
     for (k, p) in s.seats.iter().enumerate() {
         for (name, m) in [("hand", p.hand), ("built", p.built), ("import_drawn", p.import_drawn)] {
             if m & !all != 0 {
-                return err(format!("seats[{k}].{name}: names a card beyond the {nd} developments (§2)"));
+                return Err(format!("seats[{k}].{name}: names a card beyond the {nd} developments (§2)"));
             }
             if m & seen != 0 {
-                return err(format!("seats[{k}].{name}: a development card is in two places (§2)"));
+                return Err(format!("seats[{k}].{name}: a development card is in two places (§2)"));
             }
             seen |= m;
         }
         if p.import_drawn != 0 {
             let decks: Vec<usize> = (0..2).filter(|&x| d.dev_decks[x].iter().any(|&c| p.import_drawn & (1 << c) != 0)).collect();
             if decks.len() > 1 {
-                return err(format!("seats[{k}].import_drawn: cards of both decks in one import (§8 3))"));
+                return Err(format!("seats[{k}].import_drawn: cards of both decks in one import (§8 3))"));
             }
         }
     }
     for (i, &r) in s.built_round.iter().enumerate() {
         let built = seen_built(s) & (1 << i) != 0;
         if built != (r > 0) || r > s.round {
-            return err(format!(
+            return Err(format!(
                 "built_round[{i}]: {r} for a card {} in round {} (§8 3))",
                 if built { "built" } else { "not built" },
                 s.round
@@ -347,10 +327,10 @@ fn developments(g: &Tkr, s: &State) -> Result<(), String> {
     for (deck, bottom) in s.bottom.iter().enumerate() {
         for &(c, seat) in bottom {
             if c as usize >= nd || !d.dev_decks[deck].contains(&c) || seat > 2 {
-                return err(format!("bottom[{deck}]: ({c}, {seat}) is no card of that deck put back by a seat (T1)"));
+                return Err(format!("bottom[{deck}]: ({c}, {seat}) is no card of that deck put back by a seat (T1)"));
             }
             if seen & (1 << c) != 0 {
-                return err(format!("bottom[{deck}]: card {c} is at the bottom and in another place (T1)"));
+                return Err(format!("bottom[{deck}]: card {c} is at the bottom and in another place (T1)"));
             }
             seen |= 1 << c;
         }
@@ -358,13 +338,13 @@ fn developments(g: &Tkr, s: &State) -> Result<(), String> {
     let mut seq = 0u64;
     for &c in &s.import_seq {
         if c as usize >= nd || seq & (1 << c) != 0 {
-            return err(format!("import_seq: {c} is no development or drawn twice (§8 3))"));
+            return Err(format!("import_seq: {c} is no development or drawn twice (§8 3))"));
         }
         seq |= 1 << c;
     }
     let importing = s.seats.iter().fold(0u64, |m, p| m | p.import_drawn);
     if importing & !seq != 0 || s.seats.iter().filter(|p| p.import_drawn != 0).count() > 1 {
-        return err("import_seq: an imported card missing from the import's draws, or two imports at once (§8 3))".into());
+        return Err("import_seq: an imported card missing from the import's draws, or two imports at once (§8 3))".into());
     }
     // Reservoirs are stocked when a card comes into play.
     for (i, &r) in s.reservoir.iter().enumerate() {
@@ -374,7 +354,7 @@ fn developments(g: &Tkr, s: &State) -> Result<(), String> {
             seen_built(s) & (1 << (i - d.generals.len())) != 0
         };
         if r < -1 || (!in_play && r != -1) {
-            return err(format!("reservoir[{i}]: {r} tokens on a card not in play (§8 3))"));
+            return Err(format!("reservoir[{i}]: {r} tokens on a card not in play (§8 3))"));
         }
     }
     Ok(())
@@ -392,7 +372,7 @@ fn regions(g: &Tkr, s: &State) -> Result<(), String> {
     for (r, st) in s.regions.iter().enumerate() {
         if st.seat == NONE {
             if st.general != NONE || st.unit != NONE || st.units != 0 {
-                return err(format!("regions[{r}]: an empty region holds a general or units (§8 3))"));
+                return Err(format!("regions[{r}]: an empty region holds a general or units (§8 3))"));
             }
             continue;
         }
@@ -402,25 +382,25 @@ fn regions(g: &Tkr, s: &State) -> Result<(), String> {
             || st.unit > 3
             || st.units == 0
         {
-            return err(format!(
+            return Err(format!(
                 "regions[{r}]: seat {} general {} unit {} x{} is no occupation (§8 3))",
                 st.seat, st.general, st.unit, st.units
             ));
         }
         if s.gloc[st.general as usize] != GLoc::Stationed {
-            return err(format!("regions[{r}]: general {} holds it but is not stationed (§8 3))", d.generals[st.general as usize].id));
+            return Err(format!("regions[{r}]: general {} holds it but is not stationed (§8 3))", d.generals[st.general as usize].id));
         }
         if stationed_at[st.general as usize] != NONE {
-            return err(format!("regions[{r}]: general {} is stationed on two regions (§8 3))", d.generals[st.general as usize].id));
+            return Err(format!("regions[{r}]: general {} is stationed on two regions (§8 3))", d.generals[st.general as usize].id));
         }
         stationed_at[st.general as usize] = r as u8;
         if !s.stationed[st.seat as usize].contains(&(r as u8)) {
-            return err(format!("stationed[{}]: region {r} is held but not in the seat's stationing order (§11)", st.seat));
+            return Err(format!("stationed[{}]: region {r} is held but not in the seat's stationing order (§11)", st.seat));
         }
     }
     for (i, &at) in stationed_at.iter().enumerate() {
         if (at != NONE) != (s.gloc[i] == GLoc::Stationed) {
-            return err(format!(
+            return Err(format!(
                 "gloc[{i}]: {} is {:?} but {} (§8 3))",
                 d.generals[i].id,
                 s.gloc[i],
@@ -435,12 +415,12 @@ fn regions(g: &Tkr, s: &State) -> Result<(), String> {
             || p.granary_regions & p.treasury_regions != 0
             || (p.granary_regions | p.treasury_regions) & banked != 0
         {
-            return err(format!("seats[{k}].granary_regions: a region token beyond the map or in two places (§8 3))"));
+            return Err(format!("seats[{k}].granary_regions: a region token beyond the map or in two places (§8 3))"));
         }
         banked |= p.granary_regions | p.treasury_regions;
         for (n, &r) in s.stationed[k].iter().enumerate() {
             if r as usize >= nr || s.regions[r as usize].seat != k as u8 || s.stationed[k][..n].contains(&r) {
-                return err(format!("stationed[{k}]: region {r} is not held by seat {k} (§11)"));
+                return Err(format!("stationed[{k}]: region {r} is not held by seat {k} (§11)"));
             }
         }
     }
@@ -462,46 +442,46 @@ fn supplies(g: &Tkr, s: &State) -> Result<(), String> {
         ];
         for (name, v) in checks {
             if v < 0 {
-                return err(format!("seats[{k}].{name}: {v} is below zero (§9-10)"));
+                return Err(format!("seats[{k}].{name}: {v} is below zero (§9-10)"));
             }
             // INTERPRETATION (RULES_NOTES.md T32): no supply is unbounded in play; a cap far
             // above any game keeps the rules' arithmetic exact.
             if v > SUPPLY_CAP {
-                return err(format!("seats[{k}].{name}: {v} is above {SUPPLY_CAP} (T32)"));
+                return Err(format!("seats[{k}].{name}: {v} is above {SUPPLY_CAP} (T32)"));
             }
         }
         if let Some(w) = (0..4).find(|&w| p.weapons[w] < 0 || p.weapons[w] > SUPPLY_CAP) {
-            return err(format!("seats[{k}].weapons[{w}]: {} is below zero (§8 3))", p.weapons[w]));
+            return Err(format!("seats[{k}].weapons[{w}]: {} is below zero (§8 3))", p.weapons[w]));
         }
         if p.tribal < 0 || p.tribal > d.tribal_max {
-            return err(format!("seats[{k}].tribal: {} is outside 0..={} (§8 4))", p.tribal, d.tribal_max));
+            return Err(format!("seats[{k}].tribal: {} is outside 0..={} (§8 4))", p.tribal, d.tribal_max));
         }
         if p.farm_level > 5
             || p.market_level > 5
             || p.farm_area as u32 + p.granary_farm as u32 > p.farm_level as u32
             || p.market_area as u32 + p.treasury_market as u32 > p.market_level as u32
         {
-            return err(format!(
+            return Err(format!(
                 "seats[{k}].farm_level: farm {}/{}+{} or market {}/{}+{}: the developed tokens are at most the level, at most 5 (§8 3), C11)",
                 p.farm_level, p.farm_area, p.granary_farm, p.market_level, p.market_area, p.treasury_market
             ));
         }
         if p.office as usize >= d.office_vp.len() {
-            return err(format!("seats[{k}].office: {} is beyond the office track (§11)", p.office));
+            return Err(format!("seats[{k}].office: {} is beyond the office track (§11)", p.office));
         }
         if g.limits
             && (p.untrained + p.trained > d.limit_armies
                 || p.support > d.limit_support
                 || (0..4).any(|w| p.weapons[w] > d.limit_weapons[w]))
         {
-            return err(format!("seats[{k}].untrained: armies, weapons or support tokens beyond the components (C35)"));
+            return Err(format!("seats[{k}].untrained: armies, weapons or support tokens beyond the components (C35)"));
         }
         if p.todo & !p.won != 0 || p.performed & !p.won != 0 || p.todo & p.performed != 0 {
-            return err(format!("seats[{k}].todo: an action to perform that was not won, or performed twice (§8 3), C26)"));
+            return Err(format!("seats[{k}].todo: an action to perform that was not won, or performed twice (§8 3), C26)"));
         }
         let actions = (1u32 << ACTIONS) - 1;
         if (p.won | p.todo | p.performed) & !actions != 0 {
-            return err(format!("seats[{k}].won: names an action beyond the 18 (§8)"));
+            return Err(format!("seats[{k}].won: names an action beyond the 18 (§8)"));
         }
     }
     Ok(())
@@ -514,44 +494,44 @@ fn bids(g: &Tkr, s: &State) -> Result<(), String> {
     let mut generals = 0u128;
     for (n, p) in s.placements.iter().enumerate() {
         if p.seat > 2 || p.general as usize >= d.generals.len() || p.action >= ACTIONS || (p.unit != NONE && p.unit > 3) {
-            return err(format!("placements[{n}]: seat {} general {} action {} is no placement (§7 3))", p.seat, p.general, p.action));
+            return Err(format!("placements[{n}]: seat {} general {} action {} is no placement (§7 3))", p.seat, p.general, p.action));
         }
         if d.generals[p.general as usize].kingdom != p.seat || !matches!(s.gloc[p.general as usize], GLoc::Active | GLoc::Stationed) {
-            return err(format!(
+            return Err(format!(
                 "placements[{n}]: {} is not a recruited general of seat {} (§7 3))",
                 d.generals[p.general as usize].id, p.seat
             ));
         }
         if generals & (1 << p.general) != 0 {
-            return err(format!("placements[{n}]: {} is placed twice (§7 3))", d.generals[p.general as usize].id));
+            return Err(format!("placements[{n}]: {} is placed twice (§7 3))", d.generals[p.general as usize].id));
         }
         generals |= 1 << p.general;
         if p.seq > s.seq {
-            return err(format!("placements[{n}]: sequence number {} is after the last one given, {} (§7 3))", p.seq, s.seq));
+            return Err(format!("placements[{n}]: sequence number {} is after the last one given, {} (§7 3))", p.seq, s.seq));
         }
         if p.value.unsigned_abs() > SUPPLY_CAP as u32 || p.bonus.unsigned_abs() > SUPPLY_CAP as u32 {
-            return err(format!("placements[{n}]: a bid value of {} is beyond any game (T32)", p.value));
+            return Err(format!("placements[{n}]: a bid value of {} is beyond any game (T32)", p.value));
         }
         sums[p.action as usize][p.seat as usize] += p.value;
     }
     if sums != s.totals {
-        return err("totals: the bids on the actions do not add up to the placements (§7 3))".into());
+        return Err("totals: the bids on the actions do not add up to the placements (§7 3))".into());
     }
     if let Some(c) = s.cur {
         if c.seat > 2 || c.seat != s.seat || c.general as usize >= d.generals.len() || generals & (1 << c.general) != 0 {
-            return err(format!("cur: general {} is no general the seat to act may still place (§7 3))", c.general));
+            return Err(format!("cur: general {} is no general the seat to act may still place (§7 3))", c.general));
         }
         if d.generals[c.general as usize].kingdom != c.seat || s.gloc[c.general as usize] != GLoc::Active {
-            return err(format!("cur: {} is not a recruited general of seat {} (§7 3))", d.generals[c.general as usize].id, c.seat));
+            return Err(format!("cur: {} is not a recruited general of seat {} (§7 3))", d.generals[c.general as usize].id, c.seat));
         }
         // Its value and bonus are computed when it is confirmed.
         if c.value != 0 || c.bonus != 0 {
-            return err(format!("cur: a placement under way already has the value {} (§7 3))", c.value));
+            return Err(format!("cur: a placement under way already has the value {} (§7 3))", c.value));
         }
         // The action is chosen first (Target), then what goes with the general (Extras).
         let chosen = c.action != NONE;
         if chosen != (s.pending == Pending::Extras) {
-            return err(format!("cur: action {} with the decision {:?} (§7 3))", c.action, s.pending));
+            return Err(format!("cur: action {} with the decision {:?} (§7 3))", c.action, s.pending));
         }
     }
     Ok(())
@@ -561,20 +541,20 @@ fn bids(g: &Tkr, s: &State) -> Result<(), String> {
 fn end(g: &Tkr, s: &State) -> Result<(), String> {
     let over = s.stage == Stage::Over;
     if over != (s.pending == Pending::Over) {
-        return err(format!("stage: {:?} with the decision {:?} (§11)", s.stage, s.pending));
+        return Err(format!("stage: {:?} with the decision {:?} (§11)", s.stage, s.pending));
     }
     if !over {
         if s.end_reason != 0 || !s.final_scores.is_empty() {
-            return err("end_reason: set while the game goes on (§11)".into());
+            return Err("end_reason: set while the game goes on (§11)".into());
         }
         return Ok(());
     }
     if s.end_reason == 0 || g.end_trigger(s) != s.end_reason {
-        return err(format!("end_reason: {} but the position ends the game by {} (§11)", s.end_reason, g.end_trigger(s)));
+        return Err(format!("end_reason: {} but the position ends the game by {} (§11)", s.end_reason, g.end_trigger(s)));
     }
     let scores: Vec<i32> = g.scores(s).iter().map(|x| x.total).collect();
     if s.final_scores != scores {
-        return err(format!("final_scores: {:?} but the position scores {scores:?} (§11)", s.final_scores));
+        return Err(format!("final_scores: {:?} but the position scores {scores:?} (§11)", s.final_scores));
     }
     Ok(())
 }
