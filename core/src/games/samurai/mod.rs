@@ -223,7 +223,8 @@ impl Game for Samurai {
             observation_layout: tensor::layout(self),
             max_game_length: self.n as u32 * per_player + figures + passes,
             rules_version: "samurai/1".into(),
-            rulebook: "docs/rules/samurai.md (the rules as implemented, in English, from a Korean summary of the Hans im Glück 1998 rules)".into(),
+            rulebook: "docs/rules/samurai.md (the rules as implemented, in English, from a Korean summary of the Hans im Glück 1998 rules)"
+                .into(),
             config: json!({"players": self.n}),
             provenance: self.data.provenance.clone(),
             hidden_information: true,
