@@ -206,8 +206,9 @@ static char *read_file(const char *path) {
  * plays to the end (saving with its position on the way). Returns how many files it read. */
 static int check_position_files(const char *id) {
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/core/src/games/%s/positions", KASSEN_REPO, id);
-    DIR *d = opendir(dir);
+    int w = snprintf(dir, sizeof dir, "%s/core/src/games/%s/positions", KASSEN_REPO, id);
+    CHECK(w > 0 && (size_t)w < sizeof dir);
+    DIR *d = w > 0 && (size_t)w < sizeof dir ? opendir(dir) : NULL;
     if (d == NULL) {
         return 0;
     }
@@ -218,8 +219,9 @@ static int check_position_files(const char *id) {
         if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0) {
             continue;
         }
-        char path[2048];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char path[sizeof dir + sizeof e->d_name + 2];
+        w = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        CHECK(w > 0 && (size_t)w < sizeof path);
         char *text = read_file(path);
         CHECK(text != NULL);
         kassen_state *p = NULL, *q = NULL;
