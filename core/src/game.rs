@@ -321,7 +321,9 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// A static evaluation of a state that is not over: an estimate of each seat's return
     /// (within `info().utility`'s range) written into `out` (`num_players` values). Returning
     /// true lets a playout stop early ([`Game::playout_depth`] actions after the search tree)
-    /// and score the state with it; the default, false, plays every playout to the end.
+    /// and score the state with it; the default, false, plays every playout to the end. A
+    /// finished game is scored by its returns, never by this. A constant-sum game's estimates
+    /// sum to its constant (checked, with the range, along playout-policy games of every game).
     fn evaluate(&self, _s: &Self::State, _out: &mut [f64]) -> bool {
         false
     }

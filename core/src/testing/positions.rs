@@ -262,11 +262,14 @@ fn files_load_validate_and_play_to_the_end<G: Game>() {
 // === reachable states ===
 
 /// Games played by the bots' playout policy (the game's own knowledge), which reach
-/// situations uniform play rarely does: 40 per covered config, every state validated.
+/// situations uniform play rarely does: 40 per covered config, every state validated, and the
+/// search's hooks checked on the way ([`check_bot_hooks`]).
 fn playout_policy_games_validate<G: Game>() {
     let mut states = 0;
+    let mut evaluated = 0;
     for cfg in G::covered_configs() {
         let g: G = setup(&cfg);
+        assert!(g.playout_depth() > 0, "{}: a playout of no actions", G::ID);
         for seed in 0..40u64 {
             let mut s = g.new_initial_state(seed);
             let mut rng = Rng::from_seed(seed ^ 0x51);
@@ -279,6 +282,7 @@ fn playout_policy_games_validate<G: Game>() {
                 } else {
                     legal.clear();
                     g.legal_actions(&s, &mut legal);
+                    evaluated += check_bot_hooks(&g, &s, &legal, &mut rng).unwrap_or_else(|e| panic!("{} {cfg} seed {seed}: {e}", G::ID));
                     g.rollout_action(&s, &legal, &mut rng)
                 };
                 g.apply(&mut s, a, &mut Events::off());
@@ -286,8 +290,39 @@ fn playout_policy_games_validate<G: Game>() {
             check_position(&g, &s).unwrap_or_else(|e| panic!("{} {cfg} seed {seed} at the end: {e}", G::ID));
         }
     }
-    println!("{}: {states} states validated", G::ID);
+    println!("{}: {states} states validated, {evaluated} evaluated", G::ID);
     assert!(states > 10_000, "{}: {states}", G::ID);
+}
+
+/// The search's hooks at a decision: the playout policy answers with one of the actions it is
+/// given (all the legal ones, and a random part of them as when the search expands a node),
+/// and an evaluation stays within the utility range and, for a constant-sum game, sums to the
+/// constant. Returns 1 when the game evaluated the state.
+fn check_bot_hooks<G: Game>(g: &G, s: &G::State, legal: &[crate::game::ActionId], rng: &mut Rng) -> Result<u32, String> {
+    let mut some: Vec<_> = legal.iter().copied().filter(|_| rng.below(2) == 0).collect();
+    if some.is_empty() {
+        some.push(legal[0]);
+    }
+    for list in [legal, &some[..]] {
+        let a = g.rollout_action(s, list, rng);
+        if !list.contains(&a) {
+            return Err(format!("rollout_action chose {a}, not one of the {} actions it was given", list.len()));
+        }
+    }
+    let u = g.info().utility;
+    let mut out = vec![0.0; g.num_players()];
+    if !g.evaluate(s, &mut out) {
+        return Ok(0);
+    }
+    if out.iter().any(|&x| !(x >= u.min - 1e-9 && x <= u.max + 1e-9)) {
+        return Err(format!("evaluation {out:?} outside [{}, {}]", u.min, u.max));
+    }
+    if let Some(sum) = u.sum {
+        if (out.iter().sum::<f64>() - sum).abs() > 1e-9 {
+            return Err(format!("evaluation {out:?} does not sum to {sum}"));
+        }
+    }
+    Ok(1)
 }
 
 // === fuzz: accepted positions never panic and play on within the rules ===
