@@ -19,6 +19,7 @@
 
 pub mod ismcts;
 mod monte_carlo;
+pub(crate) mod policy;
 mod random;
 pub(crate) mod rollout;
 mod spec;

@@ -11,6 +11,7 @@ use super::control;
 use super::data::{ISHIDA, TOKUGAWA};
 use super::state::{Mode, Pending, State, BOX, MORI_BOX, SELECTED};
 use super::{Action, Sekigahara};
+use crate::bots::policy::{self, chance, or_any, uniform};
 use crate::game::ActionId;
 use crate::rng::Rng;
 
@@ -20,40 +21,9 @@ use crate::rng::Rng;
 /// 40 scored 0.475, depth 20 0.60; depth 80 with more weight on strength 0.20 on games 0-19).
 pub const PLAYOUT_DEPTH: u32 = 20;
 
-/// `true` with probability `p`.
-fn chance(rng: &mut Rng, p: f64) -> bool {
-    rng.unit_f64() < p
-}
-
-fn uniform(legal: &[ActionId], rng: &mut Rng) -> ActionId {
-    legal[rng.below(legal.len() as u32) as usize]
-}
-
-/// `a` when it is among `legal`, else a uniform choice (the search may offer only some of the
-/// legal actions).
-fn or_any(legal: &[ActionId], a: ActionId, rng: &mut Rng) -> ActionId {
-    if legal.contains(&a) {
-        a
-    } else {
-        uniform(legal, rng)
-    }
-}
-
 /// A uniform choice among the legal actions that `keep` accepts, or among all of them.
 fn among(g: &Sekigahara, legal: &[ActionId], rng: &mut Rng, keep: impl Fn(Action) -> bool) -> ActionId {
-    let mut pick: [ActionId; 64] = [0; 64];
-    let mut n = 0;
-    for &a in legal {
-        if n < pick.len() && g.decode(a).is_some_and(&keep) {
-            pick[n] = a;
-            n += 1;
-        }
-    }
-    if n == 0 {
-        uniform(legal, rng)
-    } else {
-        pick[rng.below(n as u32) as usize]
-    }
+    policy::among(legal, rng, |a| g.decode(a).is_some_and(&keep))
 }
 
 // ---- evaluation: 2.1 immediate victory, 2.2 victory points ----

@@ -13,6 +13,7 @@ use super::action::{Action, ACT_ATTACK, ACT_HOLD, ACT_MARCH, ACT_MOVE, ACT_RECOV
 use super::data::{Kind, EAST, WEST};
 use super::state::{Mode, Pending, State, DEAD, TRACK};
 use super::Daisakusen;
+use crate::bots::policy::{self, chance, or_any, uniform};
 use crate::game::ActionId;
 use crate::rng::Rng;
 
@@ -38,39 +39,9 @@ const PLOT_WEIGHT: f64 = 4.0;
 /// (`duel ... ismcts:500 random`, 48 games: 25 gave 0.83, 40 gave 0.89).
 const MATERIAL_SCALE: f64 = 40.0;
 
-fn chance(rng: &mut Rng, p: f64) -> bool {
-    rng.unit_f64() < p
-}
-
-fn uniform(legal: &[ActionId], rng: &mut Rng) -> ActionId {
-    legal[rng.below(legal.len() as u32) as usize]
-}
-
-/// `a` when it is among `legal`, else a uniform choice (the search may offer only some of the
-/// legal actions).
-fn or_any(legal: &[ActionId], a: ActionId, rng: &mut Rng) -> ActionId {
-    if legal.contains(&a) {
-        a
-    } else {
-        uniform(legal, rng)
-    }
-}
-
 /// A uniform choice among the legal actions that `keep` accepts, or among all of them.
 fn among(g: &Daisakusen, legal: &[ActionId], rng: &mut Rng, keep: impl Fn(Action) -> bool) -> ActionId {
-    let mut pick: [ActionId; 64] = [0; 64];
-    let mut n = 0;
-    for &a in legal {
-        if n < pick.len() && g.decode(a).is_some_and(&keep) {
-            pick[n] = a;
-            n += 1;
-        }
-    }
-    if n == 0 {
-        uniform(legal, rng)
-    } else {
-        pick[rng.below(n as u32) as usize]
-    }
+    policy::among(legal, rng, |a| g.decode(a).is_some_and(&keep))
 }
 
 /// The legal action with the highest `score` plus a little noise (ties: the first).
