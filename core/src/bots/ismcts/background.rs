@@ -37,8 +37,8 @@ pub struct Search {
 
 impl Search {
     /// Starts searching `state` (copied) on a new thread (and `params.threads - 1` more) and
-    /// returns at once. Errors: invalid parameters, a finished game, or a constructed position the search cannot
-    /// determinize (`PositionNotSupported`).
+    /// returns at once. Errors: invalid parameters, a finished game, or a constructed position
+    /// the search cannot determinize (`PositionNotSupported`).
     pub fn start(state: &StateHandle, params: SearchParams) -> Result<Search, Error> {
         params.validate()?;
         if state.is_terminal() {

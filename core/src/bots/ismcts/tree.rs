@@ -122,7 +122,7 @@ impl<G: Game> Tree<G> {
                         // policy prefers among them (a policy that answers outside the list
                         // it was given would revisit a tried action: a uniform pick then).
                         let a = rules.rollout_action(&s, &self.fresh, rng);
-                        let a = if self.fresh.contains(&a) { a } else { self.fresh[rng.below(self.fresh.len() as u32) as usize] };
+                        let a = crate::bots::policy::or_any(&self.fresh, a, rng);
                         expanded = true;
                         a
                     }
