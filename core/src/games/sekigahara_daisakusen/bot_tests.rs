@@ -1,0 +1,65 @@
+//! The evaluation's terms point where their docs say. The hooks' contract (legal answers,
+//! evaluations in range, along playout-policy games) is checked for every game in
+//! `crate::testing::positions`; the strength they give is measured by `make arena`.
+
+use serde_json::Map;
+
+use super::super::data::{Kind, NO_HEX, WEST};
+use super::super::state::{Pending, State};
+use super::super::Daisakusen;
+use super::{approach, east_value, sortie};
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::testing::positions;
+
+/// The state after the set-up, at the first card.
+fn after_setup() -> (Daisakusen, State) {
+    let g = Daisakusen::setup(&Map::new()).unwrap();
+    let mut s = g.new_initial_state(2);
+    let (mut rng, mut legal) = (Rng::from_seed(9), Vec::new());
+    while matches!(s.pending, Pending::Setup { .. } | Pending::Draw) {
+        positions::random_step(&g, &mut s, &mut rng, &mut legal);
+    }
+    (g, s)
+}
+
+#[test]
+fn r13_the_west_values_hideyori_led_out_of_osaka() {
+    let (g, mut s) = after_setup();
+    // R 3.0(2): 毛利輝元 stands with 秀頼 in 大坂; R 13.0(1): he is not released yet.
+    assert_eq!(sortie(&g, &s), 0.3);
+    s.hideyori_released = true;
+    assert_eq!(sortie(&g, &s), 0.5);
+    let held = east_value(&g, &s);
+    s.hideyori_left = true;
+    assert_eq!(sortie(&g, &s), 1.0);
+    assert!(east_value(&g, &s) < held, "the West's estimate rises when 秀頼 has left 大坂");
+    // Alone in 大坂 nobody can lead him out (R 13.0(5)).
+    s.hideyori_left = false;
+    let osaka = g.data.osaka;
+    for (u, x) in s.units.iter_mut().enumerate() {
+        if x.loc == osaka && u as u8 != g.data.hideyori {
+            x.loc = g.data.hexes[osaka as usize].nb.into_iter().find(|&n| n != NO_HEX).unwrap();
+        }
+    }
+    g.rebuild(&mut s);
+    assert_eq!(sortie(&g, &s), 0.0);
+}
+
+#[test]
+fn r7_a_commander_next_to_the_enemy_raises_his_sides_approach() {
+    let (g, mut s) = after_setup();
+    let before = approach(&g, &s, WEST);
+    // A West commander (not a 総大将) moved next to an East stack.
+    let east = s.units.iter().position(|x| x.side != WEST && Daisakusen::on_map(x.loc)).unwrap();
+    let target = s.units[east].loc;
+    let beside = g.data.hexes[target as usize].nb.into_iter().find(|&n| n != NO_HEX && s.occ[n as usize][0] == 0).unwrap();
+    let far = (0..s.units.len())
+        .filter(|&u| s.units[u].side == WEST && Daisakusen::on_map(s.units[u].loc) && g.data.counters[u].kind == Kind::Commander)
+        .filter(|&u| u as u8 != g.data.ishida && u as u8 != g.data.hideyori)
+        .max_by_key(|&u| g.data.grid.distance(s.units[u].loc as usize, target as usize))
+        .unwrap();
+    s.units[far].loc = beside;
+    g.rebuild(&mut s);
+    assert!(approach(&g, &s, WEST) > before, "{} -> {}", before, approach(&g, &s, WEST));
+}
