@@ -7,7 +7,8 @@
 //! every other seat (seats alternate). A's score in a game is the mean, over B's seats, of 1 if
 //! A's return is higher, 1/2 if equal, 0 if lower: a win or loss in a two-seat game, a pairwise
 //! comparison in a larger one. With `DUEL_FIELDS=a,b` each line also shows those fields of the
-//! final state's snapshot (the game's typed state in its save).
+//! final state's snapshot (the game's typed state in its save). With `DUEL_SEAT=s` bot A
+//! keeps seat `s` in every game (to measure one side of an asymmetric game).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -33,6 +34,10 @@ fn main() {
     // DUEL_FIELDS=a,b: also print these fields of each final state's snapshot (for tuning).
     let fields: Vec<String> =
         std::env::var("DUEL_FIELDS").map(|v| v.split(',').filter(|f| !f.is_empty()).map(str::to_string).collect()).unwrap_or_default();
+    let fixed_seat: Option<usize> = std::env::var("DUEL_SEAT").ok().map(|v| v.parse().expect("DUEL_SEAT: a seat"));
+    if fixed_seat.is_some_and(|s| s >= players) {
+        panic!("DUEL_SEAT: the game has {players} seats");
+    }
     let next = AtomicUsize::new(first);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -42,7 +47,7 @@ fn main() {
                 if k >= first + games {
                     break;
                 }
-                let seat_a = k % players;
+                let seat_a = fixed_seat.unwrap_or(k % players);
                 let mut bots: Vec<_> = (0..players)
                     .map(|p| from_spec(if p == seat_a { &a } else { &b }, (k * 31 + p) as u64 + 7).expect("bot spec"))
                     .collect();
