@@ -2,30 +2,14 @@
 //! evaluations in range, along playout-policy games) is checked for every game in
 //! `crate::testing::positions`; the strength they give is measured by `make arena`.
 
-use serde_json::Map;
-
 use super::super::data::{Kind, NO_HEX, WEST};
-use super::super::state::{Pending, State};
+use super::super::position::tests::states;
 use super::super::Daisakusen;
 use super::{approach, east_value, sortie};
-use crate::game::Game;
-use crate::rng::Rng;
-use crate::testing::positions;
-
-/// The state after the set-up, at the first card.
-fn after_setup() -> (Daisakusen, State) {
-    let g = Daisakusen::setup(&Map::new()).unwrap();
-    let mut s = g.new_initial_state(2);
-    let (mut rng, mut legal) = (Rng::from_seed(9), Vec::new());
-    while matches!(s.pending, Pending::Setup { .. } | Pending::Draw) {
-        positions::random_step(&g, &mut s, &mut rng, &mut legal);
-    }
-    (g, s)
-}
 
 #[test]
 fn r13_the_west_values_hideyori_led_out_of_osaka() {
-    let (g, mut s) = after_setup();
+    let (g, mut s) = states();
     // R 3.0(2): 毛利輝元 stands with 秀頼 in 大坂; R 13.0(1): he is not released yet.
     assert_eq!(sortie(&g, &s), 0.3);
     s.hideyori_released = true;
@@ -48,7 +32,7 @@ fn r13_the_west_values_hideyori_led_out_of_osaka() {
 
 #[test]
 fn r7_a_commander_next_to_the_enemy_raises_his_sides_approach() {
-    let (g, mut s) = after_setup();
+    let (g, mut s) = states();
     let before = approach(&g, &s, WEST);
     // A West commander (not a 総大将) moved next to an East stack.
     let east = s.units.iter().position(|x| x.side != WEST && Daisakusen::on_map(x.loc)).unwrap();

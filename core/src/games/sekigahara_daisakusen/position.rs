@@ -411,4 +411,4 @@ fn end(g: &Daisakusen, s: &State) -> Result<(), String> {
 
 #[cfg(test)]
 #[path = "position_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -41,7 +41,7 @@ fn a_position_is_its_own_sample_nothing_is_hidden() {
 // === corruptions ===
 
 /// A state after set-up with the first card drawn (seed 2), and a mid-game state.
-fn states() -> (Daisakusen, State) {
+pub(in super::super) fn states() -> (Daisakusen, State) {
     let g = game();
     let mut s = g.new_initial_state(2);
     let mut rng = Rng::from_seed(9);
