@@ -62,7 +62,7 @@ test-ray: ## the Ray rollout workers on a local Ray cluster (installs ray, ~80 M
 bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
 	bash bench/run.sh
 
-arena: ## round robins per game between random, Monte Carlo, IS-MCTS and OpenSpiel's ISMCTSBot at equal time per move (release, ~50 min); bench-results/arena.json
+arena: ## round robins per game between random, Monte Carlo, IS-MCTS and OpenSpiel's ISMCTSBot at equal time per move (release, about 35 min, at most 50); bench-results/arena.json
 	bash bench/arena.sh $(ARENA_ARGS)
 
 soak: ## 1,000,000 random games per game and config (release, every core); figures in bench-results/soak.json
