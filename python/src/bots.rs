@@ -179,7 +179,7 @@ impl PySearch {
     /// Whether the search has ended.
     #[getter]
     fn done(&self) -> bool {
-        self.inner.try_lock().map_or(false, |s| s.is_done())
+        self.inner.try_lock().is_ok_and(|s| s.is_done())
     }
 
     /// Asks the search to end after its current iteration; never blocks.

@@ -78,8 +78,8 @@ fn sections(doc: &str) -> Vec<Section> {
         } else if let Some(rest) = line.strip_prefix("- Tests:") {
             close(&mut out, &mut current);
             current = Some((true, rest.to_string()));
-        } else if line.starts_with("  ") && current.is_some() {
-            current.as_mut().unwrap().1.push_str(line);
+        } else if let (true, Some(open)) = (line.starts_with("  "), current.as_mut()) {
+            open.1.push_str(line);
         } else {
             close(&mut out, &mut current);
         }

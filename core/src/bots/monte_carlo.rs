@@ -34,7 +34,7 @@ pub struct MonteCarloBot {
 }
 
 impl MonteCarloBot {
-    /// A bot with [`DEFAULT_PLAYOUTS`] playouts and [`DEFAULT_MAX_ACTIONS`] candidates.
+    /// A bot with `DEFAULT_PLAYOUTS` (128) playouts and `DEFAULT_MAX_ACTIONS` (16) candidates.
     pub fn new(seed: u64) -> Self {
         MonteCarloBot {
             rng: Rng::from_seed(seed),

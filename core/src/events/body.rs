@@ -12,7 +12,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-/// The most fields one event body holds (checked by [`event!`] when the crate compiles).
+/// The most fields one event body holds (checked by `event!` when the crate compiles).
 pub const MAX_FIELDS: usize = 13;
 
 /// One value of a body. Numbers are held as `serde_json` holds them: a non-negative integer

@@ -36,9 +36,9 @@ impl Samurai {
     /// (7.2-7.5).
     pub(super) fn bot_evaluate(&self, s: &State, out: &mut [f64]) -> bool {
         let mut figs = [[0u8; 3]; 4];
-        for p in 0..self.n {
-            for f in 0..3 {
-                figs[p][f] = s.captured[p][f].saturating_mul(2);
+        for (mine, captured) in figs.iter_mut().zip(&s.captured).take(self.n) {
+            for (fig, &c) in mine.iter_mut().zip(captured) {
+                *fig = c.saturating_mul(2);
             }
         }
         for &st in &self.settlements {
