@@ -379,16 +379,25 @@ fn mutate<G: Game>(s: &G::State, rng: &mut Rng) -> Option<G::State> {
     serde_json::from_value(v).ok()
 }
 
-/// The top-level fields that differ between `a` and `b`, shortened.
+/// The top-level fields that differ between `a` and `b`, shortened; of an array, the entries
+/// that differ.
 fn changed<G: Game>(a: &G::State, b: &G::State) -> Vec<String> {
     let (a, b) = (serde_json::to_value(a).unwrap(), serde_json::to_value(b).unwrap());
     let short = |x: &Value| x.to_string().chars().take(300).collect::<String>();
-    a.as_object()
-        .unwrap()
-        .iter()
-        .filter(|(k, x)| b[k.as_str()] != **x)
-        .map(|(k, x)| format!("{k}: {} -> {}", short(x), short(&b[k.as_str()])))
-        .collect()
+    let mut out = Vec::new();
+    for (k, x) in a.as_object().unwrap() {
+        let y = &b[k.as_str()];
+        match (x, y) {
+            _ if x == y => {}
+            (Value::Array(xs), Value::Array(ys)) if xs.len() == ys.len() => {
+                for (i, (x, y)) in xs.iter().zip(ys).enumerate().filter(|(_, (x, y))| x != y) {
+                    out.push(format!("{k}[{i}]: {} -> {}", short(x), short(y)));
+                }
+            }
+            _ => out.push(format!("{k}: {} -> {}", short(x), short(y))),
+        }
+    }
+    out
 }
 
 /// Mutated positions that validate never make the rules panic, and play from them stays

@@ -419,6 +419,9 @@ fn r7_4_3_castle_holders_cannot_be_overrun_but_the_garrison_helps() {
     let ev = t.act(Action::Step(t.r("kiyosu", "okazaki")));
     assert!(has_kind(&ev, "overrun"), "{:?}", kinds(&ev));
     assert_eq!(t.at("I_ukita_06"), DEAD);
+    // 8.9.2: the besieger gone, the garrison is no longer inside the castle (and may move).
+    assert_eq!(t.flags("T_date_04") & IN_CASTLE, 0);
+    assert_eq!(t.flags("T_date_05") & IN_CASTLE, 0);
 }
 
 // === 8.2-8.5 field battles ===

@@ -46,10 +46,12 @@ pub fn lift_sieges(g: &Sekigahara, s: &mut State, loc: u8) {
 }
 
 /// Blocks of `side` just arrived at `loc` (move, muster, Mori box, retreat): control, and an
-/// overrun if they now outnumber the enemy 4:1. Returns whether an overrun happened.
+/// overrun if they now outnumber the enemy 4:1. Returns whether an overrun happened. Blocks of
+/// `side` besieged there and relieved by the overrun come out of the castle (8.9.2).
 pub fn arrive(g: &Sekigahara, s: &mut State, side: u8, loc: u8, ev: &mut Events) -> bool {
     enter(g, s, side, loc);
     let overran = overrun(g, s, side, loc, ev);
+    lift_sieges(g, s, loc);
     refresh_castle(g, s, loc);
     overran
 }

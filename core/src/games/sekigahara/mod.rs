@@ -208,7 +208,7 @@ impl Game for Sekigahara {
             observation_shape: vec![tensor::len(self)],
             observation_layout: tensor::layout(self),
             max_game_length: phases * (movement + combat) + d.weeks as u32 * week + 2 * blocks + 2 * cards,
-            rules_version: "sekigahara/2".into(),
+            rules_version: "sekigahara/3".into(),
             rulebook: "docs/rules/sekigahara.md (the rules as implemented, in English, from Japanese and Korean translations of the GMT 2011 rules)".into(),
             config: json!({}),
             provenance: d.provenance.clone(),

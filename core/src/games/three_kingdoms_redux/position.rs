@@ -17,6 +17,7 @@
 //! their decks (RULES_NOTES.md T33). The invariants the rulebook implies without stating them:
 //! RULES_NOTES.md T32.
 
+use super::data::{Stat, A_BATTLE0, A_TRIBAL0};
 use super::state::*;
 use super::Tkr;
 use crate::game::Player;
@@ -508,6 +509,17 @@ fn bids(g: &Tkr, s: &State) -> Result<(), String> {
         generals |= 1 << p.general;
         if p.seq > s.seq {
             return Err(format!("placements[{n}]: sequence number {} is after the last one given, {} (§7 3))", p.seq, s.seq));
+        }
+        // T4: units (battle and tribal actions) and gold (tribal only), never both, each at most
+        // the general's leadership; units of one type.
+        let lead = g.stat(p.general, s.round, Stat::Leadership);
+        let units_ok = p.units == 0 || (p.action >= A_BATTLE0 && p.unit != NONE && p.units <= lead);
+        let gold_ok = p.gold == 0 || (p.action >= A_TRIBAL0 && p.units == 0 && p.gold <= lead);
+        if !units_ok || !gold_ok {
+            return Err(format!(
+                "placements[{n}]: {} units and {} gold with {} (leadership {lead}) on action {} (T4)",
+                p.units, p.gold, d.generals[p.general as usize].id, p.action
+            ));
         }
         if p.value.unsigned_abs() > SUPPLY_CAP as u32 || p.bonus.unsigned_abs() > SUPPLY_CAP as u32 {
             return Err(format!("placements[{n}]: a bid value of {} is beyond any game (T32)", p.value));

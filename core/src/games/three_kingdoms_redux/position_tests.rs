@@ -5,6 +5,7 @@
 
 use serde_json::{json, Map};
 
+use super::super::data::{A_BATTLE0, A_FARM};
 use super::super::state::*;
 use super::super::Tkr;
 use super::{sample_position, validate_position};
@@ -205,6 +206,26 @@ fn r7_3_the_bids_add_up_and_the_stage_matches_the_decision() {
     let mut t = s.clone();
     t.bid_order = [0, 0, 1];
     rejected(&g, &t, "bid_order");
+    // T4: what goes with a general: units up to its leadership, of one type, on a battle or
+    // tribal action; gold on a tribal action only, never with units.
+    let mut t = s.clone();
+    t.placements[0].units = 127;
+    t.placements[0].unit = 0;
+    t.placements[0].action = A_BATTLE0;
+    rejected(&g, &t, "(T4)");
+    let mut t = s.clone();
+    t.placements[0].units = 1;
+    t.placements[0].unit = NONE;
+    rejected(&g, &t, "(T4)");
+    let mut t = s.clone();
+    t.placements[0].action = A_FARM;
+    t.placements[0].unit = 0;
+    t.placements[0].units = 1;
+    rejected(&g, &t, "(T4)");
+    let mut t = s.clone();
+    t.placements[0].action = A_BATTLE0;
+    t.placements[0].gold = 1;
+    rejected(&g, &t, "(T4)");
 }
 
 #[test]
