@@ -379,24 +379,28 @@ fn mutate<G: Game>(s: &G::State, rng: &mut Rng) -> Option<G::State> {
     serde_json::from_value(v).ok()
 }
 
-/// The top-level fields that differ between `a` and `b`, shortened; of an array, the entries
-/// that differ.
+/// The values that differ between `a` and `b`, by path (`seats[1].gold`), shortened.
 fn changed<G: Game>(a: &G::State, b: &G::State) -> Vec<String> {
-    let (a, b) = (serde_json::to_value(a).unwrap(), serde_json::to_value(b).unwrap());
-    let short = |x: &Value| x.to_string().chars().take(300).collect::<String>();
-    let mut out = Vec::new();
-    for (k, x) in a.as_object().unwrap() {
-        let y = &b[k.as_str()];
+    fn walk(path: String, x: &Value, y: &Value, out: &mut Vec<String>) {
+        let short = |v: &Value| v.to_string().chars().take(300).collect::<String>();
         match (x, y) {
             _ if x == y => {}
-            (Value::Array(xs), Value::Array(ys)) if xs.len() == ys.len() => {
-                for (i, (x, y)) in xs.iter().zip(ys).enumerate().filter(|(_, (x, y))| x != y) {
-                    out.push(format!("{k}[{i}]: {} -> {}", short(x), short(y)));
+            (Value::Object(xs), Value::Object(ys)) if xs.len() == ys.len() => {
+                for (k, v) in xs {
+                    let sep = if path.is_empty() { "" } else { "." };
+                    walk(format!("{path}{sep}{k}"), v, &ys[k.as_str()], out);
                 }
             }
-            _ => out.push(format!("{k}: {} -> {}", short(x), short(y))),
+            (Value::Array(xs), Value::Array(ys)) if xs.len() == ys.len() => {
+                for (i, (v, w)) in xs.iter().zip(ys).enumerate() {
+                    walk(format!("{path}[{i}]"), v, w, out);
+                }
+            }
+            _ => out.push(format!("{path}: {} -> {}", short(x), short(y))),
         }
     }
+    let mut out = Vec::new();
+    walk(String::new(), &serde_json::to_value(a).unwrap(), &serde_json::to_value(b).unwrap(), &mut out);
     out
 }
 

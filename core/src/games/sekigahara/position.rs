@@ -373,6 +373,9 @@ fn sequence(g: &Sekigahara, s: &State) -> Result<(), String> {
         if s.blocks.iter().any(|b| b.flags & SELECTED != 0 && b.loc != s.group.at) {
             return Err("group: a selected block is not where the group is (7.3)".into());
         }
+        if s.group.steps == 0 && s.group.at != s.group.origin {
+            return Err("group: a group that has not stepped is away from its origin (7.3)".into());
+        }
     }
     Ok(())
 }

@@ -208,6 +208,11 @@ fn r6_the_sequence_matches_the_pending_decision() {
     let mut t = s.clone();
     t.forced = Some((200, 0));
     rejected(&g, &t, "forced: (200, 0) is no battle");
+    // 7.3: a group sets out from its origin.
+    let mut t = found(|x| x.pending == Pending::Group && x.group.steps == 0);
+    validate_position(&g, &t).unwrap();
+    t.group.origin = if t.group.at == 0 { 1 } else { 0 };
+    rejected(&g, &t, "a group that has not stepped is away from its origin (7.3)");
 }
 
 #[test]

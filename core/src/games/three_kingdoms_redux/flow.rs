@@ -349,7 +349,8 @@ impl Tkr {
         if tribal && pl.units == 0 && pl.gold < lead && p.gold > 0 {
             out.push(Action::Gold);
         }
-        if !tribal && p.support > 0 {
+        // INTERPRETATION (RULES_NOTES.md T32): at most 255 support tokens on one placement.
+        if !tribal && p.support > 0 && pl.support < u8::MAX {
             out.push(Action::Support);
         }
         if !tribal && s.han_holder as usize == seat && !s.han_used && !pl.han {

@@ -88,6 +88,18 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
             s.stage
         ));
     }
+    // §8 3): the seats perform in action order (`cursor`), each its won actions still to do, one
+    // at a time.
+    if s.stage == Stage::Perform {
+        let seat = s.action_order.get(s.cursor as usize).copied();
+        if seat != Some(s.seat) {
+            return Err(format!("seat: seat {} performs but seat {seat:?} is the one in action order (§8 3))", s.seat));
+        }
+        let todo = s.seats.get(s.seat as usize).map_or(0, |x| x.todo);
+        if todo == 0 || (s.acting != NONE && (s.acting >= ACTIONS || todo & (1 << s.acting) == 0)) {
+            return Err(format!("acting: seat {} performs action {} but its actions to do are {todo:#b} (§8 3))", s.seat, s.acting));
+        }
+    }
     let importing = s.seats.iter().any(|x| x.import_drawn != 0);
     if importing == s.import_seq.is_empty()
         || (importing && !matches!(p, P::KeepImport { .. } | P::DrawDev { import: true, .. }))
@@ -127,6 +139,15 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
     if let P::DrawGeneral { seat, left } = p {
         if left as usize > g.general_deck(s, seat as usize).count() {
             return Err(format!("pending: seat {seat} draws {left} generals from a deck of fewer (§7 1))"));
+        }
+        // It keeps some of the generals it draws, no more.
+        let drawn = g.data.decks[seat as usize].iter().filter(|&&x| s.gloc[x as usize] == GLoc::Drawn).count();
+        let keep = s.keep_left[seat as usize];
+        if keep as usize > drawn + left as usize {
+            return Err(format!(
+                "keep_left[{seat}]: seat {seat} is to keep {keep} of the {} generals it draws (§7 1))",
+                drawn + left as usize
+            ));
         }
     }
     if let P::Keep { seat, left } = p {
@@ -192,7 +213,8 @@ fn indices(g: &Tkr, s: &State) -> Result<(), String> {
         let ok = match *q {
             Deferred::Weapons { seat, .. } | Deferred::Bonuses { seat } | Deferred::Tribal12 { seat } => seat < 3,
             Deferred::Choose { seat, card, effect } => seat < 3 && effect_ok(g, card, effect),
-            Deferred::Finish { seat, action } => seat < 3 && action < ACTIONS,
+            // The end of the action being performed.
+            Deferred::Finish { seat, action } => s.stage == Stage::Perform && seat == s.seat && action == s.acting,
         };
         if !ok {
             return Err(format!("queue: {q:?} names a seat, action or card effect that does not exist (§8 3))"));
@@ -425,6 +447,20 @@ fn regions(g: &Tkr, s: &State) -> Result<(), String> {
             }
         }
     }
+    // §8 3): a seat banks a region's token when it occupies the region (the decision right
+    // after), and regions stay held.
+    let storing = match s.pending {
+        Pending::OccupyStore { region } => 1u32.checked_shl(region as u32).unwrap_or(0),
+        _ => 0,
+    };
+    for (k, p) in s.seats.iter().enumerate() {
+        let held = (0..nr.min(32)).filter(|&r| s.regions[r].seat == k as u8).fold(0u32, |m, r| m | 1 << r);
+        if p.granary_regions | p.treasury_regions != held & !storing {
+            return Err(format!(
+                "seats[{k}].treasury_regions: the region tokens banked are not those of the regions the seat occupied (§8 3))"
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -510,17 +546,7 @@ fn bids(g: &Tkr, s: &State) -> Result<(), String> {
         if p.seq > s.seq {
             return Err(format!("placements[{n}]: sequence number {} is after the last one given, {} (§7 3))", p.seq, s.seq));
         }
-        // T4: units (battle and tribal actions) and gold (tribal only), never both, each at most
-        // the general's leadership; units of one type.
-        let lead = g.stat(p.general, s.round, Stat::Leadership);
-        let units_ok = p.units == 0 || (p.action >= A_BATTLE0 && p.unit != NONE && p.units <= lead);
-        let gold_ok = p.gold == 0 || (p.action >= A_TRIBAL0 && p.units == 0 && p.gold <= lead);
-        if !units_ok || !gold_ok {
-            return Err(format!(
-                "placements[{n}]: {} units and {} gold with {} (leadership {lead}) on action {} (T4)",
-                p.units, p.gold, d.generals[p.general as usize].id, p.action
-            ));
-        }
+        extras(g, s, p).map_err(|e| format!("placements[{n}]: {e}"))?;
         if p.value.unsigned_abs() > SUPPLY_CAP as u32 || p.bonus.unsigned_abs() > SUPPLY_CAP as u32 {
             return Err(format!("placements[{n}]: a bid value of {} is beyond any game (T32)", p.value));
         }
@@ -545,8 +571,26 @@ fn bids(g: &Tkr, s: &State) -> Result<(), String> {
         if chosen != (s.pending == Pending::Extras) {
             return Err(format!("cur: action {} with the decision {:?} (§7 3))", c.action, s.pending));
         }
+        if chosen {
+            extras(g, s, &c).map_err(|e| format!("cur: {e}"))?;
+        } else if c.units != 0 || c.gold != 0 || c.support != 0 || c.han || c.unit != NONE {
+            return Err("cur: something goes with the general before its action is chosen (T4)".into());
+        }
     }
     Ok(())
+}
+
+/// T4: units (battle and tribal actions) and gold (tribal only), never both, each at most the
+/// general's leadership; units of one type.
+fn extras(g: &Tkr, s: &State, p: &Placement) -> Result<(), String> {
+    let lead = g.stat(p.general, s.round, Stat::Leadership);
+    let units_ok = p.units == 0 || (p.action >= A_BATTLE0 && p.unit != NONE && p.units <= lead);
+    let gold_ok = p.gold == 0 || (p.action >= A_TRIBAL0 && p.units == 0 && p.gold <= lead);
+    if units_ok && gold_ok {
+        return Ok(());
+    }
+    let id = &g.data.generals[p.general as usize].id;
+    Err(format!("{} units and {} gold with {id} (leadership {lead}) on action {} (T4)", p.units, p.gold, p.action))
 }
 
 /// §11: over exactly when a trigger held at the end of a round, with the final scores.

@@ -141,6 +141,13 @@ fn r7_generals_are_in_one_place_with_their_recruitment_round() {
     let mut t = s.clone();
     t.recruited_round[ruler] = s.round + 1;
     rejected(&g, &t, &format!("in round {} (§7 1))", s.round));
+    // A seat keeps some of the generals it draws, no more.
+    // (a chance node: `found` skips those)
+    let mut t = positions::first_state(&g, 0..300, |x| matches!(x.pending, Pending::DrawGeneral { .. }));
+    validate_position(&g, &t).unwrap();
+    let Pending::DrawGeneral { seat, .. } = t.pending else { unreachable!() };
+    t.keep_left[seat as usize] = 51;
+    rejected(&g, &t, "generals it draws (§7 1))");
 }
 
 #[test]
@@ -161,6 +168,15 @@ fn r8_regions_are_held_by_stationed_generals_of_the_holder() {
     t.seats[0].granary_regions |= 1;
     t.seats[1].granary_regions |= 1;
     rejected(&g, &t, "a region token beyond the map or in two places");
+    // The holder banked the region's token when it occupied it; an empty region's is unbanked.
+    let empty = (0..s.regions.len()).find(|&r| s.regions[r].seat == NONE).unwrap();
+    let mut t = s.clone();
+    t.seats[holder].treasury_regions |= 1 << empty;
+    rejected(&g, &t, &format!("seats[{holder}].treasury_regions: the region tokens banked are not those"));
+    let mut t = s.clone();
+    t.seats[holder].granary_regions &= !(1 << r);
+    t.seats[holder].treasury_regions &= !(1 << r);
+    rejected(&g, &t, &format!("seats[{holder}].treasury_regions: the region tokens banked are not those"));
 }
 
 #[test]
@@ -226,6 +242,27 @@ fn r7_3_the_bids_add_up_and_the_stage_matches_the_decision() {
     t.placements[0].action = A_BATTLE0;
     t.placements[0].gold = 1;
     rejected(&g, &t, "(T4)");
+    // The placement under way: nothing goes with the general before its action (T4).
+    let mut t = found(|x| x.pending == Pending::Target);
+    validate_position(&g, &t).unwrap();
+    t.cur.as_mut().expect("a placement under way").gold = 1;
+    rejected(&g, &t, "before its action is chosen (T4)");
+    // §8 3): the seat in action order performs, one of its won actions still to do.
+    let s = found(|x| x.stage == Stage::Perform && x.acting != NONE);
+    validate_position(&g, &s).unwrap();
+    let mut t = s.clone();
+    t.seat = (t.seat + 1) % 3;
+    rejected(&g, &t, "is the one in action order");
+    let mut t = s.clone();
+    t.seats[t.seat as usize].todo &= !(1 << t.acting);
+    rejected(&g, &t, "its actions to do are");
+    // The end queued behind an action's bonuses is that action's, of the seat performing it.
+    let is_finish = |q: &Deferred| matches!(q, Deferred::Finish { .. });
+    let mut t = found(|x| x.queue.iter().any(is_finish));
+    validate_position(&g, &t).unwrap();
+    let i = t.queue.iter().position(is_finish).unwrap();
+    t.queue[i] = Deferred::Finish { seat: (t.seat + 1) % 3, action: t.acting };
+    rejected(&g, &t, "queue: Finish");
 }
 
 #[test]
