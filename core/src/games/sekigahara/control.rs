@@ -46,12 +46,10 @@ pub fn lift_sieges(g: &Sekigahara, s: &mut State, loc: u8) {
 }
 
 /// Blocks of `side` just arrived at `loc` (move, muster, Mori box, retreat): control, and an
-/// overrun if they now outnumber the enemy 4:1. Returns whether an overrun happened. Blocks of
-/// `side` besieged there and relieved by the overrun come out of the castle (8.9.2).
+/// overrun if they now outnumber the enemy 4:1. Returns whether an overrun happened.
 pub fn arrive(g: &Sekigahara, s: &mut State, side: u8, loc: u8, ev: &mut Events) -> bool {
     enter(g, s, side, loc);
     let overran = overrun(g, s, side, loc, ev);
-    lift_sieges(g, s, loc);
     refresh_castle(g, s, loc);
     overran
 }
@@ -82,6 +80,8 @@ pub fn overrun(g: &Sekigahara, s: &mut State, side: u8, loc: u8, ev: &mut Events
         commander |= eliminate(g, s, b, ev);
     }
     s.due.cards[enemy as usize] += lost.count_ones() as u8 / 2;
+    // 8.9.2: blocks of `side` besieged there are relieved and come out of the castle.
+    lift_sieges(g, s, loc);
     if commander {
         win(s, side, ev);
     }

@@ -141,7 +141,7 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
             return Err(format!("pending: seat {seat} draws {left} generals from a deck of fewer (§7 1))"));
         }
         // It keeps some of the generals it draws, no more.
-        let drawn = g.data.decks[seat as usize].iter().filter(|&&x| s.gloc[x as usize] == GLoc::Drawn).count();
+        let drawn = drawn(g, s, seat);
         let keep = s.keep_left[seat as usize];
         if keep as usize > drawn + left as usize {
             return Err(format!(
@@ -151,7 +151,7 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
         }
     }
     if let P::Keep { seat, left } = p {
-        let drawn = g.data.decks[seat as usize].iter().filter(|&&x| s.gloc[x as usize] == GLoc::Drawn).count();
+        let drawn = drawn(g, s, seat);
         if left as usize > drawn {
             return Err(format!("pending: seat {seat} keeps {left} of {drawn} drawn generals (§7 1))"));
         }
@@ -173,6 +173,11 @@ fn stage(g: &Tkr, s: &State) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The generals of `seat`'s kingdom drawn in the recruitment under way (§7 1)).
+fn drawn(g: &Tkr, s: &State, seat: u8) -> usize {
+    g.data.decks[seat as usize].iter().filter(|&&x| s.gloc[x as usize] == GLoc::Drawn).count()
 }
 
 /// Whether effect `effect` of card `card` (generals, then developments) exists.
