@@ -14,6 +14,7 @@ import time
 import pytest
 
 from kassen.play import Session, make_server
+from kassen.play import files as files_mod
 from kassen.play import server as server_mod
 
 
@@ -111,3 +112,28 @@ def test_idle_connections_are_closed_and_the_backlog_is_large(served):
     assert s.recv(100) == b""  # closed by the server
     assert time.monotonic() - start < 8
     s.close()
+
+
+def test_the_client_files_are_served_read_only_with_their_types(served):
+    _, srv = served
+    # The installed package carries the web client (kassen/web, the repository's web/).
+    for name in ("play.html", "js/play.js", "js/board.js", "js/log.js", "js/moves.js", "js/api.js", "css/board.css"):
+        assert (files_mod.WEB_DIR / name).is_file(), name
+    status, page = request(srv, "GET", "/", token=False)
+    assert status == 200 and b'<script type="module" src="js/play.js">' in page
+    for path, kind in (("/js/play.js", "text/javascript"), ("/js/board.js", "text/javascript"), ("/css/board.css", "text/css")):
+        port = srv.server_address[1]
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", path, headers={"Host": f"127.0.0.1:{port}"})
+        r = c.getresponse()
+        body = r.read()
+        c.close()
+        assert r.status == 200 and r.getheader("Content-Type").startswith(kind), path
+        assert body == (files_mod.WEB_DIR / path[1:]).read_bytes()
+    # The token is filled in when the page is served, never written into the files.
+    assert srv.token.encode() not in (files_mod.WEB_DIR / "play.html").read_bytes()
+    for path in ("/../pyproject.toml", "/js/../../kassen/__init__.py", "/%2e%2e/play/server.py", "/js/%2e%2e/play.html",
+                 "/js/", "/css/../js/play.js", "//etc/passwd", "/web/play.html", "/js/nope.js"):
+        assert request(srv, "GET", path, token=False)[0] == 404, path
+    # Files are checked for Host like the API.
+    assert request(srv, "GET", "/js/play.js", headers={"Host": "attacker.example"}, token=False)[0] == 421

@@ -1,6 +1,7 @@
 """The local web page: a standard-library HTTP server bound to 127.0.0.1 only.
 
-Routes: ``GET /`` the page; ``GET /api/state?since=N`` the seat's snapshot (events from its
+Routes: ``GET /`` the page (``web/play.html`` with the session's token filled in; the
+client's scripts and styles under ``/js/`` and ``/css/``, see :mod:`kassen.play.files`); ``GET /api/state?since=N`` the seat's snapshot (events from its
 N-th on); ``POST /api/act`` with ``{"action": id, "since": N, "step": K}`` plays an action for
 the seat and the bots after it. ``step`` is the snapshot's ``step`` the move answers: a move
 for any other step (a repeated or stale request) is not played, and the answer is the current
@@ -30,7 +31,7 @@ from typing import Any, Callable, Optional
 from urllib.parse import parse_qs, urlparse
 
 from kassen.exceptions import KassenError
-from kassen.play.page import PAGE
+from kassen.play.files import load_files, with_token
 from kassen.play.session import Session
 
 #: Called with (path, response body) for every response; tests record what leaves the server.
@@ -103,7 +104,8 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
     ``serve_forever`` on it. Its page carries ``server.token``, the secret every API request
     must send."""
     token = secrets.token_urlsafe(32)
-    page = PAGE.replace("%TOKEN%", token).encode("utf-8")
+    files = load_files()
+    page = with_token(files["/play.html"][0], token)
 
     class Handler(BaseHTTPRequestHandler):
         timeout = IDLE_TIMEOUT
@@ -163,8 +165,10 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
 
         def _get(self) -> None:
             url = urlparse(self.path)
-            if url.path == "/":
+            if url.path in ("/", "/play.html"):
                 self._send(200, page, "text/html; charset=utf-8")
+            elif url.path in files:
+                self._send(200, *files[url.path])
             elif url.path == "/api/state":
                 self._check_token()
                 self._json(200, session.snapshot(self._since(parse_qs(url.query))))
