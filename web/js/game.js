@@ -86,7 +86,8 @@ function showStatus() {
   if (s.status === "unsupported_rules") {
     state = "over"; text = "this game was played under rules this server no longer plays";
   } else if (busy) {
-    state = "busy"; text = "sending your move"; wait = true;
+    // A bot that thinks already has the move (its turn came after it).
+    state = "busy"; text = thinking || "sending your move"; wait = true;
   } else if (snap.step < s.step) {
     state = "updating"; text = thinking || "a move was played: updating the board"; wait = true;
   } else if (over) {
@@ -100,7 +101,7 @@ function showStatus() {
     if (thinking) text = thinking;
     else if (s.to_act === null || s.to_act === undefined) text = "waiting for the server";
     else if (isBot(s.to_act)) text = who + " (" + botName(seatKind(s.to_act)) + ") is about to move";
-    else text = me === null ? who + " to move" : "waiting for " + who + " to move (in their own browser)";
+    else text = me === null ? who + " to move" : "waiting for " + who + " to move";
   }
   const who = state === "over" ? "" : me === null ? "You are watching: " : (state !== "ready" ? "You are " + seatName(me) + ": " : "");
   status.textContent = who + text;
@@ -180,9 +181,9 @@ function render(s) {
   }
   $("prompt").textContent = legal.length ? cap(s.prompt || "choose a move") : "";
   $("prompt").hidden = !legal.length;
-  $("moves-title").textContent = legal.length ? "Your moves (click one, or a highlighted place on the board)" : "Your moves (none now)";
+  $("moves-title").textContent = legal.length ? "Your moves (click one, or a highlighted place on the board)" : "Your moves: none until it is your turn";
   $("moves-title").hidden = !mine() || s.terminal;
-  actions.hidden = !mine() || s.terminal;
+  actions.hidden = !mine() || s.terminal || !legal.length;
   $("lastmove").textContent = s.last_move && s.last_move.text ? "Last move (" + seatName(s.last_move.seat) + "): " + s.last_move.text : "";
   showStatus();
   if (s.terminal && !endShown) {
@@ -327,7 +328,8 @@ async function start() {
     }
   }
   if (token && s.seat !== null && s.seat !== undefined) {
-    if (fromInvite) rememberSeat({ game_id: gameId, seat: s.seat, token, game_name: s.game_name });
+    if (fromInvite) rememberSeat({ game_id: gameId, seat: s.seat, token, game_name: s.game_name,
+                                  seat_name: cap((s.seat_names || [])[s.seat] || "") });
     // The token leaves the address bar (and the history); the seat number stays, so a
     // reload finds the token in this browser.
     history.replaceState(null, "", `/g/${gameId}#seat=${s.seat}`);

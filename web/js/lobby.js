@@ -222,7 +222,7 @@ async function loadMine() {
     else if (g.your_turn) { now = "your turn"; row.classList.add("your-turn"); }
     else now = "waiting for the others";
     row.insertCell().append(el("a", { href: link }, g.game_name || h.game_name || "game"), el("span", { class: "id" }, " " + h.game_id));
-    row.insertCell().textContent = `seat ${h.seat + 1}`;
+    row.insertCell().textContent = h.seat_name || `seat ${h.seat + 1}`;
     row.insertCell().append(el("span", { class: "now" }, now));
     row.insertCell().textContent = g.updated_at ? ago(g.updated_at) + (g.step !== undefined ? ` (step ${g.step})` : "") : "";
     const forget = el("button", { type: "button", class: "forget", title: "Forget this seat in this browser (the link is lost)" }, "Forget");

@@ -1,5 +1,5 @@
-// The seats this browser holds ("my games"): {game_id, seat, token, game_name, added} kept in
-// localStorage under one key. A seat's token is the secret of its invite link; it never leaves
+// The seats this browser holds ("my games"): {game_id, seat, token, game_name, seat_name,
+// added} kept in localStorage under one key. A seat's token is the secret of its invite link; it never leaves
 // the browser except in the Authorization header or the WebSocket hello to the game's server.
 
 const KEY = "kassen.seats";
