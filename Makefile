@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo arena test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-pip test-ray wheel install bench soak train-example header golden lint clean
+.PHONY: help demo arena test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-browser-online test-pip test-ray wheel install bench soak train-example header golden lint clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -48,6 +48,9 @@ test-python: ## build the abi3 wheel (debug), run pytest against it in .venv and
 
 test-browser: test-python ## play every game by clicking in headless Chromium (installs chromium with apt-get if missing)
 	bash tests/browser/run.sh
+
+test-browser-online: ## the online client on kassen-server: two browsers play Samurai by invite links, one reloads, a third watches (headless Chromium)
+	bash tests/browser/online.sh
 
 wheel: ## release abi3 wheel (manylinux2014, checked by auditwheel, tested in fresh CPython 3.9 and 3.12 venvs) and sdist into dist/
 	bash tests/install/wheel.sh dist

@@ -80,6 +80,17 @@ class Browser:
     def click(self, element: str) -> None:
         self._s("POST", f"/element/{element}/click", {})
 
+    def type(self, element: str, text: str) -> None:
+        """Types ``text`` into an input element (after what it holds)."""
+        self._s("POST", f"/element/{element}/value", {"text": text})
+
+    def resize(self, width: int, height: int) -> None:
+        self._s("POST", "/window/rect", {"width": width, "height": height})
+
+    def cdp(self, command: str, params: dict[str, Any]) -> Any:
+        """A Chrome DevTools Protocol command through chromedriver."""
+        return self._s("POST", "/goog/cdp/execute", {"cmd": command, "params": params})
+
     def screenshot(self) -> str:
         """A PNG of the viewport, base64-encoded."""
         return self._s("GET", "/screenshot")

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Plays a Samurai game on kassen-server between two browsers that joined by invite links,
+# while a third watches as spectator (tests/browser/test_online.py): builds kassen-server
+# (debug), which the test starts on a free 127.0.0.1 port with a temp SQLite file and this
+# checkout's web/. Screenshots go to $CARGO_TARGET_DIR/browser-artifacts (default target/).
+#
+# Installs Debian's chromium and chromium-driver with apt-get when they are missing. The test
+# needs only pytest: it uses the venv of python/tests/run.sh (KASSEN_VENV, default .venv) when
+# that has pytest, otherwise a small venv of its own in $CARGO_TARGET_DIR/browser-venv.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+VENV="${KASSEN_VENV:-$ROOT/.venv}"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    echo "browser/online.sh: installing chromium and chromium-driver"
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+        chromium chromium-driver fonts-noto-cjk >/dev/null
+fi
+
+if ! "$VENV/bin/python" -c "import pytest" >/dev/null 2>&1; then
+    VENV="$TARGET/browser-venv"
+    if ! "$VENV/bin/python" -c "import pytest" >/dev/null 2>&1; then
+        echo "browser/online.sh: creating $VENV with pytest"
+        python3 -m venv "$VENV"
+        "$VENV/bin/python" -m pip install -q --disable-pip-version-check pytest
+    fi
+fi
+
+echo "browser/online.sh: building kassen-server"
+(cd "$ROOT" && "${CARGO:-cargo}" build -q -p kassen-server)
+
+export KASSEN_SERVER_BIN="$TARGET/debug/kassen-server"
+export KASSEN_WEB="$ROOT/web"
+export KASSEN_BROWSER_ARTIFACTS="$TARGET/browser-artifacts"
+cd "$ROOT/tests/browser"
+set +e
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider -s "$@" test_online.py
+status=$?
+set -e
+if [ "$status" -eq 5 ]; then
+    echo "browser/online.sh: pytest collected no tests" >&2
+    exit 1
+fi
+echo "browser/online.sh: screenshots in $KASSEN_BROWSER_ARTIFACTS"
+exit "$status"
