@@ -71,10 +71,18 @@ WIRE = """
 })();
 """
 
-#: The smallest computed font size of visible HTML text (SVG excluded: the board picture is
-#: the engine's drawing, scaled to the window).
+#: The smallest font size of visible text, in CSS px: HTML text by its computed size, the
+#: board's SVG text by its size times the picture's scale (arguments[0]: whether to measure it).
 SMALLEST_TEXT = """
 let min = 1e9, where = "";
+if (arguments[0]) {
+  for (const t of document.querySelectorAll("#board svg text")) {
+    const m = t.getScreenCTM();
+    if (!m || !t.getClientRects().length || !t.textContent.trim()) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+    if (px < min) { min = px; where = "svg text " + t.textContent; }
+  }
+}
 for (const e of document.querySelectorAll("body *")) {
   if (e.closest("svg") || !e.getClientRects().length) continue;
   const own = Array.from(e.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
@@ -165,15 +173,16 @@ def page_at(b: Browser, step: int, states: tuple[str, ...]) -> str:
                     f"step {step} in {states}", step, list(states))
 
 
-def shots(b: Browser, name: str, restore: tuple[int, int] = SIZES[0]) -> None:
-    """Screenshots at both sizes, each checked not to be blank and to have no text under 11 px."""
+def shots(b: Browser, name: str, restore: tuple[int, int] = SIZES[0], board: bool = True) -> None:
+    """Screenshots at both sizes, each checked to have no text under 11 px (`board`: the
+    board's text too; the replay page is the engine's own)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for w, h in SIZES:
         viewport(b, w, h)
         time.sleep(0.15)
         png = b.screenshot()
         (ARTIFACTS / f"online_{name}_{w}x{h}.png").write_bytes(base64.b64decode(png))
-        size, where = b.run(SMALLEST_TEXT)
+        size, where = b.run(SMALLEST_TEXT, board)
         assert size >= 11, f"{name} at {w}x{h}: text of {size}px ({where})"
     viewport(b, *restore)
 
@@ -393,7 +402,7 @@ def test_two_browsers_play_samurai_by_invite_links_and_a_third_watches(server):
         assert replay == f"{server.base}/api/games/{game_id}/replay.html"
         seats[1].b.get(replay)
         wait_for(seats[1].b, "return document.querySelector('#board svg') !== null;", "the replay's board")
-        shots(seats[1].b, "replay")
+        shots(seats[1].b, "replay", board=False)
         print(f"online: {moves} moves ({board_clicks} by clicking the board, {button_moves} by buttons), "
               f"{checked} messages checked against the seats' snapshots, reload at move {RELOAD_AT}")
     finally:

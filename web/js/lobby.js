@@ -29,6 +29,11 @@ function botName(spec) {
   const b = catalog && catalog.bots.find((x) => x.spec === spec);
   return b ? b.name : spec;
 }
+// When the last move was made, or "no move yet".
+function lastMove(g) {
+  if (!g.updated_at) return "";
+  return g.step ? `${ago(g.updated_at)} (step ${g.step})` : "no move yet";
+}
 function ago(ms) {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
   if (s < 60) return "just now";
@@ -224,7 +229,7 @@ async function loadMine() {
     row.insertCell().append(el("a", { href: link }, g.game_name || h.game_name || "game"), el("span", { class: "id" }, " " + h.game_id));
     row.insertCell().textContent = h.seat_name || `seat ${h.seat + 1}`;
     row.insertCell().append(el("span", { class: "now" }, now));
-    row.insertCell().textContent = g.updated_at ? ago(g.updated_at) + (g.step !== undefined ? ` (step ${g.step})` : "") : "";
+    row.insertCell().textContent = lastMove(g);
     const forget = el("button", { type: "button", class: "forget", title: "Forget this seat in this browser (the link is lost)" }, "Forget");
     forget.onclick = () => {
       if (confirm("Forget this seat? Without its invite link you cannot play it again.")) { forgetSeat(h.game_id, h.seat); loadMine(); }
@@ -263,7 +268,7 @@ async function loadRecent() {
     row.insertCell().append(el("a", { href: `/g/${g.game_id}` }, g.game_name || g.game), el("span", { class: "id" }, " " + g.game_id));
     row.insertCell().textContent = seatsText(g.seats);
     row.insertCell().textContent = now;
-    row.insertCell().textContent = g.updated_at ? ago(g.updated_at) + ` (step ${g.step})` : "";
+    row.insertCell().textContent = lastMove(g);
     const cell = row.insertCell();
     cell.append(el("a", { class: "button", href: `/g/${g.game_id}` }, "Watch"));
     if (g.status === "finished") cell.append(" ", el("a", { class: "button", href: `/api/games/${g.game_id}/replay.html`, target: "_blank", rel: "noopener" }, "Replay"));
