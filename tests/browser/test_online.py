@@ -466,3 +466,30 @@ def test_the_seat_page_names_the_bot_that_is_thinking_and_resigns_after_confirma
         shots(b, "end_resigned")
     finally:
         b.quit()
+
+
+def test_my_games_shows_whose_turn_and_a_wrong_invite_link_only_watches(server):
+    created = post(server, "/api/games", {"game": "samurai", "config": {"players": 2}, "seats": ["human", "human"]})
+    game_id = created["game_id"]
+    b = browser()
+    try:
+        # A link with a token of no seat of this game: the page says so, watches, stores nothing.
+        b.get(f"{server.base}/g/{game_id}#seat=1&token={'0' * 40}")
+        wait_for(b, "return document.body.dataset.state === 'watching';", "the spectator page")
+        assert "not valid" in b.run("return document.getElementById('notice').textContent;")
+        assert b.run("return localStorage.getItem('kassen.seats');") is None
+        assert b.run("return location.href;") == f"{server.base}/g/{game_id}"
+        # The real link of seat 0 (to move first): my games says it is this browser's turn.
+        b.get(server.base + created["seats"][0]["invite"])
+        wait_for(b, "return document.body.dataset.state === 'ready';", "the seat page")
+        b.get(server.base + "/")
+        row = f"#my-games tr[data-game='{game_id}']"
+        wait_for(b, f"return document.querySelector(\"{row}\") !== null;", "my games")
+        assert b.run(f"return document.querySelector(\"{row} .now\").textContent;") == "your turn"
+        assert b.run(f"return document.querySelector(\"{row}\").classList.contains('your-turn');")
+        # Its link opens the seat again from this browser's memory (no token in the link).
+        b.click(b.find(f"{row} a.button")[0])
+        wait_for(b, "return document.body.dataset.state === 'ready';", "the seat page from my games")
+        assert b.run("return location.href;") == f"{server.base}/g/{game_id}#seat=0"
+    finally:
+        b.quit()
