@@ -105,6 +105,9 @@ function showStatus() {
   }
   const who = state === "over" ? "" : me === null ? "You are watching: " : (state !== "ready" ? "You are " + seatName(me) + ": " : "");
   status.textContent = who + text;
+  // A tab in the background tells its player that it is their turn.
+  document.title = (state === "ready" ? "Your move: " : "") + "kassen: " + snap.game_name +
+    (me !== null ? " (" + seatName(me) + ")" : " (watching)");
   status.classList.toggle("thinking", wait);
   document.body.dataset.state = state;
   document.body.dataset.step = String(snap.step);
@@ -164,7 +167,6 @@ function showEnd() {
 function render(s) {
   if (snap && s.step < snap.step) return;
   snap = s;
-  document.title = "kassen: " + s.game_name + (mine() ? " (" + seatName(s.seat) + ")" : " (watching)");
   $("title").textContent = s.game_name;
   if (addEvents(s.events_from, s.events)) refresh();
   const legal = mine() && !s.terminal ? s.legal : [];
