@@ -4,8 +4,9 @@
 // the seat, its legal moves, its event sentences), keeps a WebSocket open for the changes,
 // fetches the new picture after each one, and plays a click as a move that names the step it
 // answers. body[data-state]: loading, ready (the seat is to move), busy (a move is on its way),
-// waiting (another seat is to move), watching (spectator), over, error; body[data-version]
-// counts the renders; body[data-conn] is the connection state.
+// updating (a change was heard of, its picture is on its way), waiting (another seat is to
+// move), watching (spectator), over, error; body[data-step] is the step of the board shown,
+// body[data-version] counts the renders, body[data-conn] is the connection state.
 
 import { makeApi, ApiError } from "./api.js";
 import { showBoard } from "./board.js";
