@@ -3,7 +3,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo arena test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-browser-online test-pip test-ray wheel install bench soak train-example header golden lint clean
+.PHONY: help demo arena test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-browser-online test-pip test-ray wheel install bench soak train-example header golden lint clean serve test-server load
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -14,11 +14,21 @@ demo: ## build everything (release) and play every game end to end between the b
 
 PREFIX ?= /usr/local
 
-test: test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), C++, C# (Mono), install, Python, browser
+test: test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-server ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), C++, C# (Mono), install, Python, browser, game server (SQLite and PostgreSQL)
 	@echo "make test: all suites passed"
 
 test-rust: ## Rust unit, rule, conformance, golden and header-drift tests
-	$(CARGO) test --workspace --exclude kassen-python
+	$(CARGO) test --workspace --exclude kassen-python --exclude kassen-server
+
+test-server: ## the game server (docs/server.md) against SQLite, then against a throwaway PostgreSQL cluster (installs postgresql if missing)
+	$(CARGO) test -p kassen-server
+	bash server/tests/postgres.sh
+
+serve: ## run the online game server on 127.0.0.1:8080 with the SQLite file kassen-server.db (docs/server.md)
+	$(CARGO) run -p kassen-server -- --listen 127.0.0.1:8080 --database sqlite://kassen-server.db
+
+load: ## load benchmark of the game server: 1,000 concurrent games, 2,000 WebSocket clients, 60 s on SQLite and on PostgreSQL (release); bench-results/load.json
+	bash bench/load.sh
 
 test-c: ## C tests against include/kassen.h with ASan/UBSan
 	$(CARGO) build -p kassen-ffi

@@ -1,0 +1,79 @@
+//! kassen-server: the online game server (docs/server.md).
+
+mod app;
+mod bots;
+mod error;
+mod game;
+mod hub;
+mod limits;
+mod routes;
+mod settings;
+mod store;
+mod tokens;
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use app::App;
+use settings::Settings;
+
+fn main() {
+    let settings = match Settings::from_args(std::env::args().skip(1)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime");
+    if let Err(e) = runtime.block_on(serve(settings)) {
+        eprintln!("kassen-server: {e}");
+        std::process::exit(1);
+    }
+}
+
+async fn serve(settings: Settings) -> Result<(), String> {
+    let store = store::open(&settings.database).await.map_err(|e| e.to_string())?;
+    let listener =
+        tokio::net::TcpListener::bind(&settings.listen).await.map_err(|e| format!("cannot listen on {}: {e}", settings.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let notices = store.listen();
+    let app = Arc::new(App::new(store, settings));
+    if let Some(mut rx) = notices {
+        let app = app.clone();
+        tokio::spawn(async move {
+            while let Some(id) = rx.recv().await {
+                app.on_notice(id).await;
+            }
+        });
+    }
+    // Bots whose turn it was when the server stopped.
+    for id in app.store.bot_turns().await.map_err(|e| e.to_string())? {
+        if let Ok(slot) = app.slot(&id).await {
+            bots::kick(&app, &slot);
+        }
+    }
+    let router = routes::router(app);
+    println!("kassen-server listening on http://{addr}");
+    let _ = std::io::stdout().flush();
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(shutdown())
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn shutdown() {
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
+    }
+}
