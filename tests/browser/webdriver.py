@@ -80,6 +80,13 @@ class Browser:
     def click(self, element: str) -> None:
         self._s("POST", f"/element/{element}/click", {})
 
+    def resize(self, width: int, height: int) -> None:
+        """Sets the size of the page's viewport (the window is made larger by its frame)."""
+        self._s("POST", "/window/rect", {"width": width, "height": height})
+        inner = self.run("return [window.innerWidth, window.innerHeight];")
+        if inner != [width, height]:
+            self._s("POST", "/window/rect", {"width": 2 * width - inner[0], "height": 2 * height - inner[1]})
+
     def screenshot(self) -> str:
         """A PNG of the viewport, base64-encoded."""
         return self._s("GET", "/screenshot")
