@@ -373,3 +373,65 @@ def test_the_page_shows_a_thinking_bot_and_stays_responsive(browser, tmp_path):
         session.close()
         server.shutdown()
         server.server_close()
+
+
+def test_the_shared_modules_work_without_the_local_server_routes(browser):
+    """web/js/board.js, log.js, moves.js and api.js, as another page uses them: a picture with
+    its clickable places, the log, the moves list, and requests through an injected transport."""
+    session = Session("samurai", {}, seed=1, players=["human", "random"])
+    server = make_server(session, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        wait_ready(browser, 0)
+        out = browser.run_async(
+            """
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const { showBoard } = await import("/js/board.js");
+              const { appendEvents } = await import("/js/log.js");
+              const { showMoves } = await import("/js/moves.js");
+              const { makeApi, ApiError } = await import("/js/api.js");
+              const box = document.createElement("div"), moves = document.createElement("div"), log = document.createElement("div");
+              document.body.append(box, moves, log);
+              const svg = '<svg xmlns="http://www.w3.org/2000/svg"><g data-target="a"><rect width="5" height="5"/></g>'
+                + '<g data-target="b"><circle r="3"/></g><g data-target="c"><path d="M0 0L1 1"/></g></svg>';
+              const acted = [], chosen = [];
+              const legal = [{ id: 4, sentence: "Go to a", text: "a", target: "a" },
+                             { id: 7, sentence: "March to b", text: "b1", target: "b" },
+                             { id: 9, sentence: "Sail to b", text: "b2", target: "b" },
+                             { id: 11, sentence: "Pass", text: "pass", target: null }];
+              showBoard(box, svg, { legal, lastTarget: "c", onAct: (id) => acted.push(id), onChoose: (ids) => chosen.push(ids) });
+              box.querySelector('[data-target="a"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+              box.querySelector('[data-target="b"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+              showMoves(moves, legal, (id) => acted.push(id));
+              moves.querySelector('button[data-action="11"]').click();
+              appendEvents(log, [{ step: 1, kind: "x", text: "First" }]);
+              appendEvents(log, [{ step: 2, kind: "troops_moved", audience: "all", from: "a" }]);
+              const calls = [];
+              const fake = async (url, init) => { calls.push([url, init.method, init.headers["X-Token"], init.body || null]);
+                return { ok: url.endsWith("/ok"), status: url.endsWith("/ok") ? 200 : 409,
+                         json: async () => url.endsWith("/ok") ? { fine: true } : { error: "taken", code: 42 } }; };
+              const api = makeApi({ base: "/games/7", headers: { "X-Token": "t" }, fetchFn: fake });
+              const got = await api.post("/ok", { a: 1 });
+              let refused = null;
+              try { await api.get("/no"); } catch (e) { refused = [e instanceof ApiError, e.status, e.code, e.message]; }
+              done({
+                clickable: Array.from(box.querySelectorAll(".clickable")).map((e) => e.dataset.target),
+                single: box.querySelector('[data-target="a"]').dataset.action || null,
+                last: Array.from(box.querySelectorAll(".last-move")).map((e) => e.dataset.target),
+                acted, chosen, buttons: moves.querySelectorAll("button.action").length,
+                log: Array.from(log.children).map((d) => [d.className, d.textContent]),
+                calls, got, refused,
+              });
+            })().catch((e) => done({ error: String(e) }));
+            """)
+        assert "error" not in out, out
+        assert out["clickable"] == ["a", "b"] and out["single"] == "4" and out["last"] == ["c"]
+        assert out["acted"] == [4, 11] and out["chosen"] == [[7, 9]] and out["buttons"] == 4
+        assert out["log"] == [["", "1First"], ["new", '2troops moved {"from":"a"}']]
+        assert out["calls"] == [["/games/7/ok", "POST", "t", '{"a":1}'], ["/games/7/no", "GET", "t", None]]
+        assert out["got"] == {"fine": True} and out["refused"] == [True, 409, 42, "taken"]
+    finally:
+        server.shutdown()
+        server.server_close()
