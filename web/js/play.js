@@ -93,6 +93,10 @@ function show(s) {
     status.textContent = thinkingText(s);
     $("prompt").textContent = "You are " + me + ". " + seatName(s, s.thinking.seat) +
       " is playing its turn; its moves appear here and on the board as it makes them.";
+    const note = document.createElement("p");
+    note.className = "small";
+    note.textContent = "No moves for you now: " + seatName(s, s.thinking.seat) + " is to act.";
+    actions.appendChild(note);
     document.body.dataset.state = "thinking";
     schedulePoll();
   } else if (s.bot_error) {
