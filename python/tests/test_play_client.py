@@ -54,6 +54,7 @@ def test_legal_moves_read_as_sentences():
 def _play_until(session: Session, predicate, limit: int = 3000) -> None:
     rng = random.Random(11)
     for _ in range(limit):
+        assert session.wait(120), "the bots did not finish their turn"
         snap = session.snapshot()
         if predicate(snap) or snap["terminal"]:
             return
@@ -94,16 +95,20 @@ def test_hot_seat_shows_a_hand_off_screen_with_no_seat_in_it():
 
 
 def test_new_game_with_bots_save_and_load(tmp_path):
-    session = Session("three_kingdoms_redux", {}, seed=1, save_dir=tmp_path)
+    # A bot the session starts with is offered beside the built-in levels.
+    session = Session("three_kingdoms_redux", {}, seed=1, players=["monte_carlo:4", "human", "random"], save_dir=tmp_path)
+    assert "monte_carlo:4" in {b["spec"] for b in session.snapshot()["bots"]}
     snap = session.new_game(None, ["monte_carlo:4", "human", "random"], 9)
     assert snap["players"] == ["monte_carlo:4", "human", "random"] and snap["seat"] == 1
     _play_until(session, lambda s: len(session.state.history()) > 60)
+    session.wait(120)
     history = session.state.history()
     assert session.save("mid-game")["saves"] == ["mid-game"]
     assert json.loads((tmp_path / "mid-game.kassen.json").read_text())["format"] == "kassen.play/1"
     session.new_game("samurai", ["human", "random"], 4)
     assert session.game.id == "samurai"
     snap = session.load("mid-game")
+    session.wait(120)
     assert session.game.id == "three_kingdoms_redux" and session.state.history() == history
     assert snap["seat"] == 1 and session.players == ["monte_carlo:4", "human", "random"]
     for bad in ("../x", "", "a" * 65, "no such"):
@@ -111,3 +116,43 @@ def test_new_game_with_bots_save_and_load(tmp_path):
             session.load(bad)
     with pytest.raises(ValueError):
         session.new_game(None, ["random", "random", "random"], 1)
+    # Only the bots the page offers play: a spec of the engine's that the page does not offer
+    # (a 20 s search per move) is refused with a code, and the game goes on as it was.
+    for bad in (["ismcts@20000ms", "human", "random"], ["human", "ismcts:4294967295", "random"], ["human", 3, "random"]):
+        with pytest.raises(kassen.exceptions.InvalidConfigError) as e:
+            session.new_game(None, bad, 1)
+        assert e.value.code == 101
+    assert session.game.id == "three_kingdoms_redux" and session.state.history() == history
+    session.close()
+
+
+def _bot_first(game_id: str, seed: int) -> tuple[int, int]:
+    """The seat that acts first in ``game_id`` from ``seed`` (chance resolved) and another."""
+    game = kassen.load_game(game_id)
+    state = game.new_initial_state(seed)
+    while state.current_player() == kassen.CHANCE:
+        state.apply_action(state.chance_outcomes()[0][0])
+    first = state.current_player()
+    return first, (first + 1) % game.num_players()
+
+
+def test_bots_think_in_the_background_and_a_new_game_cancels_them(tmp_path):
+    first, person = _bot_first("sekigahara", 2)
+    players = ["ismcts:hard"] * 2
+    players[person] = "human"
+    session = Session("sekigahara", {}, seed=2, players=players, save_dir=tmp_path)
+    try:
+        # The constructor returned while the bot thinks; every call is answered meanwhile.
+        snap = session.snapshot()
+        assert snap["thinking"]["seat"] == first and snap["thinking"]["player"] == "ismcts:hard"
+        assert snap["legal"] == [] and snap["seat"] == person
+        assert session.save("thinking")["saved"] == "thinking"
+        # A new game cancels the bot's turn: nothing of the old game's bot reaches the new one.
+        snap = session.new_game(None, ["human", "human"], 3)
+        assert snap["thinking"] is None and snap["legal"]
+        assert session.wait(1)
+        before = session.state.history()
+        session.close()
+        assert session.state.history() == before
+    finally:
+        session.close()

@@ -10,6 +10,9 @@ events or legal actions so far) must not appear, as whole words, in any response
 the last step, nor in the page's DOM (searched every ``DOM_EVERY`` steps and at the end), nor
 in the replay. Screenshots of each game at its start, middle and end go to
 ``$KASSEN_BROWSER_ARTIFACTS`` (default target/browser-artifacts/) and must have many colours.
+
+Against an IS-MCTS level the page shows who is thinking and the bot's moves as they come, and
+saves and starts a new game during the bot's turn (screenshots at 1280x800).
 """
 
 from __future__ import annotations
@@ -292,4 +295,143 @@ def test_the_server_listens_on_loopback_only():
     try:
         assert server.server_address[0] == "127.0.0.1"
     finally:
+        server.server_close()
+
+
+def wait_for(browser: Browser, script: str, what: str, limit: float = 60) -> Any:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        value = browser.run(script)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"the page did not show {what}")
+
+
+def moves_so_far(browser: Browser) -> int:
+    """The moves the thinking bot has made this turn, as the status line says."""
+    m = re.search(r"([0-9]+) moves? so far", browser.run("return document.getElementById('status').textContent;"))
+    return int(m.group(1)) if m else 0
+
+
+def test_the_page_shows_a_thinking_bot_and_stays_responsive(browser, tmp_path):
+    """Ishida against Tokugawa played by an IS-MCTS level: Tokugawa bids first, then plays a
+    movement turn of many moves. The page says who is thinking and how far it has got, shows
+    the bot's moves as they come, and saves and starts a new game while the bot thinks (issue
+    33 item 1)."""
+    session = Session("sekigahara", {}, seed=4, players=["ismcts:hard", "human"], save_dir=tmp_path)
+    assert session.snapshot()["seat_names"] == ["tokugawa", "ishida"]
+    server = make_server(session, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    browser.resize(1280, 800)
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        wait_for(browser, "return document.body.dataset.state === 'thinking';", "the thinking state")
+        status = browser.run("return document.getElementById('status').textContent;")
+        assert status.startswith("Tokugawa is thinking"), status
+        assert browser.run("return document.querySelectorAll('#actions button.action').length;") == 0
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        screenshot(browser, "thinking_bid")
+        # Ishida bids; Tokugawa's movement turn follows, its moves appearing one by one while
+        # it still thinks: the status counts them, the log and the board follow.
+        wait_ready(browser, 0)
+        logged = browser.run("return document.querySelectorAll('#log div').length;")
+        board = browser.run("return document.querySelector('#board svg').outerHTML;")
+        browser.click(browser.find("#actions button.action")[0])
+        wait_for(browser, "return document.body.dataset.state === 'thinking'"
+                          " && /[0-9]+ moves? so far/.test(document.getElementById('status').textContent);",
+                 "a bot move during its turn", 120)
+        first = moves_so_far(browser)
+        wait_for(browser, f"return document.body.dataset.state === 'thinking'"
+                          f" && Number((/([0-9]+) moves? so far/.exec(document.getElementById('status').textContent) || [0, 0])[1]) > {first};",
+                 "a further bot move during its turn", 120)
+        assert browser.run("return document.querySelector('#board svg') !== null;")
+        screenshot(browser, "thinking_moves")
+        # The log and the board followed the bot's moves.
+        assert browser.run("return document.querySelectorAll('#log div').length;") > logged
+        assert browser.run("return document.querySelector('#board svg').outerHTML;") != board
+        # Save while the bot thinks.
+        browser.click(browser.find("#btn-save")[0])
+        wait_for(browser, "return document.getElementById('saveload').classList.contains('open');", "the save dialog")
+        browser.run("document.getElementById('sl-name').value = 'while-thinking';")
+        browser.click(browser.find("#sl-ok")[0])
+        wait_for(browser, "return document.getElementById('sl-msg').textContent.startsWith('Saved as');", "the save")
+        assert "while-thinking" in session.saves()
+        browser.click(browser.find("#sl-cancel")[0])
+        # A new game while the bot thinks: the person moves first in it.
+        browser.click(browser.find("#btn-new")[0])
+        wait_for(browser, "return document.getElementById('newgame').classList.contains('open');", "the new game dialog")
+        browser.run("const s = document.querySelectorAll('.ng-seat'); s[0].value = 'human'; s[1].value = 'random';")
+        version = browser.run("return Number(document.body.dataset.version || 0);")
+        browser.click(browser.find("#ng-start")[0])
+        state = wait_ready(browser, version)
+        assert state == "ready" and session.players == ["human", "random"]
+        assert browser.run("return document.querySelectorAll('#actions button.action').length;") > 0
+        assert "thinking" not in browser.run("return document.getElementById('status').textContent;")
+    finally:
+        browser.resize(1500, 1000)
+        session.close()
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_shared_modules_work_without_the_local_server_routes(browser):
+    """web/js/board.js, log.js, moves.js and api.js, as another page uses them: a picture with
+    its clickable places, the log, the moves list, and requests through an injected transport."""
+    session = Session("samurai", {}, seed=1, players=["human", "random"])
+    server = make_server(session, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        wait_ready(browser, 0)
+        out = browser.run_async(
+            """
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const { showBoard } = await import("/js/board.js");
+              const { appendEvents } = await import("/js/log.js");
+              const { showMoves } = await import("/js/moves.js");
+              const { makeApi, ApiError } = await import("/js/api.js");
+              const box = document.createElement("div"), moves = document.createElement("div"), log = document.createElement("div");
+              document.body.append(box, moves, log);
+              const svg = '<svg xmlns="http://www.w3.org/2000/svg"><g data-target="a"><rect width="5" height="5"/></g>'
+                + '<g data-target="b"><circle r="3"/></g><g data-target="c"><path d="M0 0L1 1"/></g></svg>';
+              const acted = [], chosen = [];
+              const legal = [{ id: 4, sentence: "Go to a", text: "a", target: "a" },
+                             { id: 7, sentence: "March to b", text: "b1", target: "b" },
+                             { id: 9, sentence: "Sail to b", text: "b2", target: "b" },
+                             { id: 11, sentence: "Pass", text: "pass", target: null }];
+              showBoard(box, svg, { legal, lastTarget: "c", onAct: (id) => acted.push(id), onChoose: (ids) => chosen.push(ids) });
+              box.querySelector('[data-target="a"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+              box.querySelector('[data-target="b"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+              showMoves(moves, legal, (id) => acted.push(id));
+              moves.querySelector('button[data-action="11"]').click();
+              appendEvents(log, [{ step: 1, kind: "x", text: "First" }]);
+              appendEvents(log, [{ step: 2, kind: "troops_moved", audience: "all", from: "a" }]);
+              const calls = [];
+              const fake = async (url, init) => { calls.push([url, init.method, init.headers["X-Token"], init.body || null]);
+                return { ok: url.endsWith("/ok"), status: url.endsWith("/ok") ? 200 : 409,
+                         json: async () => url.endsWith("/ok") ? { fine: true } : { error: "taken", code: 42 } }; };
+              const api = makeApi({ base: "/games/7", headers: { "X-Token": "t" }, fetchFn: fake });
+              const got = await api.post("/ok", { a: 1 });
+              let refused = null;
+              try { await api.get("/no"); } catch (e) { refused = [e instanceof ApiError, e.status, e.code, e.message]; }
+              done({
+                clickable: Array.from(box.querySelectorAll(".clickable")).map((e) => e.dataset.target),
+                single: box.querySelector('[data-target="a"]').dataset.action || null,
+                last: Array.from(box.querySelectorAll(".last-move")).map((e) => e.dataset.target),
+                acted, chosen, buttons: moves.querySelectorAll("button.action").length,
+                log: Array.from(log.children).map((d) => [d.className, d.textContent]),
+                calls, got, refused,
+              });
+            })().catch((e) => done({ error: String(e) }));
+            """)
+        assert "error" not in out, out
+        assert out["clickable"] == ["a", "b"] and out["single"] == "4" and out["last"] == ["c"]
+        assert out["acted"] == [4, 11] and out["chosen"] == [[7, 9]] and out["buttons"] == 4
+        assert out["log"] == [["", "1First"], ["new", '2troops moved {"from":"a"}']]
+        assert out["calls"] == [["/games/7/ok", "POST", "t", '{"a":1}'], ["/games/7/no", "GET", "t", None]]
+        assert out["got"] == {"fine": True} and out["refused"] == [True, 409, 42, "taken"]
+    finally:
+        server.shutdown()
         server.server_close()

@@ -84,12 +84,16 @@ class Browser:
         """Types ``text`` into an input element (after what it holds)."""
         self._s("POST", f"/element/{element}/value", {"text": text})
 
-    def resize(self, width: int, height: int) -> None:
-        self._s("POST", "/window/rect", {"width": width, "height": height})
-
     def cdp(self, command: str, params: dict[str, Any]) -> Any:
         """A Chrome DevTools Protocol command through chromedriver."""
         return self._s("POST", "/goog/cdp/execute", {"cmd": command, "params": params})
+
+    def resize(self, width: int, height: int) -> None:
+        """Sets the size of the page's viewport (the window is made larger by its frame)."""
+        self._s("POST", "/window/rect", {"width": width, "height": height})
+        inner = self.run("return [window.innerWidth, window.innerHeight];")
+        if inner != [width, height]:
+            self._s("POST", "/window/rect", {"width": 2 * width - inner[0], "height": 2 * height - inner[1]})
 
     def screenshot(self) -> str:
         """A PNG of the viewport, base64-encoded."""

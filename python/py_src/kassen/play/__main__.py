@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        session.close()
         server.server_close()
     return 0
 

@@ -1,12 +1,15 @@
 """The local web page: a standard-library HTTP server bound to 127.0.0.1 only.
 
 Routes: ``GET /`` the page (``web/play.html`` with the session's token filled in; the
-client's scripts and styles under ``/js/`` and ``/css/``, see :mod:`kassen.play.files`); ``GET /api/state?since=N`` the seat's snapshot (events from its
-N-th on); ``POST /api/act`` with ``{"action": id, "since": N, "step": K}`` plays an action for
-the seat and the bots after it. ``step`` is the snapshot's ``step`` the move answers: a move
-for any other step (a repeated or stale request) is not played, and the answer is the current
-snapshot with ``"applied": false``. Game client routes: ``POST /api/ready`` (the next person
-takes the screen after a hand-off), ``POST /api/new`` with ``{"game", "players", "seed"}``,
+client's scripts and styles under ``/js/`` and ``/css/``, see :mod:`kassen.play.files`);
+``GET /api/state?since=N`` the seat's snapshot (events from its N-th on; ``thinking`` names
+the bot to act, if any, and its progress); ``POST /api/act`` with ``{"action": id, "since": N,
+"step": K}`` plays an action for the seat, and the bots after it start playing in the
+background. ``step`` is the snapshot's ``step`` the move answers: a move for any other step (a
+repeated or stale request) is not played, and the answer is the current snapshot with
+``"applied": false``. Game client routes: ``POST /api/ready`` (the next person takes the
+screen after a hand-off), ``POST /api/new`` with ``{"game", "players", "seed"}`` (players:
+``"human"`` or a bot the snapshot's ``bots`` offers; others are refused with code 101),
 ``GET /api/saves``, ``POST /api/save`` and ``POST /api/load`` with ``{"name"}`` (games are saved
 on the server's side, never sent to the page). Errors are ``{"error": message, "code":
 number}`` with a 4xx status.
@@ -15,17 +18,25 @@ Defences, as a local server reachable by any page the browser opens must have:
 
 - every ``/api/`` request carries the session's secret token (``X-Kassen-Token``), which only
   the served page holds: another site cannot forge a move (CSRF) nor read the seat's view;
-- the ``Host`` header must name this server (``127.0.0.1:port`` or ``localhost:port``), and an
-  ``Origin`` header, if sent, the same: a DNS-rebound name is refused;
+- a request carries exactly one ``Host`` header, naming this server (``127.0.0.1:port`` or
+  ``localhost:port``), and an ``Origin`` header, if sent, the same: a DNS-rebound name is
+  refused;
 - request bodies are at most ``MAX_BODY`` bytes of JSON at most ``MAX_DEPTH`` deep; an idle
-  connection is closed after ``IDLE_TIMEOUT`` seconds; the listen backlog is ``BACKLOG``.
+  connection is closed after ``IDLE_TIMEOUT`` seconds, and one whose request (line, headers
+  and body) has not arrived ``REQUEST_TIMEOUT`` seconds after it connected, however slowly it
+  trickles in; the listen backlog is ``BACKLOG``;
+- bots think in the background (:class:`kassen.play.session.Session`), so no request waits
+  for a bot.
 """
 
 from __future__ import annotations
 
 import hmac
+import io
 import json
 import secrets
+import socket
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Optional
 from urllib.parse import parse_qs, urlparse
@@ -41,6 +52,7 @@ HOST = "127.0.0.1"
 MAX_BODY = 1 << 16
 MAX_DEPTH = 8
 IDLE_TIMEOUT = 15.0
+REQUEST_TIMEOUT = 30.0
 BACKLOG = 1024
 TOKEN_HEADER = "X-Kassen-Token"
 CLIENT_ROUTES = ("/api/ready", "/api/new", "/api/save", "/api/load")
@@ -91,6 +103,26 @@ def parse_body(raw: bytes) -> Any:
         raise RequestError(f"request body is not JSON: {e}") from e
 
 
+class DeadlineReader(io.RawIOBase):
+    """A socket's reading end that ends at ``deadline`` (``time.monotonic()``): every read
+    waits at most until then (and at most ``idle`` seconds), so a client that sends its request
+    a byte at a time cannot hold the server's thread past the deadline."""
+
+    def __init__(self, sock: socket.socket, deadline: float, idle: float) -> None:
+        super().__init__()
+        self._sock, self._deadline, self._idle = sock, deadline, idle
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("the request took too long to arrive")
+        self._sock.settimeout(min(left, self._idle))
+        return self._sock.recv_into(buffer)
+
+
 class PlayServer(ThreadingHTTPServer):
     """The play server: a larger listen backlog than http.server's 5, one secret per server."""
 
@@ -113,9 +145,15 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
             pass
 
+        def setup(self) -> None:
+            super().setup()
+            deadline = time.monotonic() + REQUEST_TIMEOUT
+            self.rfile = io.BufferedReader(DeadlineReader(self.connection, deadline, IDLE_TIMEOUT))
+
         def _send(self, status: int, body: bytes, kind: str) -> None:
             if record is not None:
                 record(self.path, body)
+            self.connection.settimeout(IDLE_TIMEOUT)  # the answer has its own time to leave
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
@@ -137,9 +175,15 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
         def _check_host(self) -> None:
             port = self.server.server_address[1]
             ours = {f"127.0.0.1:{port}", f"localhost:{port}"}
-            if self.headers.get("Host", "") not in ours:
+            hosts = self.headers.get_all("Host") or []
+            if len(hosts) != 1:
+                raise RequestError("a request must carry exactly one Host header", 400)
+            if hosts[0] not in ours:
                 raise RequestError("the Host header does not name this server", 421)
-            origin = self.headers.get("Origin")
+            origins = self.headers.get_all("Origin") or []
+            if len(origins) > 1:
+                raise RequestError("a request may carry one Origin header at most", 400)
+            origin = origins[0] if origins else None
             if origin is not None and origin not in {f"http://{h}" for h in ours}:
                 raise RequestError("cross-origin requests are refused", 403)
 

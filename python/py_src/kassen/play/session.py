@@ -6,7 +6,14 @@ its view, its board picture, its own events (with their sentences) and, when it 
 own legal actions. When a move passes the turn to another person, the session first shows a
 hand-off screen that holds nothing of any seat's secrets; the next person confirms before their
 seat is shown. The state itself (its log, seed and the other seats' secrets) never leaves the
-server: saved games are written to files on the server's side."""
+server: saved games are written to files on the server's side.
+
+Bots play in the background (:mod:`kassen.play.bots`), one move at a time: while one thinks,
+the snapshot says so (``thinking``: the seat, the moves it has made so far this turn and its
+search's progress) and every request is answered at once; a new game or a loaded one cancels
+the bot's turn. The seats' players are ``"human"`` or one of the bots the page offers
+(:func:`kassen.bots.bot_specs`, plus those the session was started with); anything else is
+refused with an ``InvalidConfigError`` (code 101)."""
 
 from __future__ import annotations
 
@@ -18,10 +25,10 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from kassen._kassen import CHANCE, SPECTATOR, State, games, load_game
-from kassen.bots import bot_specs, make_bot
+from kassen.bots import bot_specs
+from kassen.exceptions import InvalidConfigError
+from kassen.play.bots import SeatBot
 
-#: Bot moves played per request at most, so a request always ends.
-MAX_BOT_MOVES = 100_000
 HUMAN = "human"
 SAVE_FORMAT = "kassen.play/1"
 SAVE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -83,8 +90,21 @@ class Session:
     def __init__(self, game_id: str, config: Optional[dict[str, Any]] = None, seat: int = 0, seed: int = 0,
                  players: Optional[Sequence[str]] = None, save_dir: Optional[Path] = None) -> None:
         self._lock = threading.Lock()
+        # Signalled whenever the bots move or stop (see ``wait``).
+        self._changed = threading.Condition(self._lock)
         self.save_dir = Path(save_dir) if save_dir is not None else Path.cwd()
-        self._start(game_id, config or {}, seat, seed, players)
+        self._cancel = threading.Event()
+        self._worker: Optional[threading.Thread] = None
+        self._thinking: Optional[dict[str, Any]] = None
+        self.bot_error: Optional[str] = None
+        # The bots the page offers: the built-in levels, and those the session starts with.
+        self._choices = bot_specs()
+        for spec in players or ():
+            if spec != HUMAN and spec not in {b["spec"] for b in self._choices}:
+                SeatBot(spec, 0)  # a spec the engine does not know is refused here
+                self._choices.append({"spec": spec, "name": spec, "description": f"the bot {spec!r}"})
+        with self._lock:
+            self._start(game_id, config or {}, seat, seed, players)
 
     # === a new game ===
 
@@ -101,29 +121,115 @@ class Session:
             raise ValueError(f"{game_id} has {n} seats; got {len(players)} players")
         if HUMAN not in players:
             raise ValueError("at least one seat must be played by a person")
-        bots = {p: make_bot(spec, seed * 7919 + p) for p, spec in enumerate(players) if spec != HUMAN}
+        offered = {HUMAN} | {b["spec"] for b in self._choices}
+        for spec in players:
+            if not isinstance(spec, str) or spec not in offered:
+                shown = repr(spec)[:80]
+                raise InvalidConfigError(f"unknown player {shown} (offered: {', '.join(sorted(offered))})")
+        bots = {p: SeatBot(spec, seed * 7919 + p) for p, spec in enumerate(players) if spec != HUMAN}
+        self._stop_bots()
         self.game, self.config, self.players, self.bots, self.seed = game, config, players, bots, seed
         self.humans = [p for p, spec in enumerate(players) if spec == HUMAN]
         self.seat = self.humans[0]
         self.handoff: Optional[int] = None
         self._chance = random.Random(seed)
         self.state = state if state is not None else game.new_initial_state(seed)
-        self._run_bots()
+        self.bot_error = None
+        self._play_chance()
         if not self.state.is_terminal() and self.state.current_player() in self.humans:
             self.seat = self.state.current_player()  # nobody has seen a seat yet: no hand-off
+        self._start_bots()
 
-    def _run_bots(self) -> None:
-        for _ in range(MAX_BOT_MOVES):
-            if self.state.is_terminal():
+    # === the bots, in the background ===
+
+    def _bot_to_act(self) -> bool:
+        if self.state.is_terminal():
+            return False
+        p = self.state.current_player()
+        return p == CHANCE or self.players[p] != HUMAN
+
+    def _play_chance(self) -> None:
+        while not self.state.is_terminal() and self.state.current_player() == CHANCE:
+            ids, weights = zip(*self.state.chance_outcomes())
+            self.state.apply_action(self._chance.choices(ids, weights)[0])
+
+    def _stop_bots(self) -> None:
+        """Cancels the bots' turn (under the lock): a move they are thinking about is dropped."""
+        self._cancel.set()
+        self._thinking = None
+        self._changed.notify_all()
+
+    def _start_bots(self) -> None:
+        """Starts the bots' turn in the background if a bot is to act (under the lock)."""
+        if not self._bot_to_act() or self.bot_error is not None:
+            return
+        self._cancel = threading.Event()
+        p = self.state.current_player()
+        self._thinking = self._thinking_of(p, 0)
+        worker = threading.Thread(target=self._play_bots, args=(self._cancel,), name="kassen-play-bots", daemon=True)
+        self._worker = worker
+        worker.start()
+
+    def _thinking_of(self, p: int, moves: int) -> dict[str, Any]:
+        name = self.state.view(SPECTATOR)["seats"][p]["name"] if p >= 0 else "chance"
+        return {"seat": p, "name": name, "player": self.players[p], "moves": moves, "iterations": None,
+                "elapsed_ms": None}
+
+    def _play_bots(self, cancelled: threading.Event) -> None:
+        """The bots' turn: one move at a time, each thought about outside the lock on a copy."""
+        moves = 0
+        while True:
+            with self._lock:
+                if cancelled.is_set():
+                    return
+                self._play_chance()
+                if not self._bot_to_act():
+                    self._thinking = None
+                    self._hand_to_next()
+                    self._changed.notify_all()
+                    return
+                p = self.state.current_player()
+                if self._thinking is None or self._thinking["seat"] != p:
+                    moves = 0
+                self._thinking = self._thinking_of(p, moves)
+                bot, position, step = self.bots[p], self.state.clone(), len(self.state.history())
+
+            def progress(info: dict[str, Any], seat: int = p) -> None:
+                with self._lock:
+                    if not cancelled.is_set() and self._thinking is not None and self._thinking["seat"] == seat:
+                        self._thinking.update(info)
+
+            try:
+                action = bot.decide(position, cancelled, progress)
+            except Exception as e:  # noqa: BLE001 - a bot that fails stops the bots, the page says why
+                with self._lock:
+                    if not cancelled.is_set():
+                        self.bot_error = f"{bot.spec} could not move: {e}"[:300]
+                        self._thinking = None
+                        self._changed.notify_all()
                 return
-            p = self.state.current_player()
-            if p != CHANCE and self.players[p] == HUMAN:
-                return
-            if p == CHANCE:
-                ids, weights = zip(*self.state.chance_outcomes())
-                self.state.apply_action(self._chance.choices(ids, weights)[0])
-                continue
-            self.state.apply_action(self.bots[p].choose(self.state))
+            with self._lock:
+                if action is None or cancelled.is_set() or len(self.state.history()) != step:
+                    return
+                self.state.apply_action(action)
+                moves += 1
+                if self._thinking is not None:
+                    self._thinking.update(moves=moves, iterations=None, elapsed_ms=None)
+                self._changed.notify_all()
+
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Waits until no bot is thinking (a person is to act, or the game is over); False if
+        ``timeout`` seconds passed first."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._thinking is None, timeout)
+
+    def close(self) -> None:
+        """Cancels the bots' turn and waits for their thread to end."""
+        with self._lock:
+            self._stop_bots()
+            worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join()
 
     def _hand_to_next(self) -> None:
         """Shows the next person's seat, after a hand-off screen if another person was on it."""
@@ -152,7 +258,7 @@ class Session:
             "game_name": games().get(self.game.id, self.game.id),
             "seat_names": [s["name"] for s in view["seats"]],
             "players": self.players,
-            "bots": bot_specs(),
+            "bots": self._choices,
             "games": _game_list(),
         }
 
@@ -191,13 +297,17 @@ class Session:
             # The position a move answers: a move names it, so a repeated request is not
             # played twice (see ``act``).
             "step": len(self.state.history()),
+            # A bot to act: who, how many moves it has made this turn, its search's progress.
+            "thinking": dict(self._thinking) if self._thinking is not None else None,
+            "bot_error": self.bot_error,
         })
         return out
 
     # === what the page may do ===
 
     def act(self, action: int, since: int = 0, step: Optional[int] = None) -> dict[str, Any]:
-        """Plays ``action`` for the seat on screen, then the bots until a person is to act.
+        """Plays ``action`` for the seat on screen; the bots then play in the background until
+        a person is to act (``wait`` waits for them).
 
         ``step``: the snapshot ``step`` the move answers. If the game has moved on (the same
         request sent twice, or a move chosen on an old page), nothing is played and the answer
@@ -208,8 +318,11 @@ class Session:
             if step is not None and step != len(self.state.history()):
                 return dict(self._snapshot(since), applied=False)
             self.state.apply_action_as(self.seat, action)
-            self._run_bots()
-            self._hand_to_next()
+            self._play_chance()
+            if self._bot_to_act():
+                self._start_bots()
+            else:
+                self._hand_to_next()
             return dict(self._snapshot(since), applied=True)
 
     def take_over(self) -> dict[str, Any]:
@@ -263,7 +376,8 @@ class Session:
             if isinstance(seat, int) and seat in self.humans:
                 self.seat = seat
                 self.handoff = None
-                self._hand_to_next()
+                if not self._bot_to_act():
+                    self._hand_to_next()
             return self._snapshot(0)
 
 
