@@ -167,17 +167,23 @@ function showEnd() {
 
 function render(s) {
   if (snap && s.step < snap.step) return;
+  // The same position again (two refreshes crossed): the board and the buttons stay as they
+  // are, so a click under way is not lost on an element being replaced.
+  const same = snap && s.step === snap.step && s.svg === snap.svg && s.terminal === snap.terminal &&
+    JSON.stringify(s.legal) === JSON.stringify(snap.legal);
   snap = s;
   $("title").textContent = s.game_name;
   if (addEvents(s.events_from, s.events)) refresh();
   const legal = mine() && !s.terminal ? s.legal : [];
-  showBoard(board, s.svg, {
-    legal,
-    lastTarget: s.last_move ? s.last_move.target : null,
-    onAct: play,
-    onChoose: (ids) => markCandidates(actions, ids),
-  });
-  showMoves(actions, legal, play);
+  if (!same) {
+    showBoard(board, s.svg, {
+      legal,
+      lastTarget: s.last_move ? s.last_move.target : null,
+      onAct: play,
+      onChoose: (ids) => markCandidates(actions, ids),
+    });
+    showMoves(actions, legal, play);
+  }
   if (!latest || s.step >= latest.step) {
     latest = { step: s.step, to_act: s.to_act, thinking: s.thinking, terminal: s.terminal, status: s.status,
                result: s.result, winners: s.winners };
