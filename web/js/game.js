@@ -105,7 +105,7 @@ function showStatus() {
     else text = me === null ? who + " to move" : "waiting for " + who + " to move";
   }
   const who = state === "over" ? "" : me === null ? "You are watching: " : (state !== "ready" ? "You are " + seatName(me) + ": " : "");
-  status.textContent = who + text;
+  status.textContent = who + text + (wait ? "..." : "");
   // A tab in the background tells its player that it is their turn.
   document.title = (state === "ready" ? "Your move: " : "") + "kassen: " + snap.game_name +
     (me !== null ? " (" + seatName(me) + ")" : " (watching)");
