@@ -182,6 +182,8 @@ def shots(b: Browser, name: str, restore: tuple[int, int] = SIZES[0], board: boo
         time.sleep(0.15)
         png = b.screenshot()
         (ARTIFACTS / f"online_{name}_{w}x{h}.png").write_bytes(base64.b64decode(png))
+        empty = b.run("return Array.from(document.styleSheets).filter((s) => !s.cssRules.length).map((s) => s.href);")
+        assert not empty, f"{name}: style sheets without rules {empty}"
         size, where = b.run(SMALLEST_TEXT, board)
         assert size >= 11, f"{name} at {w}x{h}: text of {size}px ({where})"
     viewport(b, *restore)
