@@ -183,6 +183,7 @@ function render(s) {
       onChoose: (ids) => markCandidates(actions, ids),
     });
     showMoves(actions, legal, play);
+    actions.scrollTop = 0;  // a new list starts at its top, whatever was clicked in the last one
   }
   if (!latest || s.step >= latest.step) {
     latest = { step: s.step, to_act: s.to_act, thinking: s.thinking, terminal: s.terminal, status: s.status,
