@@ -116,6 +116,12 @@ enum kassen_status
      */
     KASSEN_STATUS_OUT_OF_MEMORY = 7,
     /**
+     * The system refused to start a thread the request needs (its limit of threads, or of
+     * memory for their stacks); nothing changed. A resource error like
+     * `KASSEN_STATUS_OUT_OF_MEMORY`, never a bug report.
+     */
+    KASSEN_STATUS_THREADS_UNAVAILABLE = 8,
+    /**
      * No game with this id is registered.
      */
     KASSEN_STATUS_UNKNOWN_GAME = 100,
@@ -233,9 +239,14 @@ typedef struct kassen_game kassen_game;
  *
  * Created by `kassen_search_start`, released by `kassen_search_free` (which stops it and
  * waits for its threads). The search works on its own copy of the state: the caller may
- * change or free the state while it runs. `kassen_search_poll` and `kassen_search_stop` may be
- * called from any thread at any time (also while another thread waits); `kassen_search_wait`,
- * `kassen_search_result_json` and `kassen_search_free` need the search to themselves.
+ * change or free the state while it runs.
+ *
+ * Threads: `kassen_search_poll`, `kassen_search_stop`, `kassen_search_wait` and
+ * `kassen_search_result_json` may be called from any threads at the same time (a user
+ * interface polls and stops from its own thread while another thread waits). A poll during a
+ * wait never fails: it answers "running" (`done` 0) or "done" with the chosen action, and
+ * every waiter gets the same decision. Only `kassen_search_free` needs the search to itself:
+ * no other call on it may be running or follow.
  */
 typedef struct kassen_search kassen_search;
 
@@ -530,7 +541,8 @@ void kassen_bot_free(struct kassen_bot *bot);
  * On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or
  * `KASSEN_STATUS_GAME_OVER` if the game is over, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` if
  * the bot searches and `state` started at a constructed position whose hidden parts the
- * game cannot sample (see docs/positions.md).
+ * game cannot sample (see docs/positions.md), `KASSEN_STATUS_THREADS_UNAVAILABLE` or
+ * `KASSEN_STATUS_OUT_OF_MEMORY` if a search cannot have its threads or its memory.
  */
 kassen_status kassen_bot_choose(struct kassen_bot *bot,
                                 const struct kassen_state *state,
@@ -811,11 +823,13 @@ kassen_status kassen_state_replay_html(const struct kassen_state *state,
  * per decision, no time limit: the same decision on every machine); a suffix `"@<T>ms"`
  * gives a search bot T milliseconds per decision instead (`"ismcts@500ms"`). A search bot's
  * `kassen_bot_choose` blocks the calling thread for its budget; a user interface uses
- * `kassen_search_start` instead.
+ * `kassen_search_start` instead. N is at most 1,000,000,000 and T at most 86,400,000 (24 h),
+ * the caps of `kassen_search_start`.
  *
  * On success, `*out` receives a new bot that the caller owns and must release with
  * `kassen_bot_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
- * `KASSEN_STATUS_INVALID_UTF8` or `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec).
+ * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec) or
+ * `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` (N or T above its cap).
  */
 kassen_status kassen_bot_new(const char *spec, uint64_t seed, struct kassen_bot **out);
 
@@ -823,7 +837,8 @@ kassen_status kassen_bot_new(const char *spec, uint64_t seed, struct kassen_bot 
  * `kassen_bot_new` with the spec given as `(spec, spec_len)` bytes of UTF-8 without a NUL
  * terminator. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` (`out` NULL, or
  * `spec` NULL with a non-zero length), `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte inside),
- * `KASSEN_STATUS_INVALID_UTF8` or `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec).
+ * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec) or
+ * `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`.
  */
 kassen_status kassen_bot_new_n(const uint8_t *spec,
                                size_t spec_len,
@@ -855,15 +870,22 @@ kassen_status kassen_bot_last_decision_json(const struct kassen_bot *bot, struct
  *
  * `params_json` (NULL or empty: the `normal` level) is a JSON object:
  * `{"level": "easy" | "normal" | "hard"}` (the level's budget; see `kassen_bots_json`),
- * overridden by any of `"iterations"` (null: no limit), `"time_ms"` (null: no limit),
- * `"threads"`, `"determinizations"`, `"exploration"`. With an iteration budget and no time
- * limit, the result is the same on every machine for the same `seed` and thread count.
+ * overridden by any of `"iterations"` (null: none; at most 1,000,000,000), `"time_ms"`
+ * (null: none; at most 86,400,000, 24 h), `"threads"`, `"determinizations"`,
+ * `"exploration"`, `"max_nodes"` (the most tree nodes over all threads, 1 to 1,000,000,000;
+ * default 1,000,000, about 80 MB). A tree at its node budget stops growing and the search goes
+ * on within it; the decision's `"nodes"` and `"tree_full"` say so. A search without an
+ * iteration budget also ends at 1,000,000,000 iterations. With an iteration budget and no
+ * time limit, the result is the same on every machine for the same `seed` and thread count.
  *
  * On success, `*out` receives a new search that the caller owns and must release with
  * `kassen_search_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
- * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (malformed or out-of-range
- * parameters), `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` (`state`
- * started at a constructed position whose hidden parts the game cannot sample).
+ * `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (malformed parameters, an
+ * unknown key, a key given twice, a value of the wrong kind), `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`
+ * (an iteration budget, time limit or node budget above its largest),
+ * `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` (`state` started at a
+ * constructed position whose hidden parts the game cannot sample),
+ * `KASSEN_STATUS_THREADS_UNAVAILABLE` (the system refused the search's thread).
  */
 kassen_status kassen_search_start(const struct kassen_state *state,
                                   const char *params_json,
@@ -874,8 +896,7 @@ kassen_status kassen_search_start(const struct kassen_state *state,
  * `kassen_search_start` with the parameters given as `(params_json, params_len)` bytes of
  * UTF-8 without a NUL terminator (NULL with length 0: the `normal` level). On failure `*out`
  * is not written: `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte
- * inside), `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` or
- * `KASSEN_STATUS_GAME_OVER`.
+ * inside), `KASSEN_STATUS_INVALID_UTF8`, or a status of `kassen_search_start`.
  */
 kassen_status kassen_search_start_n(const struct kassen_state *state,
                                     const uint8_t *params_json,
@@ -884,7 +905,8 @@ kassen_status kassen_search_start_n(const struct kassen_state *state,
                                     struct kassen_search **out);
 
 /**
- * Writes the search's progress to `*out`; never blocks.
+ * Writes the search's progress to `*out`; never blocks. May be called from any thread, also
+ * while others wait for the search (see `kassen_search`).
  *
  * Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL (`*out` is not written then).
  */
@@ -899,24 +921,30 @@ kassen_status kassen_search_stop(const struct kassen_search *search);
 
 /**
  * Waits until the search ends (its budget spent, or `kassen_search_stop` called) and writes
- * the chosen action to `*action`.
+ * the chosen action to `*action`. Several threads may wait at once, and poll or stop while
+ * others wait (see `kassen_search`); every waiter gets the same decision.
  *
- * On failure `*action` is not written: `KASSEN_STATUS_NULL_POINTER`.
+ * On failure `*action` is not written: `KASSEN_STATUS_NULL_POINTER`,
+ * `KASSEN_STATUS_THREADS_UNAVAILABLE` (the system refused one of the search's threads; the
+ * others were stopped), `KASSEN_STATUS_OUT_OF_MEMORY` (a tree's memory was refused).
  */
 kassen_status kassen_search_wait(struct kassen_search *search, uint32_t *action);
 
 /**
  * Waits until the search ends (as `kassen_search_wait`) and gives its decision as JSON, in the
- * form of `kassen_bot_last_decision_json`.
+ * form of `kassen_bot_last_decision_json` with `"nodes"` (tree nodes used, over every thread)
+ * and `"tree_full"` (whether a tree reached its share of `max_nodes`).
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
- * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`.
+ * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or a
+ * status of `kassen_search_wait`.
  */
 kassen_status kassen_search_result_json(struct kassen_search *search, struct kassen_buf *out);
 
 /**
  * Stops the search, waits for its threads and releases it. `search == NULL` is a no-op.
- * This function cannot fail.
+ * No other call on the search may be running (see `kassen_search`). This function cannot
+ * fail.
  */
 void kassen_search_free(struct kassen_search *search);
 

@@ -545,8 +545,10 @@ class Bot {
 };
 
 /// An IS-MCTS search on worker threads (owning handle of kassen_search): starts at once,
-/// poll() and stop() never block, wait() and result_json() block until it ends. Destroying it
-/// stops the search and joins its threads.
+/// poll() and stop() never block, wait() and result_json() block until it ends. All four may
+/// be called from several threads at once (poll() while another thread waits answers "running"
+/// or "done", never throws); only destruction needs the search to itself. Destroying it stops
+/// the search and joins its threads.
 class Search {
   public:
     /// Starts searching `state` (copied) with `params_json` (empty: the normal level; see
@@ -562,13 +564,13 @@ class Search {
     }
     void stop() const { detail::check(kassen_search_stop(search_)); }
     /// Blocks until the search ends; the chosen action.
-    uint32_t wait() {
+    uint32_t wait() const {
         uint32_t a = 0;
         detail::check(kassen_search_wait(search_, &a));
         return a;
     }
     /// Blocks until the search ends; the decision with its statistics as JSON.
-    std::string result_json() {
+    std::string result_json() const {
         return detail::text([&](kassen_buf *out) { return kassen_search_result_json(search_, out); });
     }
 

@@ -21,6 +21,9 @@ pub enum ErrorCode {
     WrongGame = 6,
     /// Memory for a caller's request could not be allocated (an error, never an abort).
     OutOfMemory = 7,
+    /// The system refused to start a thread the request needs (its limit of threads or of
+    /// memory for their stacks): an error, never an abort.
+    ThreadsUnavailable = 8,
     // --- setup (100s) ---
     UnknownGame = 100,
     InvalidConfig = 101,
@@ -54,7 +57,7 @@ impl ErrorCode {
     }
 
     /// Every code, in numeric order (for documentation and binding tables).
-    pub const ALL: [ErrorCode; 26] = [
+    pub const ALL: [ErrorCode; 27] = [
         ErrorCode::Ok,
         ErrorCode::NullPointer,
         ErrorCode::InvalidUtf8,
@@ -63,6 +66,7 @@ impl ErrorCode {
         ErrorCode::InvalidArgument,
         ErrorCode::WrongGame,
         ErrorCode::OutOfMemory,
+        ErrorCode::ThreadsUnavailable,
         ErrorCode::UnknownGame,
         ErrorCode::InvalidConfig,
         ErrorCode::ConfigOutOfRange,
@@ -99,6 +103,8 @@ pub enum SetupError {
     InvalidData(String),
     #[error("out of memory: {0}")]
     OutOfMemory(String),
+    #[error("no thread could be started: {0}")]
+    ThreadsUnavailable(String),
 }
 
 impl SetupError {
@@ -110,6 +116,7 @@ impl SetupError {
             SetupError::UnknownKey(_) => ErrorCode::UnknownConfigKey,
             SetupError::InvalidData(_) => ErrorCode::InvalidData,
             SetupError::OutOfMemory(_) => ErrorCode::OutOfMemory,
+            SetupError::ThreadsUnavailable(_) => ErrorCode::ThreadsUnavailable,
         }
     }
 }

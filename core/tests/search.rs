@@ -117,7 +117,7 @@ fn parameters_are_checked() {
 fn a_background_search_is_polled_stopped_and_dropped() {
     let s = &decisions("samurai", 2, 5, 1)[0];
     let params = SearchParams { iterations: None, time: Some(std::time::Duration::from_secs(600)), threads: 2, ..Level::Hard.params(3) };
-    let mut search = Search::start(s, params.clone()).unwrap();
+    let search = Search::start(s, params.clone()).unwrap();
     while search.progress().iterations < 300 {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
@@ -131,7 +131,7 @@ fn a_background_search_is_polled_stopped_and_dropped() {
     let running = Search::start(s, params).unwrap();
     drop(running);
     // Deterministic with an iteration budget, like the blocking search.
-    let mut bounded = Search::start(s, budget(50, 1, 8)).unwrap();
+    let bounded = Search::start(s, budget(50, 1, 8)).unwrap();
     assert_eq!(timeless(bounded.wait().unwrap()), timeless(analyze(s, &budget(50, 1, 8)).unwrap()));
 }
 

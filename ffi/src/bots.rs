@@ -78,7 +78,8 @@ pub unsafe extern "C" fn kassen_bot_free(bot: *mut kassen_bot) {
 /// On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or
 /// `KASSEN_STATUS_GAME_OVER` if the game is over, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` if
 /// the bot searches and `state` started at a constructed position whose hidden parts the
-/// game cannot sample (see docs/positions.md).
+/// game cannot sample (see docs/positions.md), `KASSEN_STATUS_THREADS_UNAVAILABLE` or
+/// `KASSEN_STATUS_OUT_OF_MEMORY` if a search cannot have its threads or its memory.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_bot_choose(bot: *mut kassen_bot, state: *const kassen_state, out: *mut u32) -> kassen_status {
     ffi_boundary! {

@@ -4,10 +4,9 @@
 use std::ffi::c_char;
 
 use kassen_core::bots::{from_spec, specs, Search, SearchParams};
-use kassen_core::RuleError;
 
 use crate::bots::{boxed_bot, kassen_bot};
-use crate::boundary::{arg_mut, arg_ref, arg_str, arg_str_n, ffi_boundary, Failure, Out};
+use crate::boundary::{arg_ref, arg_str, arg_str_n, ffi_boundary, Failure, Out};
 use crate::buf::{give, kassen_buf, out_buf};
 use crate::state::kassen_state;
 use crate::status::kassen_status;
@@ -26,11 +25,13 @@ fn new_bot(spec: &str, seed: u64, out: *mut *mut kassen_bot) -> Result<(), Failu
 /// per decision, no time limit: the same decision on every machine); a suffix `"@<T>ms"`
 /// gives a search bot T milliseconds per decision instead (`"ismcts@500ms"`). A search bot's
 /// `kassen_bot_choose` blocks the calling thread for its budget; a user interface uses
-/// `kassen_search_start` instead.
+/// `kassen_search_start` instead. N is at most 1,000,000,000 and T at most 86,400,000 (24 h),
+/// the caps of `kassen_search_start`.
 ///
 /// On success, `*out` receives a new bot that the caller owns and must release with
 /// `kassen_bot_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
-/// `KASSEN_STATUS_INVALID_UTF8` or `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec).
+/// `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec) or
+/// `KASSEN_STATUS_CONFIG_OUT_OF_RANGE` (N or T above its cap).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_bot_new(spec: *const c_char, seed: u64, out: *mut *mut kassen_bot) -> kassen_status {
     ffi_boundary! {
@@ -43,7 +44,8 @@ pub unsafe extern "C" fn kassen_bot_new(spec: *const c_char, seed: u64, out: *mu
 /// `kassen_bot_new` with the spec given as `(spec, spec_len)` bytes of UTF-8 without a NUL
 /// terminator. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` (`out` NULL, or
 /// `spec` NULL with a non-zero length), `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte inside),
-/// `KASSEN_STATUS_INVALID_UTF8` or `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec).
+/// `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (an unknown spec) or
+/// `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_bot_new_n(spec: *const u8, spec_len: usize, seed: u64, out: *mut *mut kassen_bot) -> kassen_status {
     ffi_boundary! {
@@ -92,9 +94,14 @@ pub unsafe extern "C" fn kassen_bot_last_decision_json(bot: *const kassen_bot, o
 ///
 /// Created by `kassen_search_start`, released by `kassen_search_free` (which stops it and
 /// waits for its threads). The search works on its own copy of the state: the caller may
-/// change or free the state while it runs. `kassen_search_poll` and `kassen_search_stop` may be
-/// called from any thread at any time (also while another thread waits); `kassen_search_wait`,
-/// `kassen_search_result_json` and `kassen_search_free` need the search to themselves.
+/// change or free the state while it runs.
+///
+/// Threads: `kassen_search_poll`, `kassen_search_stop`, `kassen_search_wait` and
+/// `kassen_search_result_json` may be called from any threads at the same time (a user
+/// interface polls and stops from its own thread while another thread waits). A poll during a
+/// wait never fails: it answers "running" (`done` 0) or "done" with the chosen action, and
+/// every waiter gets the same decision. Only `kassen_search_free` needs the search to itself:
+/// no other call on it may be running or follow.
 #[allow(non_camel_case_types)]
 pub struct kassen_search {
     inner: Search,
@@ -117,13 +124,7 @@ pub struct kassen_search_progress {
 
 fn start(state: &kassen_state, params: &str, seed: u64, out: *mut *mut kassen_search) -> Result<(), Failure> {
     let out = Out::new(out, "out")?;
-    let v: serde_json::Value = if params.trim().is_empty() {
-        serde_json::Value::Null
-    } else {
-        serde_json::from_str(params)
-            .map_err(|e| Failure::new(kassen_status::InvalidConfig, format!("malformed search parameters json: {e}")))?
-    };
-    let params = SearchParams::from_json(&v, seed)?;
+    let params = SearchParams::from_json_text(params, seed)?;
     let search = Search::start(&state.inner, params)?;
     // SAFETY: `out` is checked.
     unsafe { out.write(Box::into_raw(Box::new(kassen_search { inner: search }))) };
@@ -134,15 +135,22 @@ fn start(state: &kassen_state, params: &str, seed: u64, out: *mut *mut kassen_se
 ///
 /// `params_json` (NULL or empty: the `normal` level) is a JSON object:
 /// `{"level": "easy" | "normal" | "hard"}` (the level's budget; see `kassen_bots_json`),
-/// overridden by any of `"iterations"` (null: no limit), `"time_ms"` (null: no limit),
-/// `"threads"`, `"determinizations"`, `"exploration"`. With an iteration budget and no time
-/// limit, the result is the same on every machine for the same `seed` and thread count.
+/// overridden by any of `"iterations"` (null: none; at most 1,000,000,000), `"time_ms"`
+/// (null: none; at most 86,400,000, 24 h), `"threads"`, `"determinizations"`,
+/// `"exploration"`, `"max_nodes"` (the most tree nodes over all threads, 1 to 1,000,000,000;
+/// default 1,000,000, about 80 MB). A tree at its node budget stops growing and the search goes
+/// on within it; the decision's `"nodes"` and `"tree_full"` say so. A search without an
+/// iteration budget also ends at 1,000,000,000 iterations. With an iteration budget and no
+/// time limit, the result is the same on every machine for the same `seed` and thread count.
 ///
 /// On success, `*out` receives a new search that the caller owns and must release with
 /// `kassen_search_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`,
-/// `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (malformed or out-of-range
-/// parameters), `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` (`state`
-/// started at a constructed position whose hidden parts the game cannot sample).
+/// `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` (malformed parameters, an
+/// unknown key, a key given twice, a value of the wrong kind), `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`
+/// (an iteration budget, time limit or node budget above its largest),
+/// `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_POSITION_NOT_SUPPORTED` (`state` started at a
+/// constructed position whose hidden parts the game cannot sample),
+/// `KASSEN_STATUS_THREADS_UNAVAILABLE` (the system refused the search's thread).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_search_start(
     state: *const kassen_state,
@@ -161,8 +169,7 @@ pub unsafe extern "C" fn kassen_search_start(
 /// `kassen_search_start` with the parameters given as `(params_json, params_len)` bytes of
 /// UTF-8 without a NUL terminator (NULL with length 0: the `normal` level). On failure `*out`
 /// is not written: `KASSEN_STATUS_NULL_POINTER`, `KASSEN_STATUS_INVALID_ARGUMENT` (a NUL byte
-/// inside), `KASSEN_STATUS_INVALID_UTF8`, `KASSEN_STATUS_INVALID_CONFIG` or
-/// `KASSEN_STATUS_GAME_OVER`.
+/// inside), `KASSEN_STATUS_INVALID_UTF8`, or a status of `kassen_search_start`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_search_start_n(
     state: *const kassen_state,
@@ -179,7 +186,8 @@ pub unsafe extern "C" fn kassen_search_start_n(
     }
 }
 
-/// Writes the search's progress to `*out`; never blocks.
+/// Writes the search's progress to `*out`; never blocks. May be called from any thread, also
+/// while others wait for the search (see `kassen_search`).
 ///
 /// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL (`*out` is not written then).
 #[no_mangle]
@@ -213,33 +221,39 @@ pub unsafe extern "C" fn kassen_search_stop(search: *const kassen_search) -> kas
 }
 
 /// Waits until the search ends (its budget spent, or `kassen_search_stop` called) and writes
-/// the chosen action to `*action`.
+/// the chosen action to `*action`. Several threads may wait at once, and poll or stop while
+/// others wait (see `kassen_search`); every waiter gets the same decision.
 ///
-/// On failure `*action` is not written: `KASSEN_STATUS_NULL_POINTER`.
+/// On failure `*action` is not written: `KASSEN_STATUS_NULL_POINTER`,
+/// `KASSEN_STATUS_THREADS_UNAVAILABLE` (the system refused one of the search's threads; the
+/// others were stopped), `KASSEN_STATUS_OUT_OF_MEMORY` (a tree's memory was refused).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_search_wait(search: *mut kassen_search, action: *mut u32) -> kassen_status {
     ffi_boundary! {
-        // SAFETY: the caller passes NULL or valid pointers.
-        let search = unsafe { arg_mut(search, "search") }?;
+        // SAFETY: the caller passes NULL or a valid search (shared with other threads: every
+        // method of `Search` takes `&self`) and a valid `action`.
+        let search = unsafe { arg_ref(search.cast_const(), "search") }?;
         let action = Out::new(action, "action")?;
-        let d = search.inner.wait().map_err(|e: RuleError| Failure::from(e))?;
+        let d = search.inner.wait()?;
         unsafe { action.write(d.action) };
         Ok(())
     }
 }
 
 /// Waits until the search ends (as `kassen_search_wait`) and gives its decision as JSON, in the
-/// form of `kassen_bot_last_decision_json`.
+/// form of `kassen_bot_last_decision_json` with `"nodes"` (tree nodes used, over every thread)
+/// and `"tree_full"` (whether a tree reached its share of `max_nodes`).
 ///
 /// On success, `*out` receives a buffer that the caller owns and must release with
-/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`.
+/// `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or a
+/// status of `kassen_search_wait`.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_search_result_json(search: *mut kassen_search, out: *mut kassen_buf) -> kassen_status {
     ffi_boundary! {
-        // SAFETY: the caller passes NULL or valid pointers.
-        let search = unsafe { arg_mut(search, "search") }?;
+        // SAFETY: as `kassen_search_wait`.
+        let search = unsafe { arg_ref(search.cast_const(), "search") }?;
         let out = out_buf(out)?;
-        let d = search.inner.wait().map_err(|e: RuleError| Failure::from(e))?;
+        let d = search.inner.wait()?;
         let text = serde_json::to_string(&d).map_err(|e| Failure::new(kassen_status::Panic, e.to_string()))?;
         unsafe { give(out, text) };
         Ok(())
@@ -247,7 +261,8 @@ pub unsafe extern "C" fn kassen_search_result_json(search: *mut kassen_search, o
 }
 
 /// Stops the search, waits for its threads and releases it. `search == NULL` is a no-op.
-/// This function cannot fail.
+/// No other call on the search may be running (see `kassen_search`). This function cannot
+/// fail.
 #[no_mangle]
 pub unsafe extern "C" fn kassen_search_free(search: *mut kassen_search) {
     ffi_boundary! { or ();

@@ -35,6 +35,10 @@ pub enum kassen_status {
     /// Memory for the request could not be allocated; nothing changed. (Sizes above a
     /// documented bound are `KASSEN_STATUS_CONFIG_OUT_OF_RANGE`, before any allocation.)
     OutOfMemory = 7,
+    /// The system refused to start a thread the request needs (its limit of threads, or of
+    /// memory for their stacks); nothing changed. A resource error like
+    /// `KASSEN_STATUS_OUT_OF_MEMORY`, never a bug report.
+    ThreadsUnavailable = 8,
     /// No game with this id is registered.
     UnknownGame = 100,
     /// The config is not a valid JSON object for this game.
@@ -81,7 +85,7 @@ pub enum kassen_status {
 impl kassen_status {
     /// Every status, in numeric order. (A function, not an associated const: cbindgen
     /// would export the const to the header.)
-    pub fn all() -> [kassen_status; 26] {
+    pub fn all() -> [kassen_status; 27] {
         [
             kassen_status::Ok,
             kassen_status::NullPointer,
@@ -91,6 +95,7 @@ impl kassen_status {
             kassen_status::InvalidArgument,
             kassen_status::WrongGame,
             kassen_status::OutOfMemory,
+            kassen_status::ThreadsUnavailable,
             kassen_status::UnknownGame,
             kassen_status::InvalidConfig,
             kassen_status::ConfigOutOfRange,
@@ -124,6 +129,7 @@ impl kassen_status {
             S::InvalidArgument => ErrorCode::InvalidArgument,
             S::WrongGame => ErrorCode::WrongGame,
             S::OutOfMemory => ErrorCode::OutOfMemory,
+            S::ThreadsUnavailable => ErrorCode::ThreadsUnavailable,
             S::UnknownGame => ErrorCode::UnknownGame,
             S::InvalidConfig => ErrorCode::InvalidConfig,
             S::ConfigOutOfRange => ErrorCode::ConfigOutOfRange,
@@ -158,6 +164,7 @@ impl kassen_status {
             ErrorCode::InvalidArgument => S::InvalidArgument,
             ErrorCode::WrongGame => S::WrongGame,
             ErrorCode::OutOfMemory => S::OutOfMemory,
+            ErrorCode::ThreadsUnavailable => S::ThreadsUnavailable,
             ErrorCode::UnknownGame => S::UnknownGame,
             ErrorCode::InvalidConfig => S::InvalidConfig,
             ErrorCode::ConfigOutOfRange => S::ConfigOutOfRange,
@@ -196,6 +203,7 @@ impl kassen_status {
             S::InvalidArgument => "KASSEN_STATUS_INVALID_ARGUMENT\0",
             S::WrongGame => "KASSEN_STATUS_WRONG_GAME\0",
             S::OutOfMemory => "KASSEN_STATUS_OUT_OF_MEMORY\0",
+            S::ThreadsUnavailable => "KASSEN_STATUS_THREADS_UNAVAILABLE\0",
             S::UnknownGame => "KASSEN_STATUS_UNKNOWN_GAME\0",
             S::InvalidConfig => "KASSEN_STATUS_INVALID_CONFIG\0",
             S::ConfigOutOfRange => "KASSEN_STATUS_CONFIG_OUT_OF_RANGE\0",

@@ -17,6 +17,7 @@ CLASS_TO_CORE = {
     ex.InvalidArgumentError: "InvalidArgument",
     ex.BufferTooSmallError: "BufferTooSmall",
     ex.OutOfMemoryError: "OutOfMemory",
+    ex.ThreadsUnavailableError: "ThreadsUnavailable",
     ex.WrongGameError: "WrongGame",
     ex.UnknownGameError: "UnknownGame",
     ex.InvalidConfigError: "InvalidConfig",

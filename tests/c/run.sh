@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compiles and runs the C tests (tests/c/test_*.c) and the C example (examples/c/play.c)
-# against include/kassen.h and the static library, with AddressSanitizer and UBSan.
+# against include/kassen.h and the static library, with AddressSanitizer and UBSan; then
+# test_search_race.c under ThreadSanitizer (tsan.sh) and refused_threads.c in a process whose
+# thread starts the system refuses.
 #
 # Usage: bash tests/c/run.sh [TARGET_DIR]   (default: target/debug; build it first with
 #        `cargo build -p kassen-ffi`). Exits non-zero if anything fails; the last line is
@@ -35,6 +37,23 @@ for src in "$root"/tests/c/test_*.c; do
     "$cc" "${cflags[@]}" -o "$out/$name" "$src" "${libs[@]}"
     run_program "$name" "$out" "$out/$name"
 done
+
+# The search API from several threads at once, under ThreadSanitizer (tsan.sh).
+run_program "test_search_race under ThreadSanitizer" "$out" bash "$root/tests/c/tsan.sh" "$target"
+
+# Thread starts the system refuses: every thread the library starts asks for a 64 GiB stack
+# (RUST_MIN_STACK) in a process limited to 16 GiB of address space. A search is
+# KASSEN_STATUS_THREADS_UNAVAILABLE and nothing reaches stderr (no panic message, no
+# backtrace). Without sanitizers: they need more address space than the limit.
+"$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -I"$root/include" -o "$out/refused_threads" \
+    "$root/tests/c/refused_threads.c" "${libs[@]}"
+run_program refused_threads "$out" bash -c 'ulimit -v 16777216 && RUST_MIN_STACK=68719476736 RUST_BACKTRACE=1 exec "$0"' \
+    "$out/refused_threads"
+if [[ -s "$out/refused_threads.stderr" ]]; then
+    echo "refused_threads wrote to stderr:" >&2
+    head -c 2000 "$out/refused_threads.stderr" >&2
+    failed=$((failed + 1))
+fi
 
 "$cc" "${cflags[@]}" -o "$out/play" "$root/examples/c/play.c" "${libs[@]}"
 example_ok examples/c/play.c "$out/play"

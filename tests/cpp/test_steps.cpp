@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "kassen.hpp"
@@ -212,6 +213,19 @@ static void search(const std::string &id) {
     CHECK(std::find(legal.begin(), legal.end(), z) != legal.end());
     { kassen::Search dropped(state, "{\"level\": \"hard\"}", 3); }
     CHECK_THROWS(kassen::Search(state, "{\"threads\": 0}", 1), KASSEN_STATUS_INVALID_CONFIG);
+    CHECK_THROWS(kassen::Search(state, "{\"time_ms\": 86400001}", 1), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
+    CHECK_THROWS(kassen::Bot::from_spec("ismcts:4294967295", 1), KASSEN_STATUS_CONFIG_OUT_OF_RANGE);
+    // Polled from one thread while another waits (a const Search shared by both).
+    const kassen::Search shared(state, "{\"iterations\": null, \"time_ms\": 60000, \"max_nodes\": 50}", 4);
+    uint32_t waited = 0;
+    std::thread waiter([&] { waited = shared.wait(); });
+    kassen_search_progress p{};
+    while (p.iterations < 200) p = shared.poll();
+    shared.stop();
+    while (!p.done) p = shared.poll();
+    waiter.join();
+    CHECK(p.best_action == static_cast<int64_t>(waited));
+    CHECK(shared.result_json().find("\"tree_full\":true") != std::string::npos);
 }
 
 // Two envs stepped by their lowest legal action until env 0 ends an episode (the mask written

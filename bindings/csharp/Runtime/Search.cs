@@ -5,7 +5,9 @@ namespace Kassen
 {
     /// <summary>An IS-MCTS search running on the library's worker threads: Start returns at
     /// once, Poll and Stop never block (call them from the UI thread, e.g. once a frame), Wait
-    /// and ResultJson block until the search ends. It searches its own copy of the state.
+    /// and ResultJson block until the search ends. Poll, Stop, Wait and ResultJson may be
+    /// called from several threads at once (Poll on the UI thread while another thread Waits
+    /// answers "running" or "done", never throws). It searches its own copy of the state.
     /// Dispose stops the search and waits for its threads.</summary>
     public sealed class Search : IDisposable
     {
@@ -16,8 +18,10 @@ namespace Kassen
         /// <summary>Starts searching for the player to act in `state`. `paramsJson` (null or
         /// "": the normal level) is {"level": "easy" | "normal" | "hard"} overridden by any of
         /// "iterations", "time_ms" (null: no limit), "threads", "determinizations",
-        /// "exploration". Bad parameters throw code 101 (KASSEN_STATUS_INVALID_CONFIG), a
-        /// finished game code 203.</summary>
+        /// "exploration", "max_nodes" (the tree's node budget). Bad parameters throw code 101
+        /// (KASSEN_STATUS_INVALID_CONFIG), a budget above its cap (10^9 iterations, 24 h,
+        /// 10^9 nodes) code 102, a finished game code 203, a thread the system refuses code
+        /// 8 (KASSEN_STATUS_THREADS_UNAVAILABLE).</summary>
         public static Search Start(State state, string paramsJson, ulong seed)
         {
             if (state == null) throw new ArgumentNullException("state");

@@ -25,9 +25,11 @@ pub(crate) mod rollout;
 mod spec;
 
 #[cfg(test)]
+mod search_limits_tests;
+#[cfg(test)]
 mod tests;
 
-pub use ismcts::{analyze, Decision, IsmctsBot, Level, Search, SearchParams};
+pub use ismcts::{analyze, Decision, IsmctsBot, Level, Search, SearchParams, DEFAULT_MAX_NODES, MAX_ITERATIONS, MAX_NODES, MAX_TIME_MS};
 pub use monte_carlo::MonteCarloBot;
 pub use random::RandomBot;
 pub use spec::{from_spec, specs, BotSpec};
@@ -50,10 +52,12 @@ pub trait Bot {
 
     /// [`Bot::choose`] as a value: `GameOver` for a finished game, and for a search bot
     /// `PositionNotSupported` when `state` started at a constructed position it cannot
-    /// determinize ([`StateHandle::check_determinize`]). What the C and Python boundaries call.
-    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::RuleError> {
+    /// determinize ([`StateHandle::check_determinize`]); `ThreadsUnavailable` or `OutOfMemory`
+    /// when a search cannot have its threads or its memory. What the C and Python boundaries
+    /// call.
+    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::Error> {
         if state.is_terminal() {
-            return Err(crate::error::RuleError::GameOver);
+            return Err(crate::error::RuleError::GameOver.into());
         }
         Ok(self.choose(state))
     }

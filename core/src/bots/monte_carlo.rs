@@ -113,9 +113,9 @@ impl Bot for MonteCarloBot {
         }
     }
 
-    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::RuleError> {
+    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::Error> {
         if state.is_terminal() {
-            return Err(crate::error::RuleError::GameOver);
+            return Err(crate::error::RuleError::GameOver.into());
         }
         if state.current_player() >= 0 {
             state.check_determinize(state.current_player())?;

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use std::time::Duration;
 
+use super::ismcts::{MAX_ITERATIONS, MAX_TIME_MS};
 use super::{Bot, IsmctsBot, Level, MonteCarloBot, RandomBot, SearchParams};
 use crate::error::SetupError;
 
@@ -49,7 +50,8 @@ pub fn specs() -> Vec<BotSpec> {
 /// `"ismcts:<N>"` (N iterations per decision, no time limit: deterministic). A suffix
 /// `"@<T>ms"` gives a search bot T milliseconds per decision instead of its own budget (for
 /// comparisons at equal time per move: `"monte_carlo@50ms"`, `"ismcts@50ms"`); the random bot
-/// takes no time and ignores it.
+/// takes no time and ignores it. An N above [`MAX_ITERATIONS`] or a T above [`MAX_TIME_MS`]
+/// (24 h) is `ConfigOutOfRange`, the code search parameters give for the same caps.
 pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupError> {
     let unknown = || {
         SetupError::InvalidConfig(format!(
@@ -57,14 +59,26 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
              \"ismcts:hard\", \"ismcts:N\", each optionally with \"@<T>ms\")"
         ))
     };
-    let count = |n: &str| n.parse::<u32>().ok().filter(|&x| x >= 1 && n.bytes().all(|b| b.is_ascii_digit()));
+    // A number of digits from 1 to `max`; more digits than any u64 are above `max` too.
+    let capped = |n: &str, max: u64, what: &str| -> Result<Option<u64>, SetupError> {
+        if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            return Ok(None);
+        }
+        match n.parse::<u64>() {
+            Ok(0) => Ok(None),
+            Ok(x) if x <= max => Ok(Some(x)),
+            _ => Err(SetupError::OutOfRange(format!("{what} {n} in bot {spec:?} is above the largest, {max}"))),
+        }
+    };
     let (base, time) = match spec.split_once('@') {
         None => (spec, None),
         Some((base, t)) => {
-            let ms = t.strip_suffix("ms").and_then(count).ok_or_else(unknown)?;
-            (base, Some(Duration::from_millis(ms as u64)))
+            let ms = t.strip_suffix("ms").ok_or_else(unknown)?;
+            let ms = capped(ms, MAX_TIME_MS, "the time in milliseconds")?.ok_or_else(unknown)?;
+            (base, Some(Duration::from_millis(ms)))
         }
     };
+    let count = |n: &str| n.parse::<u32>().ok().filter(|&x| x >= 1 && n.bytes().all(|b| b.is_ascii_digit()));
     let ismcts = |params: SearchParams, name: String| -> Box<dyn Bot + Send> {
         match time {
             Some(t) => {
@@ -79,12 +93,12 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
         None if base == "monte_carlo" => monte_carlo(MonteCarloBot::new(seed), time),
         Some(("monte_carlo", n)) => monte_carlo(MonteCarloBot::new(seed).with_playouts(count(n).ok_or_else(unknown)?), time),
         None if base == "ismcts" && time.is_some() => ismcts(Level::Normal.params(seed), "ismcts".into()),
-        Some(("ismcts", arg)) => match (Level::parse(arg), count(arg)) {
-            (Some(level), _) => ismcts(level.params(seed), format!("ismcts-{}", level.name())),
-            (None, Some(n)) => {
-                ismcts(SearchParams { iterations: Some(n as u64), time: None, ..Level::Normal.params(seed) }, format!("ismcts-{n}"))
+        Some(("ismcts", arg)) => match Level::parse(arg) {
+            Some(level) => ismcts(level.params(seed), format!("ismcts-{}", level.name())),
+            None => {
+                let n = capped(arg, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
+                ismcts(SearchParams { iterations: Some(n), time: None, ..Level::Normal.params(seed) }, format!("ismcts-{n}"))
             }
-            _ => return Err(unknown()),
         },
         _ => return Err(unknown()),
     })
@@ -114,5 +128,33 @@ mod tests {
         {
             assert!(from_spec(bad, 1).is_err(), "{bad:?} was accepted");
         }
+    }
+
+    #[test]
+    fn specs_share_the_caps_of_search_parameters() {
+        use crate::error::ErrorCode;
+        assert_eq!(from_spec(&format!("ismcts:{MAX_ITERATIONS}"), 1).unwrap().name(), format!("ismcts-{MAX_ITERATIONS}"));
+        assert!(from_spec(&format!("ismcts:easy@{MAX_TIME_MS}ms"), 1).is_ok());
+        assert!(from_spec(&format!("monte_carlo@{MAX_TIME_MS}ms"), 1).is_ok());
+        for over in [
+            "ismcts:4294967295",
+            "ismcts:1000000001",
+            "ismcts:99999999999999999999999",
+            "ismcts:easy@4294967295ms",
+            "ismcts@86400001ms",
+            "monte_carlo@86400001ms",
+        ] {
+            let e = from_spec(over, 1).err().unwrap_or_else(|| panic!("{over:?} was accepted"));
+            assert_eq!(e.code(), ErrorCode::ConfigOutOfRange, "{over}: {e}");
+        }
+        for (k, v) in [("iterations", MAX_ITERATIONS + 1), ("time_ms", MAX_TIME_MS + 1), ("max_nodes", super::super::ismcts::MAX_NODES + 1)]
+        {
+            let e = SearchParams::from_json(&serde_json::json!({ k: v }), 1).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::ConfigOutOfRange, "{k}: {e}");
+        }
+        let e = SearchParams::from_json_text("{\"iterations\": 1e30}", 1).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::ConfigOutOfRange, "{e}");
+        let at = SearchParams::from_json(&serde_json::json!({"iterations": MAX_ITERATIONS, "time_ms": MAX_TIME_MS}), 1).unwrap();
+        assert_eq!((at.iterations, at.time), (Some(MAX_ITERATIONS), Some(Duration::from_millis(MAX_TIME_MS))));
     }
 }

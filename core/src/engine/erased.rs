@@ -96,7 +96,7 @@ impl<G: Game> DynGame for Instance<G> {
         root: &StateHandle,
         params: &crate::bots::SearchParams,
         control: &Arc<crate::bots::ismcts::Control>,
-    ) -> crate::bots::Decision {
+    ) -> Result<crate::bots::Decision, SetupError> {
         crate::bots::ismcts::search::run(&self.arc(), root, params, control)
     }
 }

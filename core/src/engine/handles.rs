@@ -61,7 +61,7 @@ pub trait DynGame: Send + Sync + fmt::Debug {
         root: &StateHandle,
         params: &crate::bots::SearchParams,
         control: &Arc<crate::bots::ismcts::Control>,
-    ) -> crate::bots::Decision;
+    ) -> Result<crate::bots::Decision, SetupError>;
 }
 
 /// Object-safe view of a state. Obtained from [`DynGame::new_initial_state`] or

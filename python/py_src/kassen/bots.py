@@ -32,5 +32,7 @@ def bot_specs() -> list[dict[str, str]]:
 
 def make_bot(spec: str, seed: int = 0) -> Any:
     """The bot ``spec`` names (see the module docs), seeded ``seed``. An unknown name or a
-    bad parameter is a ``ValueError`` (``kassen.SetupError``, code 101)."""
+    bad parameter is a ``ValueError`` (``kassen.SetupError``, code 101), a budget above its
+    cap (``ismcts:N`` with N above 1,000,000,000, ``@<T>ms`` above 24 h) code 102, a spec that
+    is not a ``str`` an ``ArgumentTypeError`` (code 5)."""
     return _NativeBot(spec, seed)

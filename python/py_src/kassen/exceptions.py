@@ -8,6 +8,8 @@ Every exception is a :class:`KassenError` carrying ``.code``, the stable number 
     ├── InvalidArgumentError, ValueError 5   a bad argument at the Python boundary
     │   └── ArgumentTypeError, TypeError 5   an argument of the wrong type (a bool as an id)
     ├── OutOfMemoryError, MemoryError    7   memory for the request could not be allocated
+    ├── ThreadsUnavailableError,         8   the system refused to start a thread
+    │   RuntimeError
     ├── SetupError, ValueError               a game cannot be created from id + config
     │   ├── UnknownGameError           100
     │   ├── InvalidConfigError         101
@@ -43,6 +45,7 @@ __all__ = [
     "ArgumentTypeError",
     "BufferTooSmallError",
     "OutOfMemoryError",
+    "ThreadsUnavailableError",
     "SetupError",
     "UnknownGameError",
     "InvalidConfigError",
@@ -121,6 +124,13 @@ class OutOfMemoryError(KassenError, MemoryError):
     """Memory for the request could not be allocated; nothing changed."""
 
     default_code = 7
+
+
+class ThreadsUnavailableError(KassenError, RuntimeError):
+    """The system refused to start a thread the request needs (its limit of threads, or of
+    memory for their stacks); nothing changed. A resource error, not a bug in the engine."""
+
+    default_code = 8
 
 
 # --- setup (100s) ---
@@ -238,6 +248,7 @@ ERROR_CLASSES: Dict[int, Type[KassenError]] = {
         InvalidArgumentError,
         BufferTooSmallError,
         OutOfMemoryError,
+        ThreadsUnavailableError,
         UnknownGameError,
         InvalidConfigError,
         ConfigOutOfRangeError,

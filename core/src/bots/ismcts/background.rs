@@ -1,13 +1,13 @@
 //! A search on worker threads that a user interface starts, polls and stops without blocking.
 
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 use serde::Serialize;
 
-use super::search::Control;
+use super::search::{hooks, threads_unavailable, Control};
 use super::{analyze_with, Decision, SearchParams};
 use crate::engine::StateHandle;
 use crate::error::{Error, RuleError};
@@ -26,19 +26,62 @@ pub struct Progress {
     pub elapsed_ms: f64,
 }
 
-/// A running search (see [`Search::start`]). Dropping it stops the search and waits for its
-/// threads.
+/// How the worker of a search ended, or that it has not.
+enum Outcome {
+    Running,
+    Ended(Result<Decision, Error>),
+    /// The worker panicked (a bug in kassen): the panic's text.
+    Panicked(String),
+}
+
+/// What the worker hands over to whoever waits, and the signal that it did.
+struct Shared {
+    outcome: Mutex<Outcome>,
+    ended: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Outcome> {
+        self.outcome.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Ends the worker's part: records its outcome and wakes every waiter, also when the search
+/// panicked (then it records the panic).
+struct Handover {
+    shared: Arc<Shared>,
+    result: Option<Result<Decision, Error>>,
+}
+
+impl Drop for Handover {
+    fn drop(&mut self) {
+        let outcome = match self.result.take() {
+            Some(r) => Outcome::Ended(r),
+            None => Outcome::Panicked("the search thread panicked".into()),
+        };
+        *self.shared.lock() = outcome;
+        self.shared.ended.notify_all();
+    }
+}
+
+/// A running search (see [`Search::start`]). Every method takes `&self` and may be called
+/// from any thread at the same time as any other: [`Search::progress`] and [`Search::stop`]
+/// never block (a progress taken while another thread waits says "running" or "done" with the
+/// decision, never an error), [`Search::wait`] blocks until the end and every waiter gets the
+/// same decision. Dropping it stops the search and waits for its threads.
 pub struct Search {
     control: Arc<Control>,
-    worker: Option<JoinHandle<Result<Decision, RuleError>>>,
-    outcome: Option<Result<Decision, RuleError>>,
+    shared: Arc<Shared>,
+    worker: Mutex<Option<JoinHandle<()>>>,
     started: Instant,
 }
 
 impl Search {
     /// Starts searching `state` (copied) on a new thread (and `params.threads - 1` more) and
-    /// returns at once. Errors: invalid parameters, a finished game, or a constructed position
-    /// the search cannot determinize (`PositionNotSupported`).
+    /// returns at once. Errors: invalid parameters, a finished game, a constructed position
+    /// the search cannot determinize (`PositionNotSupported`), or a thread the system refuses
+    /// to start (`ThreadsUnavailable`; one of the worker's own threads refused later is the
+    /// outcome of [`Search::wait`]).
     pub fn start(state: &StateHandle, params: SearchParams) -> Result<Search, Error> {
         params.validate()?;
         if state.is_terminal() {
@@ -48,31 +91,42 @@ impl Search {
             state.check_determinize(state.current_player())?;
         }
         let control = Arc::new(Control::default());
+        let shared = Arc::new(Shared { outcome: Mutex::new(Outcome::Running), ended: Condvar::new() });
         let root = state.clone();
-        let shared = control.clone();
+        let (watch, handover) = (control.clone(), shared.clone());
+        hooks::check_spawn()?;
+        #[cfg(test)]
+        let refuse = hooks::REFUSE_AFTER.with(|r| r.get());
         let worker = std::thread::Builder::new()
             .name("kassen-search".into())
-            .spawn(move || analyze_with(&root, &params, &shared))
-            .map_err(|e| Error::Setup(crate::error::SetupError::InvalidConfig(format!("cannot start a search thread: {e}"))))?;
-        Ok(Search { control, worker: Some(worker), outcome: None, started: Instant::now() })
+            .spawn(move || {
+                #[cfg(test)]
+                hooks::REFUSE_AFTER.with(|r| r.set(refuse));
+                let mut handover = Handover { shared: handover, result: None };
+                handover.result = Some(analyze_with(&root, &params, &watch));
+            })
+            .map_err(|e| threads_unavailable(&e))?;
+        Ok(Search { control, shared, worker: Mutex::new(Some(worker)), started: Instant::now() })
     }
 
     /// Whether the search has ended.
     pub fn is_done(&self) -> bool {
-        self.outcome.is_some() || self.worker.as_ref().is_none_or(|w| w.is_finished())
+        !matches!(*self.shared.lock(), Outcome::Running)
     }
 
-    /// The progress so far; never blocks.
+    /// The progress so far; never blocks (beyond a lock the worker holds only to hand over its
+    /// decision).
     pub fn progress(&self) -> Progress {
         let best = self.control.merged().into_iter().filter(|x| x.1 > 0).max_by(|x, y| x.1.cmp(&y.1).then(y.0.cmp(&x.0))).map(|x| x.0);
-        let best = match &self.outcome {
-            Some(Ok(d)) => Some(d.action),
-            _ => best,
+        let (best, done) = match &*self.shared.lock() {
+            Outcome::Running => (best, false),
+            Outcome::Ended(Ok(d)) => (Some(d.action), true),
+            _ => (best, true),
         };
         Progress {
             iterations: self.control.iterations.load(Ordering::Relaxed),
             best,
-            done: self.is_done(),
+            done,
             elapsed_ms: self.started.elapsed().as_secs_f64() * 1000.0,
         }
     }
@@ -89,17 +143,25 @@ impl Search {
     }
 
     /// Waits for the search to end (its budget spent or [`Search::stop`] called) and returns
-    /// the decision. Later calls return the same decision.
-    pub fn wait(&mut self) -> Result<Decision, RuleError> {
-        if let Some(w) = self.worker.take() {
-            let r = w.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            self.outcome = Some(r);
+    /// the decision. Later calls, and calls from other threads at the same time, return the
+    /// same decision.
+    ///
+    /// # Panics
+    /// If the search itself panicked (a bug in kassen).
+    pub fn wait(&self) -> Result<Decision, Error> {
+        let mut outcome = self.shared.lock();
+        while matches!(*outcome, Outcome::Running) {
+            outcome = self.shared.ended.wait(outcome).unwrap_or_else(PoisonError::into_inner);
         }
-        self.outcome.clone().expect("a search has an outcome once its worker is joined")
+        match &*outcome {
+            Outcome::Ended(r) => r.clone(),
+            Outcome::Panicked(what) => panic!("{what}"),
+            Outcome::Running => unreachable!("the loop above waits for the end"),
+        }
     }
 
     /// Stops the search and returns its decision so far.
-    pub fn finish(&mut self) -> Result<Decision, RuleError> {
+    pub fn finish(&self) -> Result<Decision, Error> {
         self.stop();
         self.wait()
     }
@@ -108,7 +170,7 @@ impl Search {
 impl Drop for Search {
     fn drop(&mut self) {
         self.stop();
-        if let Some(w) = self.worker.take() {
+        if let Some(w) = self.worker.get_mut().unwrap_or_else(PoisonError::into_inner).take() {
             let _ = w.join();
         }
     }

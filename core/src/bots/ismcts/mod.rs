@@ -33,16 +33,35 @@ pub use search::Control;
 
 use super::{random_action, Bot};
 use crate::engine::StateHandle;
-use crate::error::SetupError;
+use crate::error::{Error, RuleError, SetupError};
 use crate::game::{ActionId, Player};
 use crate::rng::Rng;
+
+/// The longest time limit of a search or a search bot: 24 hours (bot specs, search parameters
+/// and the C and Python surfaces share it; a larger one is `ConfigOutOfRange`).
+pub const MAX_TIME_MS: u64 = 86_400_000;
+/// The largest iteration budget of a search or a search bot (a larger one is
+/// `ConfigOutOfRange`). A search with only a time limit also ends here, so no count of a
+/// tree's statistics can overflow.
+pub const MAX_ITERATIONS: u64 = 1_000_000_000;
+/// The largest node budget ([`SearchParams::max_nodes`]) a caller may ask for (a larger one is
+/// `ConfigOutOfRange`).
+pub const MAX_NODES: u64 = 1_000_000_000;
+/// The node budget of a search unless its parameters say otherwise: 1,000,000 nodes, at most
+/// about 80 MB (a node with its entry in its parent's list of children holds about 75 bytes
+/// of heap, reserved room included, and adds about 63 bytes to the resident memory of a
+/// Samurai search; the test `a_tree_costs_few_bytes_per_node` bounds the first). The `hard`
+/// level (200,000 iterations, a node or a few each) rarely reaches it; a search of hours does,
+/// and then goes on within it.
+pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
 /// The budgets and knobs of one search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
-    /// Stop after this many iterations (over all threads). `None`: only the time limit.
+    /// Stop after this many iterations (over all threads; at most [`MAX_ITERATIONS`]).
+    /// `None`: only the time limit (and [`MAX_ITERATIONS`]).
     pub iterations: Option<u64>,
-    /// Stop after this long. `None`: only the iteration budget.
+    /// Stop after this long (at most [`MAX_TIME_MS`]). `None`: only the iteration budget.
     pub time: Option<Duration>,
     /// Threads, each growing its own tree (at least 1).
     pub threads: u32,
@@ -51,6 +70,12 @@ pub struct SearchParams {
     pub determinizations: u32,
     /// UCB1's exploration constant, for rewards scaled to `[0, 1]`.
     pub exploration: f64,
+    /// The most tree nodes of the search, over all threads (each thread's tree gets an equal
+    /// share, at least its root; from 1 to [`MAX_NODES`], default [`DEFAULT_MAX_NODES`]).
+    /// A tree at its share stops growing: later iterations walk the tree as it is and play
+    /// out from where it ends, so the search goes on in bounded memory; the decision says
+    /// so ([`Decision::tree_full`]).
+    pub max_nodes: u64,
     /// Seed of the search's own random numbers (determinizations, playouts, chance).
     pub seed: u64,
 }
@@ -62,13 +87,22 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
-    /// Checks the budgets: at least one of iterations and time, both non-zero when given.
+    /// Checks the budgets: at least one of iterations and time, both non-zero when given and
+    /// within [`MAX_ITERATIONS`] and [`MAX_TIME_MS`] (`ConfigOutOfRange` beyond), a node
+    /// budget from 1 to [`MAX_NODES`].
     pub fn validate(&self) -> Result<(), SetupError> {
         let bad = |m: &str| Err(SetupError::InvalidConfig(m.to_string()));
+        let over = |m: String| Err(SetupError::OutOfRange(m));
         match (self.iterations, self.time) {
             (None, None) => bad("a search needs an iteration budget, a time limit or both"),
             (Some(0), _) => bad("the iteration budget must be at least 1"),
             (_, Some(t)) if t.is_zero() => bad("the time limit must be more than 0"),
+            (Some(n), _) if n > MAX_ITERATIONS => over(format!("the iteration budget {n} is above the largest, {MAX_ITERATIONS}")),
+            (_, Some(t)) if t > Duration::from_millis(MAX_TIME_MS) => {
+                over(format!("the time limit of {} ms is above the longest, {MAX_TIME_MS} ms (24 h)", t.as_millis()))
+            }
+            _ if self.max_nodes == 0 => bad("the node budget (max_nodes) must be at least 1"),
+            _ if self.max_nodes > MAX_NODES => over(format!("the node budget {} is above the largest, {MAX_NODES}", self.max_nodes)),
             _ if self.threads == 0 || self.threads > 256 => bad("threads must be from 1 to 256"),
             _ if self.determinizations == 0 || self.determinizations > 4096 => bad("determinizations must be from 1 to 4096"),
             _ if !(self.exploration.is_finite() && self.exploration >= 0.0) => bad("exploration must be a finite number >= 0"),
@@ -81,8 +115,9 @@ impl SearchParams {
     /// The parameters a JSON object names, with `seed`: `{"level": "easy" | "normal" | "hard"}`
     /// (the level's budget, the default `normal`) overridden by any of `"iterations"` (a
     /// number, or null for none), `"time_ms"` (a number, or null for none), `"threads"`,
-    /// `"determinizations"` and `"exploration"`. Unknown keys and values out of range are
-    /// errors. `null` or an empty object: the `normal` level.
+    /// `"determinizations"`, `"exploration"` and `"max_nodes"`. Unknown keys and values out of
+    /// range are errors (an iteration budget, time limit or node budget above its largest is
+    /// `ConfigOutOfRange`). `null` or an empty object: the `normal` level.
     pub fn from_json(v: &serde_json::Value, seed: u64) -> Result<SearchParams, SetupError> {
         use serde_json::Value;
         let bad = |m: String| SetupError::InvalidConfig(m);
@@ -92,7 +127,7 @@ impl SearchParams {
             Value::Object(o) => o,
             _ => return Err(bad("search parameters must be a json object".into())),
         };
-        const KEYS: [&str; 6] = ["level", "iterations", "time_ms", "threads", "determinizations", "exploration"];
+        const KEYS: [&str; 7] = ["level", "iterations", "time_ms", "threads", "determinizations", "exploration", "max_nodes"];
         if let Some(k) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(bad(format!("unknown search parameter {k:?} (known: {})", KEYS.join(", "))));
         }
@@ -102,26 +137,34 @@ impl SearchParams {
             Some(_) => return Err(bad("level must be a string".into())),
         };
         let mut p = level.params(seed);
-        let count = |k: &str, max: u64| -> Result<Option<Option<u64>>, SetupError> {
+        // A whole number; one above `u64::MAX` is above every cap (`validate` names it).
+        let count = |k: &str| -> Result<Option<Option<u64>>, SetupError> {
             match obj.get(k) {
                 None => Ok(None),
                 Some(Value::Null) => Ok(Some(None)),
-                Some(x) => x
-                    .as_u64()
-                    .filter(|&n| n <= max)
-                    .map(|n| Some(Some(n)))
-                    .ok_or_else(|| bad(format!("{k} must be a whole number from 0 to {max}"))),
+                Some(Value::Number(n)) if n.is_u64() => Ok(Some(n.as_u64())),
+                Some(Value::Number(n)) if n.as_f64().is_some_and(|x| x.fract() == 0.0 && x > u64::MAX as f64) => {
+                    Err(SetupError::OutOfRange(format!("{k} {n} is above the largest")))
+                }
+                Some(_) => Err(bad(format!("{k} must be a whole number >= 0"))),
             }
         };
-        if let Some(n) = count("iterations", u64::MAX)? {
+        if let Some(n) = count("iterations")? {
             p.iterations = n;
         }
-        if let Some(ms) = count("time_ms", 86_400_000)? {
+        if let Some(ms) = count("time_ms")? {
             p.time = ms.map(Duration::from_millis);
         }
+        match count("max_nodes")? {
+            Some(Some(n)) => p.max_nodes = n,
+            Some(None) => return Err(bad("max_nodes cannot be null".into())),
+            None => {}
+        }
         for (k, field) in [("threads", &mut p.threads), ("determinizations", &mut p.determinizations)] {
-            match count(k, u32::MAX as u64)? {
-                Some(Some(n)) => *field = n as u32,
+            match count(k)? {
+                Some(Some(n)) => {
+                    *field = u32::try_from(n).map_err(|_| bad(format!("{k} must be a whole number from 0 to {}", u32::MAX)))?
+                }
                 Some(None) => return Err(bad(format!("{k} cannot be null"))),
                 None => {}
             }
@@ -131,6 +174,68 @@ impl SearchParams {
         }
         p.validate()?;
         Ok(p)
+    }
+
+    /// [`SearchParams::from_json`] of JSON text (empty or blank: the `normal` level), the form
+    /// the C ABI takes. A key given twice in the object is an error (`InvalidConfig`), not a
+    /// silent choice of one of them; malformed text is `InvalidConfig` too.
+    pub fn from_json_text(text: &str, seed: u64) -> Result<SearchParams, SetupError> {
+        if text.trim().is_empty() {
+            return SearchParams::from_json(&serde_json::Value::Null, seed);
+        }
+        let v: UniqueKeys =
+            serde_json::from_str(text).map_err(|e| SetupError::InvalidConfig(format!("malformed search parameters json: {e}")))?;
+        SearchParams::from_json(&v.0, seed)
+    }
+}
+
+/// A JSON value whose top-level object (if it is one) has no key twice.
+struct UniqueKeys(serde_json::Value);
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = UniqueKeys;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a json object of search parameters")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<UniqueKeys, A::Error> {
+                let mut obj = serde_json::Map::new();
+                while let Some(k) = m.next_key::<String>()? {
+                    if obj.contains_key(&k) {
+                        return Err(serde::de::Error::custom(format!("the search parameter {k:?} is given twice")));
+                    }
+                    let v: serde_json::Value = m.next_value()?;
+                    obj.insert(k, v);
+                }
+                Ok(UniqueKeys(serde_json::Value::Object(obj)))
+            }
+            // Anything else is read as it is (`from_json` then says it is not an object).
+            fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys(serde_json::Value::Null))
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys(b.into()))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys(n.into()))
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys(n.into()))
+            }
+            fn visit_f64<E>(self, x: f64) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys(x.into()))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys(s.into()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<UniqueKeys, A::Error> {
+                while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(UniqueKeys(serde_json::Value::Array(Vec::new())))
+            }
+        }
+        d.deserialize_any(Visit)
     }
 }
 
@@ -181,6 +286,7 @@ impl Level {
             threads: 1,
             determinizations: 32,
             exploration: 0.7,
+            max_nodes: DEFAULT_MAX_NODES,
             seed,
         }
     }
@@ -208,40 +314,43 @@ pub struct Decision {
     pub iterations: u64,
     /// Wall time of the search.
     pub elapsed_ms: f64,
+    /// Tree nodes used, over every thread (at most [`SearchParams::max_nodes`] plus one root
+    /// per thread).
+    pub nodes: u64,
+    /// Whether a tree reached its share of the node budget and stopped growing (the search
+    /// went on within it).
+    pub tree_full: bool,
     /// Every legal action, ascending.
     pub candidates: Vec<Candidate>,
 }
 
 /// Searches for the player to act in `state`. A state with a single legal action, a chance
-/// node (an outcome by its probability) or a finished game (an error) need no search.
-pub fn analyze(state: &StateHandle, params: &SearchParams) -> Result<Decision, crate::error::RuleError> {
+/// node (an outcome by its probability) or a finished game (an error) need no search. Errors
+/// besides the state's: `ThreadsUnavailable` when the system refuses a thread of the search,
+/// `OutOfMemory` when a tree's memory cannot be had.
+pub fn analyze(state: &StateHandle, params: &SearchParams) -> Result<Decision, Error> {
     let control = std::sync::Arc::new(Control::default());
     analyze_with(state, params, &control)
 }
 
 /// [`analyze`] under a [`Control`] that another thread may watch and stop.
-pub(crate) fn analyze_with(
-    state: &StateHandle,
-    params: &SearchParams,
-    control: &std::sync::Arc<Control>,
-) -> Result<Decision, crate::error::RuleError> {
-    use crate::error::RuleError;
+pub(crate) fn analyze_with(state: &StateHandle, params: &SearchParams, control: &std::sync::Arc<Control>) -> Result<Decision, Error> {
     let seat = state.current_player();
     if state.is_terminal() {
-        return Err(RuleError::GameOver);
+        return Err(RuleError::GameOver.into());
     }
     let legal = state.legal_actions();
     if seat < 0 {
         let mut rng = Rng::from_seed(params.seed);
         let a = random_action(state, &mut rng, &mut Vec::new());
-        return Ok(Decision { seat, action: a, iterations: 0, elapsed_ms: 0.0, candidates: Vec::new() });
+        return Ok(Decision { seat, action: a, iterations: 0, elapsed_ms: 0.0, nodes: 0, tree_full: false, candidates: Vec::new() });
     }
     if legal.len() == 1 {
         let only = Candidate { action: legal[0], visits: 0, value: None };
-        return Ok(Decision { seat, action: legal[0], iterations: 0, elapsed_ms: 0.0, candidates: vec![only] });
+        return Ok(Decision { seat, action: legal[0], iterations: 0, elapsed_ms: 0.0, nodes: 0, tree_full: false, candidates: vec![only] });
     }
     state.check_determinize(seat)?;
-    Ok(state.game().search(state, params, control))
+    Ok(state.game().search(state, params, control)?)
 }
 
 /// The IS-MCTS bot: a [`Bot`] that searches every decision with the same parameters, its
@@ -270,7 +379,7 @@ impl IsmctsBot {
     }
 
     /// Searches `state` (see [`analyze`]) with the next seed of this bot.
-    pub fn decide(&mut self, state: &StateHandle) -> Result<Decision, crate::error::RuleError> {
+    pub fn decide(&mut self, state: &StateHandle) -> Result<Decision, Error> {
         let params = SearchParams { seed: self.rng.next_u64(), ..self.params.clone() };
         let d = analyze(state, &params)?;
         self.last = Some(d.clone());
@@ -291,7 +400,7 @@ impl Bot for IsmctsBot {
         self.decide(state).unwrap_or_else(|e| panic!("the bot cannot choose here: {e}")).action
     }
 
-    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, crate::error::RuleError> {
+    fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, Error> {
         self.decide(state).map(|d| d.action)
     }
 }

@@ -12,8 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::tree::{Tree, Walk};
-use super::{Candidate, Decision, SearchParams};
+use super::{Candidate, Decision, SearchParams, MAX_ITERATIONS};
 use crate::engine::{Bound, DynGame, Instance, StateHandle};
+use crate::error::SetupError;
 use crate::game::{ActionId, Game};
 use crate::rng::Rng;
 
@@ -57,8 +58,24 @@ fn merge<'a>(parts: impl Iterator<Item = &'a [(ActionId, u32, f64)]>) -> Vec<(Ac
 /// read before every iteration but the first).
 const PUBLISH_EVERY: u64 = 128;
 
+/// What one thread's search leaves: its root statistics `(action, visits, value sum)`, its
+/// tree's nodes and whether the tree reached its budget.
+struct Part {
+    stats: Vec<(ActionId, u32, f64)>,
+    nodes: u64,
+    full: bool,
+}
+
 /// Runs the search for the player to act in `root` (a seat, with more than one legal action).
-pub(crate) fn run<G: Game>(game: &Arc<Instance<G>>, root: &StateHandle, params: &SearchParams, control: &Arc<Control>) -> Decision {
+/// Errors: `ThreadsUnavailable` (the system refused a thread; the threads started are stopped
+/// and joined first), `OutOfMemory` (a tree's memory was refused; the other threads are
+/// stopped).
+pub(crate) fn run<G: Game>(
+    game: &Arc<Instance<G>>,
+    root: &StateHandle,
+    params: &SearchParams,
+    control: &Arc<Control>,
+) -> Result<Decision, SetupError> {
     let start = Instant::now();
     let seat = root.current_player();
     let legal = root.legal_actions();
@@ -67,37 +84,85 @@ pub(crate) fn run<G: Game>(game: &Arc<Instance<G>>, root: &StateHandle, params: 
         let mut published = control.published.lock().unwrap_or_else(|p| p.into_inner());
         *published = vec![Vec::new(); threads];
     }
-    let budget = params.iterations;
-    let share = |t: usize| budget.map(|b| b / threads as u64 + u64::from((t as u64) < b % threads as u64));
+    // Without an iteration budget the search still ends at the largest one.
+    let budget = params.iterations.unwrap_or(MAX_ITERATIONS).min(MAX_ITERATIONS);
+    let share = |t: usize| budget / threads as u64 + u64::from((t as u64) < budget % threads as u64);
+    let nodes = usize::try_from(params.max_nodes / threads as u64).unwrap_or(usize::MAX).max(1);
     let deadline = params.time.map(|d| start + d);
-    let one = |t: usize| -> Vec<(ActionId, u32, f64)> {
+    let one = |t: usize| -> Result<Part, SetupError> {
         let seed = params.seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        search_thread(game, root, params, share(t), deadline, t, seed, control)
+        let r = search_thread(game, root, params, share(t), nodes, deadline, t, seed, control);
+        if r.is_err() {
+            control.stop.store(true, Ordering::Relaxed);
+        }
+        r
     };
-    let parts: Vec<Vec<(ActionId, u32, f64)>> = if threads == 1 {
+    let parts: Vec<Result<Part, SetupError>> = if threads == 1 {
         vec![one(0)]
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || one(t))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+            let mut handles = Vec::with_capacity(threads);
+            let mut refused = None;
+            for t in 0..threads {
+                match spawn_scoped(scope, move || one(t)) {
+                    Ok(h) => handles.push(h),
+                    Err(e) => {
+                        // The threads that did start stop at their next iteration.
+                        control.stop.store(true, Ordering::Relaxed);
+                        refused = Some(e);
+                        break;
+                    }
+                }
+            }
+            let mut parts: Vec<_> = handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect();
+            if let Some(e) = refused {
+                parts.push(Err(e));
+            }
+            parts
         })
     };
-    let merged = merge(parts.iter().map(|v| v.as_slice()));
-    decision(game, seat, &legal, &merged, control.iterations.load(Ordering::Relaxed), start.elapsed())
+    let mut ok = Vec::with_capacity(parts.len());
+    for p in parts {
+        ok.push(p?);
+    }
+    let merged = merge(ok.iter().map(|p| p.stats.as_slice()));
+    let mut d = decision(game, seat, &legal, &merged, control.iterations.load(Ordering::Relaxed), start.elapsed());
+    d.nodes = ok.iter().map(|p| p.nodes).sum();
+    d.tree_full = ok.iter().any(|p| p.full);
+    Ok(d)
 }
 
-/// One thread's tree: returns its root statistics `(action, visits, value sum)`.
+/// Starts a scoped thread of the search; a refusal of the system is `ThreadsUnavailable`.
+fn spawn_scoped<'scope, 'env, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> Result<std::thread::ScopedJoinHandle<'scope, T>, SetupError> {
+    hooks::check_spawn()?;
+    std::thread::Builder::new().name("kassen-search".into()).spawn_scoped(scope, f).map_err(|e| threads_unavailable(&e))
+}
+
+/// The error of a thread the system refused to start.
+pub(super) fn threads_unavailable(e: &std::io::Error) -> SetupError {
+    SetupError::ThreadsUnavailable(format!("the system refused to start a search thread ({e}); use fewer threads or searches"))
+}
+
+fn out_of_memory(nodes: usize) -> SetupError {
+    SetupError::OutOfMemory(format!("no memory for a search tree of {nodes} nodes; give the search a smaller max_nodes"))
+}
+
+/// One thread's tree, with an iteration budget `budget` and a node budget `max_nodes`.
 #[allow(clippy::too_many_arguments)]
 fn search_thread<G: Game>(
     game: &Arc<Instance<G>>,
     root: &StateHandle,
     params: &SearchParams,
-    budget: Option<u64>,
+    budget: u64,
+    max_nodes: usize,
     deadline: Option<Instant>,
     thread: usize,
     seed: u64,
     control: &Control,
-) -> Vec<(ActionId, u32, f64)> {
+) -> Result<Part, SetupError> {
     let rules = game.rules();
     let info = game.info();
     let seat = root.current_player();
@@ -108,7 +173,7 @@ fn search_thread<G: Game>(
         span: (info.utility.max - info.utility.min).max(f64::MIN_POSITIVE),
         max_steps: info.max_game_length.saturating_mul(2).max(1),
     };
-    let mut tree: Tree<G> = Tree::new(walk, rules.num_players());
+    let mut tree: Tree<G> = Tree::new(walk, rules.num_players(), max_nodes).map_err(|_| out_of_memory(max_nodes))?;
     // A game that hides nothing needs one world: only the future (drawn by the search's own
     // generator) is unknown.
     let pool_size = if info.hidden_information { params.determinizations.max(1) as usize } else { 1 };
@@ -122,7 +187,7 @@ fn search_thread<G: Game>(
     let mut done = 0u64;
     let snapshot = |tree: &Tree<G>| tree.root_stats().map(|(a, n, mean)| (a, n, mean * n as f64)).collect::<Vec<_>>();
     loop {
-        if budget.is_some_and(|b| done >= b) {
+        if done >= budget {
             break;
         }
         if done > 0 && (control.stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d)) {
@@ -137,7 +202,7 @@ fn search_thread<G: Game>(
         } else {
             (done % pool.len() as u64) as usize
         };
-        tree.iterate(rules, pool[k].clone(), &mut rng);
+        tree.iterate(rules, pool[k].clone(), &mut rng).map_err(|_| out_of_memory(tree.nodes.len() + 1))?;
         done += 1;
         control.iterations.fetch_add(1, Ordering::Relaxed);
         if done % PUBLISH_EVERY == 0 {
@@ -147,7 +212,7 @@ fn search_thread<G: Game>(
     }
     let stats = snapshot(&tree);
     control.published.lock().unwrap_or_else(|p| p.into_inner())[thread] = stats.clone();
-    stats
+    Ok(Part { stats, nodes: tree.nodes.len() as u64, full: tree.full })
 }
 
 /// How many actions of a history's replay cost about one search iteration (measured on
@@ -184,5 +249,64 @@ pub(super) fn decision<G: Game>(
                 .then(y.action.cmp(&x.action))
         })
         .map_or(legal[0], |c| c.action);
-    Decision { seat, action: best, iterations, elapsed_ms: elapsed.as_secs_f64() * 1000.0, candidates }
+    Decision { seat, action: best, iterations, elapsed_ms: elapsed.as_secs_f64() * 1000.0, nodes: 0, tree_full: false, candidates }
+}
+
+/// A hook of the tests: refuse thread starts, as a system at its limit of threads does.
+pub(crate) mod hooks {
+    use crate::error::SetupError;
+
+    #[cfg(test)]
+    thread_local! {
+        /// Thread starts this thread still makes before the next is refused (`None`: none is).
+        pub(crate) static REFUSE_AFTER: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+    }
+
+    /// `ThreadsUnavailable` when the test hook refuses this start.
+    #[cfg(test)]
+    pub(crate) fn check_spawn() -> Result<(), SetupError> {
+        REFUSE_AFTER.with(|r| match r.get() {
+            Some(0) => Err(super::threads_unavailable(&std::io::Error::from(std::io::ErrorKind::WouldBlock))),
+            Some(n) => {
+                r.set(Some(n - 1));
+                Ok(())
+            }
+            None => Ok(()),
+        })
+    }
+
+    #[cfg(not(test))]
+    #[inline(always)]
+    pub(crate) fn check_spawn() -> Result<(), SetupError> {
+        Ok(())
+    }
+}
+
+/// The heap bytes per node of a tree grown by `iterations` iterations on a two-player Samurai
+/// game (for the test that backs [`super::DEFAULT_MAX_NODES`]).
+#[cfg(test)]
+pub(crate) fn tree_bytes_per_node(iterations: u32) -> f64 {
+    use crate::events::Events;
+    use crate::games::samurai::Samurai;
+    let mut cfg = serde_json::Map::new();
+    cfg.insert("players".into(), 2.into());
+    let game = Instance::new_shared(Samurai::setup(&cfg).unwrap(), false, serde_json::Value::Null);
+    let rules = game.rules();
+    let mut s = game.initial_bound(7).state().clone();
+    let mut legal = Vec::new();
+    loop {
+        legal.clear();
+        rules.legal_actions(&s, &mut legal);
+        if rules.current_player(&s) >= 0 && legal.len() > 1 {
+            break;
+        }
+        rules.apply(&mut s, legal[0], &mut Events::off());
+    }
+    let walk = Walk { exploration: 0.7, min: 0.0, span: 1.0, max_steps: 10_000 };
+    let mut tree: Tree<Samurai> = Tree::new(walk, 2, usize::MAX).unwrap();
+    let mut rng = Rng::from_seed(1);
+    for _ in 0..iterations {
+        tree.iterate(rules, s.clone(), &mut rng).unwrap();
+    }
+    tree.heap_bytes() as f64 / tree.nodes.len() as f64
 }

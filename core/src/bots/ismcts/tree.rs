@@ -13,8 +13,14 @@ use crate::events::Events;
 use crate::game::{ActionId, Game, Player, CHANCE, TERMINAL};
 use crate::rng::Rng;
 
+use std::collections::TryReserveError;
+
 /// The tree's index of a node.
 type NodeId = u32;
+
+/// The nodes a tree reserves room for at first (then twice as many each time, up to its
+/// budget).
+const FIRST_NODES: usize = 1024;
 
 /// A node: who chose the action into it, and its statistics.
 #[derive(Clone, Debug)]
@@ -51,6 +57,10 @@ pub(super) struct Walk {
 /// A tree and the scratch space of its iterations.
 pub(super) struct Tree<G: Game> {
     pub nodes: Vec<Node>,
+    /// The most nodes the tree may hold (its root included).
+    max_nodes: usize,
+    /// Whether an iteration found the tree at `max_nodes` and played on without a new node.
+    pub full: bool,
     walk: Walk,
     path: Vec<NodeId>,
     legal: Vec<ActionId>,
@@ -61,9 +71,18 @@ pub(super) struct Tree<G: Game> {
 }
 
 impl<G: Game> Tree<G> {
-    pub fn new(walk: Walk, players: usize) -> Self {
-        Tree {
-            nodes: vec![Node::new(TERMINAL)],
+    /// A tree of its root alone that will hold at most `max_nodes` nodes (at least the root).
+    /// Its memory is reserved fallibly: an allocation the system refuses is an error, never
+    /// an abort.
+    pub fn new(walk: Walk, players: usize, max_nodes: usize) -> Result<Self, TryReserveError> {
+        let max_nodes = max_nodes.clamp(1, NodeId::MAX as usize);
+        let mut nodes = Vec::new();
+        nodes.try_reserve_exact(max_nodes.min(FIRST_NODES))?;
+        nodes.push(Node::new(TERMINAL));
+        Ok(Tree {
+            nodes,
+            max_nodes,
+            full: false,
             walk,
             path: Vec::new(),
             legal: Vec::new(),
@@ -71,7 +90,7 @@ impl<G: Game> Tree<G> {
             outcomes: Vec::new(),
             returns: vec![0.0; players],
             _game: std::marker::PhantomData,
-        }
+        })
     }
 
     /// The root's children: `(action, visits, mean reward of the root's seat in [0, 1])`.
@@ -87,17 +106,39 @@ impl<G: Game> Tree<G> {
         c.binary_search_by_key(&a, |x| x.0).ok().map(|i| c[i].1)
     }
 
-    fn add_child(&mut self, node: NodeId, a: ActionId, actor: Player) -> NodeId {
+    /// A new child of `node` by `a`; `None` when the tree holds `max_nodes` already. Both
+    /// allocations are reserved before the tree changes, so a refused one leaves it whole.
+    fn add_child(&mut self, node: NodeId, a: ActionId, actor: Player) -> Result<Option<NodeId>, TryReserveError> {
+        if self.nodes.len() >= self.max_nodes {
+            self.full = true;
+            return Ok(None);
+        }
+        if self.nodes.len() == self.nodes.capacity() {
+            // Doubling, but never past the budget.
+            let target = (self.nodes.capacity() * 2).max(FIRST_NODES).min(self.max_nodes);
+            self.nodes.try_reserve_exact(target - self.nodes.len())?;
+        }
+        self.nodes[node as usize].children.try_reserve(1)?;
         let id = self.nodes.len() as NodeId;
         self.nodes.push(Node::new(actor));
         let c = &mut self.nodes[node as usize].children;
         let at = c.binary_search_by_key(&a, |x| x.0).unwrap_err();
         c.insert(at, (a, id));
-        id
+        Ok(Some(id))
     }
 
-    /// One iteration on `s`, a copy of a determinization of the root.
-    pub fn iterate(&mut self, rules: &G, mut s: G::State, rng: &mut Rng) {
+    #[cfg(test)]
+    /// The bytes the tree holds on the heap for its nodes (their lists of children included;
+    /// not the allocator's own overhead).
+    pub fn heap_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.nodes.iter().map(|n| n.children.capacity() * std::mem::size_of::<(ActionId, NodeId)>()).sum::<usize>()
+    }
+
+    /// One iteration on `s`, a copy of a determinization of the root. A tree at its node
+    /// budget is walked as it is: where the walk leaves it, the action chosen there is played
+    /// and the playout goes on from it. Errors: the memory of a new node was refused.
+    pub fn iterate(&mut self, rules: &G, mut s: G::State, rng: &mut Rng) -> Result<(), TryReserveError> {
         let mut node: NodeId = 0;
         self.path.clear();
         let mut steps = 0u32;
@@ -130,7 +171,14 @@ impl<G: Game> Tree<G> {
             };
             node = match self.child(node, a) {
                 Some(c) => c,
-                None => self.add_child(node, a, actor),
+                None => match self.add_child(node, a, actor)? {
+                    Some(c) => c,
+                    None => {
+                        rules.apply(&mut s, a, &mut Events::off());
+                        steps += 1;
+                        break;
+                    }
+                },
             };
             self.path.push(node);
             rules.apply(&mut s, a, &mut Events::off());
@@ -149,6 +197,7 @@ impl<G: Game> Tree<G> {
                 n.value += self.returns[n.actor as usize];
             }
         }
+        Ok(())
     }
 
     /// The UCB choice among `self.legal` at `node`, every one of them marked available; or
