@@ -53,8 +53,9 @@ pub fn specs() -> Vec<BotSpec> {
 pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupError> {
     let unknown = || {
         SetupError::InvalidConfig(format!(
-            "unknown bot {spec:?} (known: \"random\", \"monte_carlo\", \"monte_carlo:P\", \"ismcts:easy\", \"ismcts:normal\", \
-             \"ismcts:hard\", \"ismcts:N\", each optionally with \"@<T>ms\")"
+            "unknown bot {} (known: \"random\", \"monte_carlo\", \"monte_carlo:P\", \"ismcts:easy\", \"ismcts:normal\", \
+             \"ismcts:hard\", \"ismcts:N\", each optionally with \"@<T>ms\")",
+            crate::input::quote(spec)
         ))
     };
     let count = |n: &str| n.parse::<u32>().ok().filter(|&x| x >= 1 && n.bytes().all(|b| b.is_ascii_digit()));

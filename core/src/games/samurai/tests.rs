@@ -1,1 +1,22 @@
+//! Samurai's config parsing.
 
+use serde_json::json;
+
+use super::Samurai;
+use crate::error::SetupError;
+use crate::game::Game;
+
+/// `players` is an integer: `2.0` is refused like any non-integer (issue 37.7), an integer
+/// outside 2-4 is out of range.
+#[test]
+fn players_must_be_an_integer() {
+    for bad in [json!(2.0), json!(3.5), json!("2"), json!(true)] {
+        let config = json!({ "players": bad });
+        assert!(matches!(Samurai::setup(config.as_object().unwrap()), Err(SetupError::InvalidConfig(_))), "{bad}");
+    }
+    for out in [json!(1), json!(5), json!(-2), json!(u64::MAX)] {
+        let config = json!({ "players": out });
+        assert!(matches!(Samurai::setup(config.as_object().unwrap()), Err(SetupError::OutOfRange(_))), "{out}");
+    }
+    assert!(Samurai::setup(json!({"players": 4}).as_object().unwrap()).is_ok());
+}
