@@ -36,6 +36,7 @@ CLASS_TO_CORE = {
     ex.InvalidDataError: "InvalidData",
     ex.InvalidPositionError: "InvalidPosition",
     ex.PositionNotSupportedError: "PositionNotSupported",
+    ex.DocumentTooLargeError: "DocumentTooLarge",
 }
 
 
