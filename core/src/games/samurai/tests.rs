@@ -20,3 +20,14 @@ fn players_must_be_an_integer() {
     }
     assert!(Samurai::setup(json!({"players": 4}).as_object().unwrap()).is_ok());
 }
+
+/// A replacement component file's unknown name is quoted cut short, not in full (issue 37.7).
+#[test]
+fn a_huge_unknown_name_in_the_data_gives_a_short_message() {
+    let mut data: serde_json::Value = serde_json::from_str(super::data::EMBEDDED).unwrap();
+    let huge = "x".repeat(1 << 20);
+    data["board"]["hexes"][0]["kind"] = json!(huge);
+    let err = Samurai::setup(json!({ "data": data }).as_object().unwrap()).err().expect("an unknown kind is refused");
+    let text = err.to_string();
+    assert!(text.contains("unknown kind \"xxx") && text.len() < 400, "{}", text.len());
+}
