@@ -27,7 +27,7 @@ fn a_huge_unknown_name_in_the_data_gives_a_short_message() {
     let mut data: serde_json::Value = serde_json::from_str(super::data::EMBEDDED).unwrap();
     let huge = "x".repeat(1 << 20);
     data["board"]["hexes"][0]["kind"] = json!(huge);
-    let err = Samurai::setup(json!({ "data": data }).as_object().unwrap()).err().expect("an unknown kind is refused");
+    let Err(err) = Samurai::setup(json!({ "data": data }).as_object().unwrap()) else { panic!("an unknown kind is refused") };
     let text = err.to_string();
     assert!(text.contains("unknown kind \"xxx") && text.len() < 400, "{}", text.len());
 }
