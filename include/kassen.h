@@ -198,6 +198,11 @@ enum kassen_status
      * cannot sample. The state is unchanged.
      */
     KASSEN_STATUS_POSITION_NOT_SUPPORTED = 307,
+    /**
+     * A document (a saved state, a position) is longer than 16 MiB, or holds a longer array
+     * or more values than its game can hold; refused before it is parsed. Nothing changed.
+     */
+    KASSEN_STATUS_DOCUMENT_TOO_LARGE = 308,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -689,8 +694,10 @@ kassen_status kassen_game_observation_len(const struct kassen_game *game, size_t
  * `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_UNSUPPORTED_FORMAT` (another `format`),
  * `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
  * `KASSEN_STATUS_INVALID_POSITION` (an unknown field, a position that does not match the
- * game's schema, or one that breaks a rule: the message names the field and the rule) or
- * `KASSEN_STATUS_INVALID_STATE` (a config that does not set up the game).
+ * game's schema, or one that breaks a rule: the message names the field and the rule),
+ * `KASSEN_STATUS_INVALID_STATE` (a config that does not set up the game) or
+ * `KASSEN_STATUS_DOCUMENT_TOO_LARGE` (text longer than 16 MiB, or an array or a count of
+ * values longer than the named game's positions can hold: refused before it is parsed).
  */
 kassen_status kassen_state_from_position(const char *json, struct kassen_state **out);
 
@@ -1312,8 +1319,10 @@ kassen_status kassen_state_to_json(const struct kassen_state *state, struct kass
  * `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_UNSUPPORTED_FORMAT`,
  * `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
  * `KASSEN_STATUS_INVALID_STATE` (also for a saved config that
- * is not a JSON object or does not set up the game: the save is invalid, not the call) or
- * `KASSEN_STATUS_INVALID_DATA`.
+ * is not a JSON object or does not set up the game: the save is invalid, not the call),
+ * `KASSEN_STATUS_INVALID_DATA` or `KASSEN_STATUS_DOCUMENT_TOO_LARGE` (text longer than
+ * 16 MiB, or an array or a count of values longer than the named game's saves can hold:
+ * refused before it is parsed, so no text can exhaust memory).
  */
 kassen_status kassen_state_from_json(const char *json, struct kassen_state **out);
 

@@ -48,6 +48,9 @@ pub enum ErrorCode {
     /// An operation a state started from a constructed position cannot support (a
     /// determinization of a game that cannot sample the position's hidden parts).
     PositionNotSupported = 307,
+    /// A document (a saved state, a position, a config) is longer, or holds a longer array or
+    /// more values, than its game can hold (crate::input::Limits); refused before it is parsed.
+    DocumentTooLarge = 308,
 }
 
 impl ErrorCode {
@@ -85,6 +88,7 @@ impl ErrorCode {
         ErrorCode::InvalidData,
         ErrorCode::InvalidPosition,
         ErrorCode::PositionNotSupported,
+        ErrorCode::DocumentTooLarge,
     ];
 }
 
@@ -180,6 +184,9 @@ pub enum LoadError {
     /// breaks a bound or an invariant of the rules; the message names the field and the rule.
     #[error("invalid position: {0}")]
     InvalidPosition(String),
+    /// A document longer, or holding a longer array or more values, than its game can hold.
+    #[error("document too large: {0}")]
+    TooLarge(String),
 }
 
 impl LoadError {
@@ -196,6 +203,7 @@ impl LoadError {
             LoadError::Setup(SetupError::InvalidData(_)) => ErrorCode::InvalidData,
             LoadError::Setup(_) => ErrorCode::InvalidState,
             LoadError::InvalidPosition(_) => ErrorCode::InvalidPosition,
+            LoadError::TooLarge(_) => ErrorCode::DocumentTooLarge,
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod events;
 pub mod game;
 pub mod games;
 pub mod hex;
+pub mod input;
 pub mod json_text;
 pub mod layout;
 pub mod quantize;

@@ -273,8 +273,8 @@ pub unsafe extern "C" fn kassen_batch_new_n(
 
 /// The batch of `kassen_batch_new` and `kassen_batch_new_n`, boxed for the caller.
 fn new_batch(game: &kassen_game, options_json: &str) -> Result<*mut kassen_batch, Failure> {
-    let v: serde_json::Value = serde_json::from_str(options_json)
-        .map_err(|e| Failure::new(kassen_status::InvalidConfig, format!("malformed batch options json: {e}")))?;
+    let v = kassen_core::input::parse(options_json, &kassen_core::input::Limits::COMPONENTS)
+        .map_err(|e| Failure::new(kassen_status::InvalidConfig, format!("batch options json: {e}")))?;
     let batch = game.inner.new_batch(BatchOptions::from_json(&v)?)?;
     Ok(Box::into_raw(Box::new(kassen_batch { inner: batch })))
 }

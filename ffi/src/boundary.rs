@@ -57,8 +57,11 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
-/// Stores `message` as this thread's last error (interior NULs are replaced).
+/// Stores `message` as this thread's last error (interior NULs are replaced), cut to
+/// [`MESSAGE_BYTES`](kassen_core::input::MESSAGE_BYTES) bytes: a message that quotes a huge
+/// argument never becomes a huge string.
 pub fn set_last_error(message: &str) {
+    let message = kassen_core::input::cut(message, kassen_core::input::MESSAGE_BYTES);
     let c = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
     // `try_with` fails only while the thread is being torn down; then there is no one to tell.
     let _ = LAST_ERROR.try_with(|slot| {

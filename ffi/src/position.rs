@@ -24,8 +24,10 @@ use crate::status::kassen_status;
 /// `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_UNSUPPORTED_FORMAT` (another `format`),
 /// `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
 /// `KASSEN_STATUS_INVALID_POSITION` (an unknown field, a position that does not match the
-/// game's schema, or one that breaks a rule: the message names the field and the rule) or
-/// `KASSEN_STATUS_INVALID_STATE` (a config that does not set up the game).
+/// game's schema, or one that breaks a rule: the message names the field and the rule),
+/// `KASSEN_STATUS_INVALID_STATE` (a config that does not set up the game) or
+/// `KASSEN_STATUS_DOCUMENT_TOO_LARGE` (text longer than 16 MiB, or an array or a count of
+/// values longer than the named game's positions can hold: refused before it is parsed).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_from_position(json: *const c_char, out: *mut *mut kassen_state) -> kassen_status {
     ffi_boundary! {

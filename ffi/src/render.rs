@@ -89,8 +89,11 @@ pub unsafe extern "C" fn kassen_game_render_view_svg_n(
 
 /// The SVG of `kassen_game_render_view_svg` and its `_n` variant.
 fn render_view(game: &kassen_game, view_json: &str) -> Result<String, Failure> {
-    let view: serde_json::Value =
-        serde_json::from_str(view_json).map_err(|e| Failure::new(kassen_status::MalformedJson, format!("malformed view json: {e}")))?;
+    // Bounded like any document (16 MiB, a million values): DOCUMENT_TOO_LARGE past that.
+    let view = kassen_core::input::parse(view_json, &kassen_core::input::Limits::ANY).map_err(|e| match e {
+        kassen_core::LoadError::MalformedJson(m) => Failure::new(kassen_status::MalformedJson, format!("malformed view json: {m}")),
+        other => Failure::from(other),
+    })?;
     Ok(game.inner.render_svg(&view)?)
 }
 

@@ -609,8 +609,10 @@ pub unsafe extern "C" fn kassen_state_to_json(state: *const kassen_state, out: *
 /// `KASSEN_STATUS_MALFORMED_JSON`, `KASSEN_STATUS_UNSUPPORTED_FORMAT`,
 /// `KASSEN_STATUS_LOAD_UNKNOWN_GAME`, `KASSEN_STATUS_RULES_VERSION_MISMATCH`,
 /// `KASSEN_STATUS_INVALID_STATE` (also for a saved config that
-/// is not a JSON object or does not set up the game: the save is invalid, not the call) or
-/// `KASSEN_STATUS_INVALID_DATA`.
+/// is not a JSON object or does not set up the game: the save is invalid, not the call),
+/// `KASSEN_STATUS_INVALID_DATA` or `KASSEN_STATUS_DOCUMENT_TOO_LARGE` (text longer than
+/// 16 MiB, or an array or a count of values longer than the named game's saves can hold:
+/// refused before it is parsed, so no text can exhaust memory).
 #[no_mangle]
 pub unsafe extern "C" fn kassen_state_from_json(json: *const c_char, out: *mut *mut kassen_state) -> kassen_status {
     ffi_boundary! {

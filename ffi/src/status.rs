@@ -80,6 +80,9 @@ pub enum kassen_status {
     /// a search bot's move) of a state that started at a position whose hidden parts the game
     /// cannot sample. The state is unchanged.
     PositionNotSupported = 307,
+    /// A document (a saved state, a position) is longer than 16 MiB, or holds a longer array
+    /// or more values than its game can hold; refused before it is parsed. Nothing changed.
+    DocumentTooLarge = 308,
 }
 
 impl kassen_status {
@@ -114,6 +117,7 @@ impl kassen_status {
             kassen_status::InvalidData,
             kassen_status::InvalidPosition,
             kassen_status::PositionNotSupported,
+            kassen_status::DocumentTooLarge,
         ]
     }
 
@@ -148,6 +152,7 @@ impl kassen_status {
             S::InvalidData => ErrorCode::InvalidData,
             S::InvalidPosition => ErrorCode::InvalidPosition,
             S::PositionNotSupported => ErrorCode::PositionNotSupported,
+            S::DocumentTooLarge => ErrorCode::DocumentTooLarge,
         }
     }
 
@@ -183,6 +188,7 @@ impl kassen_status {
             ErrorCode::InvalidData => S::InvalidData,
             ErrorCode::InvalidPosition => S::InvalidPosition,
             ErrorCode::PositionNotSupported => S::PositionNotSupported,
+            ErrorCode::DocumentTooLarge => S::DocumentTooLarge,
         }
     }
 
@@ -222,6 +228,7 @@ impl kassen_status {
             S::InvalidData => "KASSEN_STATUS_INVALID_DATA\0",
             S::InvalidPosition => "KASSEN_STATUS_INVALID_POSITION\0",
             S::PositionNotSupported => "KASSEN_STATUS_POSITION_NOT_SUPPORTED\0",
+            S::DocumentTooLarge => "KASSEN_STATUS_DOCUMENT_TOO_LARGE\0",
         }
     }
 

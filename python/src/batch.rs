@@ -21,7 +21,7 @@ use numpy::ndarray::IxDyn;
 use numpy::{PyArray, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadwriteArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use crate::convert::Seed;
+use crate::convert::{IntArg, Seed};
 use crate::errors::{guard, Error, Result};
 use crate::game::Game;
 
@@ -320,41 +320,40 @@ impl Batch {
 impl Batch {
     #[new]
     #[pyo3(
-        signature = (game, num_envs, seed=Seed(0), *, threads=1, obs_seat=None, opponent=None, learner_seat=0, max_episode_steps=None, obs_dtype="float32"),
+        signature = (game, num_envs, seed=Seed(0), *, threads=IntArg(Ok(1)), obs_seat=None, opponent=None, learner_seat=IntArg(Ok(0)), max_episode_steps=None, obs_dtype="float32"),
         text_signature = "(game, num_envs, seed=0, *, threads=1, obs_seat=None, opponent=None, learner_seat=0, max_episode_steps=None, obs_dtype='float32')"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: PyRef<'_, Game>,
-        num_envs: i64,
+        num_envs: IntArg,
         seed: Seed,
-        threads: i64,
-        obs_seat: Option<i32>,
+        threads: IntArg,
+        obs_seat: Option<IntArg>,
         opponent: Option<&str>,
-        learner_seat: usize,
-        max_episode_steps: Option<u32>,
+        learner_seat: IntArg,
+        max_episode_steps: Option<IntArg>,
         obs_dtype: &str,
     ) -> Result<Batch> {
         let dtype = match obs_dtype {
             "float32" => ObsDtype::F32,
             "uint8" => ObsDtype::U8,
-            other => return Err(Error::invalid_argument(format!("obs_dtype must be \"float32\" or \"uint8\", got {other:?}"))),
-        };
-        // A negative count is the same out-of-range error as a huge one (code 102), not a bare
-        // OverflowError from the argument conversion.
-        let count = |name: &str, v: i64| {
-            usize::try_from(v)
-                .map_err(|_| Error::from(kassen_core::SetupError::OutOfRange(format!("{name} must not be negative, got {v}"))))
+            other => {
+                return Err(Error::invalid_argument(format!(
+                    "obs_dtype must be \"float32\" or \"uint8\", got {}",
+                    kassen_core::input::quote(other)
+                )))
+            }
         };
         let opts = BatchOptions {
-            num_envs: count("num_envs", num_envs)?,
+            num_envs: option_int("num_envs", &num_envs)?,
             seed: seed.0,
-            threads: count("threads", threads)?,
-            obs_seat,
+            threads: option_int("threads", &threads)?,
+            obs_seat: obs_seat.map(|v| option_int("obs_seat", &v)).transpose()?,
             opponent: opponent.map(Opponent::parse).transpose()?,
-            learner_seat,
-            max_episode_steps,
+            learner_seat: option_int("learner_seat", &learner_seat)?,
+            max_episode_steps: max_episode_steps.map(|v| option_int("max_episode_steps", &v)).transpose()?,
             obs_dtype: dtype,
         };
         let handle = game.inner.clone();
@@ -594,4 +593,18 @@ fn copy_actions<T: numpy::Element + Copy>(
 #[pyfunction]
 pub fn episode_seed(seed: Seed, slot: usize, episode: u64) -> u64 {
     kassen_core::batch::episode_seed(seed.0, slot, episode)
+}
+
+/// An int option of `Batch` as the type the core takes. One that does not fit it (negative,
+/// or past its range, `2**64` included) is the same out-of-range error as a count the core
+/// cannot serve (`ConfigOutOfRangeError`, code 102), never a bare `OverflowError`.
+fn option_int<T: TryFrom<i64>>(name: &str, v: &IntArg) -> Result<T> {
+    let text = match &v.0 {
+        Ok(x) => match T::try_from(*x) {
+            Ok(t) => return Ok(t),
+            Err(_) => x.to_string(),
+        },
+        Err(text) => text.clone(),
+    };
+    Err(kassen_core::SetupError::OutOfRange(format!("{name} {text} is out of range")).into())
 }

@@ -5,8 +5,11 @@
 //! - a Python value becomes JSON with at most [`MAX_DEPTH`] levels of nesting, [`MAX_NODES`]
 //!   values and [`MAX_STRING_BYTES`] bytes of strings (keys included); a self-referential list
 //!   or dict fails on the depth bound;
-//! - JSON text (a saved state, a config) is at most [`MAX_JSON_TEXT_BYTES`] bytes; serde_json
-//!   itself bounds its nesting to 128 levels;
+//! - JSON text of a saved state or a position document is parsed by the core within the limits
+//!   of its game (`kassen_core::input`: at most 16 MiB, and no longer an array or more values
+//!   than the game's documents hold, else `DocumentTooLarge`, 308); a config's text is at most
+//!   [`MAX_JSON_TEXT_BYTES`] bytes here and within the core's component limits; serde_json
+//!   itself bounds nesting to 128 levels;
 //! - ids and seeds are Python ints of any size: an int outside the range a method takes is a
 //!   kassen error with the method's code (201 action out of range, 205 invalid player, 5 for a
 //!   seed), never `OverflowError`; a `bool` is refused (`ArgumentTypeError`, code 5, also a
@@ -28,7 +31,7 @@ pub const MAX_DEPTH: usize = 128;
 pub const MAX_NODES: usize = 1_000_000;
 /// The most bytes of string data (dict keys included, UTF-8) one converted value may hold.
 pub const MAX_STRING_BYTES: usize = 16 << 20;
-/// The longest JSON text accepted (a saved state or a config): 16 MiB.
+/// The longest JSON text of a config or a view accepted here: 16 MiB.
 pub const MAX_JSON_TEXT_BYTES: usize = 16 << 20;
 
 /// A JSON value as Python objects: dict, list, str, int, float, bool, None.
@@ -78,7 +81,7 @@ pub fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny
 /// No Python code runs during the conversion (list and dict subclasses are read through the
 /// C API, not their `__iter__`), so the value cannot change under it.
 pub fn py_to_value(obj: &Bound<'_, PyAny>, code: ErrorCode) -> Result<Value> {
-    let mut budget = Budget { nodes: 0, bytes: 0, code };
+    let mut budget = Budget { nodes: 0, bytes: 0, code, size_code: code };
     budget.convert(obj, 1)
 }
 
@@ -86,6 +89,8 @@ struct Budget {
     nodes: usize,
     bytes: usize,
     code: ErrorCode,
+    /// The code of a value past [`MAX_NODES`] or [`MAX_STRING_BYTES`].
+    size_code: ErrorCode,
 }
 
 impl Budget {
@@ -104,7 +109,7 @@ impl Budget {
 
     #[cold]
     fn too_many(&self) -> Error {
-        self.error(format!("value is too large (more than {MAX_NODES} elements)"))
+        Error::new(self.size_code, format!("value is too large (more than {MAX_NODES} elements)"))
     }
 
     /// Counts `n` more values.
@@ -120,7 +125,7 @@ impl Budget {
         let text = s.to_cow().map_err(|_| self.error("string is not valid unicode (it contains a lone surrogate)"))?;
         self.bytes = self.bytes.saturating_add(text.len());
         if self.bytes > MAX_STRING_BYTES {
-            return Err(self.error(format!("value is too large (more than {MAX_STRING_BYTES} bytes of strings)")));
+            return Err(Error::new(self.size_code, format!("value is too large (more than {MAX_STRING_BYTES} bytes of strings)")));
         }
         Ok(text.into_owned())
     }
@@ -197,18 +202,27 @@ impl Budget {
     }
 }
 
+/// A position document as the caller gave it.
+pub enum Position {
+    /// JSON text, parsed by the core within the limits of the game it names.
+    Text(String),
+    /// The parsed form, held by the core to the same limits.
+    Value(Value),
+}
+
 /// A position document given as JSON text (a `str`) or as its parsed form (a `dict`), for
-/// `State.from_position` and `Game.load_position`: text goes through the same limits as a
-/// save's, a dict through [`py_to_value`] (a value with no JSON counterpart is
-/// `InvalidPosition`); anything else is `ArgumentTypeError`.
-pub fn position_value(obj: &Bound<'_, PyAny>) -> Result<Value> {
+/// `State.from_position` and `Game.load_position`: text is parsed by the core like a save's
+/// (`DocumentTooLargeError` past its game's limits, before it is parsed), a dict goes through
+/// [`py_to_value`] (a value with no JSON counterpart is `InvalidPosition`, one too large
+/// `DocumentTooLarge`); anything else is `ArgumentTypeError`.
+pub fn position_arg(obj: &Bound<'_, PyAny>) -> Result<Position> {
     if obj.is_instance_of::<pyo3::types::PyString>() {
-        let text: String = obj.extract()?;
-        let text = json_text(&text, ErrorCode::MalformedJson)?;
-        return serde_json::from_str(text).map_err(|e| Error::new(ErrorCode::MalformedJson, format!("malformed json: {e}")));
+        return Ok(Position::Text(obj.extract()?));
     }
     if obj.is_instance_of::<pyo3::types::PyDict>() {
-        return py_to_value(obj, ErrorCode::InvalidPosition);
+        // Too many values is the code of a text too large, as the core reports it for text.
+        let mut budget = Budget { nodes: 0, bytes: 0, code: ErrorCode::InvalidPosition, size_code: ErrorCode::DocumentTooLarge };
+        return Ok(Position::Value(budget.convert(obj, 1)?));
     }
     Err(Error::wrong_type(format!("a position document is a str of json or a dict, not {}", type_name(obj))))
 }

@@ -83,7 +83,11 @@ impl From<Error> for PyErr {
 /// Builds the `kassen.exceptions` instance for `code` (`ArgumentTypeError` if `wrong_type`).
 /// Falls back to `ValueError` / `TypeError` if the Python package is missing, e.g. when the
 /// native module is imported on its own.
+///
+/// The message is cut to [`MESSAGE_BYTES`](kassen_core::input::MESSAGE_BYTES) bytes: one that
+/// quotes a huge argument never becomes a huge string.
 fn to_exception(py: Python<'_>, code: ErrorCode, msg: String, wrong_type: bool) -> PyErr {
+    let msg = kassen_core::input::cut(&msg, kassen_core::input::MESSAGE_BYTES).into_owned();
     let factory = ERROR_FROM_CODE
         .get_or_try_init(py, || -> PyResult<Py<PyAny>> { Ok(py.import("kassen.exceptions")?.getattr("_error_from_code")?.unbind()) });
     match factory {

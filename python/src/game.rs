@@ -5,7 +5,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use kassen_core::engine::{self, GameHandle};
-use kassen_core::{ErrorCode, LoadError};
+use kassen_core::ErrorCode;
 use pyo3::exceptions::PyAssertionError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -93,16 +93,12 @@ impl Game {
         self.inner.explicit_chance()
     }
 
-    /// Loads a state saved by `State.to_json` for this game and config. Text longer than
-    /// 16 MiB or nested deeper than 128 levels is `MalformedJsonError` (300).
+    /// Loads a state saved by `State.to_json` for this game and config. Text nested deeper
+    /// than 128 levels is `MalformedJsonError` (300); text longer than 16 MiB, or holding a
+    /// longer array or more values than a save of this game can, is `DocumentTooLargeError`
+    /// (308), refused before it is parsed.
     fn state_from_json(&self, py: Python<'_>, text: &str) -> Result<State> {
-        let text = json_text(text, ErrorCode::MalformedJson)?;
-        let handle = py.detach(|| {
-            guard(|| {
-                let v: Value = serde_json::from_str(text).map_err(|e| LoadError::MalformedJson(e.to_string()))?;
-                Ok(self.inner.state_from_value(&v)?)
-            })
-        })?;
+        let handle = py.detach(|| guard(|| Ok(self.inner.state_from_json(text)?)))?;
         Ok(State::new(handle))
     }
 
@@ -110,8 +106,11 @@ impl Game {
     /// document as JSON text or a dict, see `State.from_position`). A document of another
     /// game is `WrongGameError` (6), of another config `InvalidPositionError` (306).
     fn load_position(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> Result<State> {
-        let v = crate::convert::position_value(position)?;
-        let handle = py.detach(|| guard(|| Ok(self.inner.load_position(&v)?)))?;
+        let inner = &self.inner;
+        let handle = match crate::convert::position_arg(position)? {
+            crate::convert::Position::Text(text) => py.detach(|| guard(|| Ok(inner.load_position_json(&text)?)))?,
+            crate::convert::Position::Value(v) => py.detach(|| guard(|| Ok(inner.load_position(&v)?)))?,
+        };
         Ok(State::new(handle))
     }
 

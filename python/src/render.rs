@@ -4,7 +4,6 @@
 use kassen_core::engine::{GameHandle, StateHandle};
 use kassen_core::render::RenderError;
 use kassen_core::{ErrorCode, Player};
-use serde_json::Value;
 
 use crate::errors::{guard, Error, Result};
 
@@ -21,8 +20,11 @@ pub fn state_svg(s: &StateHandle, player: Player) -> Result<String> {
 
 /// Draws a view envelope given as JSON text.
 pub fn view_svg(game: &GameHandle, view_json: &str) -> Result<String> {
-    let view: Value =
-        serde_json::from_str(view_json).map_err(|e| Error::new(ErrorCode::MalformedJson, format!("malformed view json: {e}")))?;
+    // Bounded like any document (16 MiB, a million values): DocumentTooLargeError past that.
+    let view = kassen_core::input::parse(view_json, &kassen_core::input::Limits::ANY).map_err(|e| match e {
+        kassen_core::LoadError::MalformedJson(m) => Error::new(ErrorCode::MalformedJson, format!("malformed view json: {m}")),
+        other => Error::from(other),
+    })?;
     guard(|| Ok(game.render_svg(&view)?))
 }
 

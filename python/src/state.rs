@@ -19,7 +19,7 @@ use numpy::{PyArray, PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-use crate::convert::{action_id, json_text, player_id, position_value, value_to_py, IntArg, Seed};
+use crate::convert::{action_id, player_id, position_arg, value_to_py, IntArg, Position, Seed};
 use crate::errors::{guard, Error, Result};
 use crate::game::Game;
 
@@ -341,10 +341,11 @@ impl State {
     }
 
     /// Loads a saved state of any registered game (its log is replayed and checked). Text
-    /// longer than 16 MiB or nested deeper than 128 levels is `MalformedJsonError` (300).
+    /// nested deeper than 128 levels is `MalformedJsonError` (300); text longer than 16 MiB,
+    /// or holding a longer array or more values than a save of its game can, is
+    /// `DocumentTooLargeError` (308), refused before it is parsed.
     #[staticmethod]
     fn from_json(py: Python<'_>, text: &str) -> Result<State> {
-        let text = json_text(text, ErrorCode::MalformedJson)?;
         py.detach(|| guard(|| Ok(StateHandle::from_json(text)?))).map(State::new)
     }
 
@@ -355,8 +356,11 @@ impl State {
     /// holds only the actions after the position; `to_json` saves the position with them.
     #[staticmethod]
     fn from_position(py: Python<'_>, position: &Bound<'_, PyAny>) -> Result<State> {
-        let v = position_value(position)?;
-        py.detach(|| guard(|| Ok(StateHandle::from_position_value(&v)?))).map(State::new)
+        let handle = match position_arg(position)? {
+            Position::Text(text) => py.detach(|| guard(|| Ok(StateHandle::from_position_json(&text)?))),
+            Position::Value(v) => py.detach(|| guard(|| Ok(StateHandle::from_position_value(&v)?))),
+        };
+        handle.map(State::new)
     }
 
     /// The current state as a position document (a dict: `format`, `game`, `rules_version`,

@@ -37,6 +37,7 @@ CLASS_TO_CORE = {
     ex.InvalidDataError: "InvalidData",
     ex.InvalidPositionError: "InvalidPosition",
     ex.PositionNotSupportedError: "PositionNotSupported",
+    ex.DocumentTooLargeError: "DocumentTooLarge",
 }
 
 

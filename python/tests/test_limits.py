@@ -3,8 +3,9 @@
 A config is converted from Python objects to JSON with at most 128 levels of nesting,
 1,000,000 elements and 16 MiB of strings; JSON text (a saved state, a config) is at most
 16 MiB. Past a bound the call fails with the code of what was being loaded: 101
-(InvalidConfigError) for a config, 300 (MalformedJsonError) for a saved state. Never a crash,
-never RecursionError.
+(InvalidConfigError) for a config, 300 (MalformedJsonError) for a saved state nested too
+deeply, 308 (DocumentTooLargeError) for one too long (test_large_documents.py). Never a
+crash, never RecursionError.
 
 The inputs that used to crash the interpreter (a stack overflow in the native conversion) run
 in a child process, so a regression fails this test instead of killing the test run.
@@ -117,9 +118,13 @@ def test_size_bounds(gid):
         kassen.load_game(gid, {"x": {str(i): i for i in range(MAX_NODES + 1)}})
     with pytest.raises(ex.InvalidConfigError):
         kassen.load_game(gid, {"x": ["y" * (1 << 20)] * 17})
-    # A large value inside the bounds converts (and is then an unknown key).
+    # A large value inside the bounds converts (and is then an unknown key); past the core's
+    # bounds on a config (4,096 elements in one array, issue 37.3) it is too large.
     with pytest.raises(ex.UnknownConfigKeyError):
+        kassen.load_game(gid, {"x": [0] * 4_000})
+    with pytest.raises(ex.InvalidConfigError) as e:
         kassen.load_game(gid, {"x": [0] * 100_000})
+    assert "too large" in str(e.value)
 
 
 def test_values_json_cannot_hold_are_invalid_config():
@@ -160,11 +165,12 @@ def test_saved_state_text_bounds():
     game = kassen.load_game("samurai")
     with pytest.raises(ex.MalformedJsonError):
         game.state_from_json(deep)
+    # Past 16 MiB: refused before it is parsed (issue 37.3: DocumentTooLargeError, 308).
     huge = json.dumps({"format": kassen.STATE_FORMAT, "pad": "x" * MAX_JSON_TEXT_BYTES})
-    with pytest.raises(ex.MalformedJsonError) as e:
+    with pytest.raises(ex.DocumentTooLargeError) as e:
         kassen.State.from_json(huge)
-    assert "too large" in str(e.value)
-    with pytest.raises(ex.MalformedJsonError):
+    assert "too large" in str(e.value) and e.value.code == 308
+    with pytest.raises(ex.DocumentTooLargeError):
         game.state_from_json(huge)
     with pytest.raises(ex.InvalidConfigError):
         kassen._kassen._load_game_json("samurai", "[" * 20_000)

@@ -72,6 +72,27 @@ def test_replay_html_has_a_frame_per_visible_step(game_id, tmp_path):
     assert out.read_text(encoding="utf-8") == page
 
 
+@pytest.mark.parametrize("game_id", sorted(kassen.games()))
+def test_replay_command_reports_an_old_save_without_a_traceback(game_id, tmp_path):
+    # Issue 37.7: a save of an earlier rules_version is one line on stderr with code 303 and
+    # exit status 1, not a traceback; a missing file likewise.
+    saved = json.loads(_midgame(game_id, 5).to_json())
+    saved["rules_version"] = f"{game_id}/0"
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(saved))
+    out = tmp_path / "replay.html"
+    for args in ([str(path)], [str(tmp_path / "missing.json")]):
+        proc = subprocess.run([sys.executable, "-m", "kassen.replay", *args, "-o", str(out)], capture_output=True,
+                              text=True)
+        assert proc.returncode == 1, proc
+        assert "Traceback" not in proc.stderr and proc.stdout == ""
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "kassen.replay", str(path), "-o", str(out)], capture_output=True,
+                          text=True)
+    assert "rules version" in proc.stderr and "303" in proc.stderr
+    assert not out.exists()
+
+
 def test_play_session_sends_only_the_seats_view():
     session = Session("sekigahara", {}, seat=0, seed=4)
     snap = session.snapshot()

@@ -10,7 +10,10 @@ const KEYS: [&str; 8] = ["num_envs", "seed", "threads", "obs_seat", "opponent", 
 fn uint(m: &Map<String, Value>, key: &str) -> Result<Option<u64>, SetupError> {
     match m.get(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(v) => v.as_u64().map(Some).ok_or_else(|| SetupError::InvalidConfig(format!("{key} must be a non-negative integer, got {v}"))),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| SetupError::InvalidConfig(format!("{key} must be a non-negative integer, got {}", crate::input::json(v)))),
     }
 }
 
@@ -37,19 +40,24 @@ impl BatchOptions {
             Some(v) => Some(
                 v.as_i64()
                     .and_then(|s| i32::try_from(s).ok())
-                    .ok_or_else(|| SetupError::InvalidConfig(format!("obs_seat must be a seat number, got {v}")))?,
+                    .ok_or_else(|| SetupError::InvalidConfig(format!("obs_seat must be a seat number, got {}", crate::input::json(v))))?,
             ),
         };
         let text = |key: &str| match m.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(v) => Err(SetupError::InvalidConfig(format!("{key} must be a string, got {v}"))),
+            Some(v) => Err(SetupError::InvalidConfig(format!("{key} must be a string, got {}", crate::input::json(v)))),
         };
         o.opponent = text("opponent")?.map(Opponent::parse).transpose()?;
         o.obs_dtype = match text("obs_dtype")? {
             None | Some("float32") => ObsDtype::F32,
             Some("uint8") => ObsDtype::U8,
-            Some(other) => return Err(SetupError::InvalidConfig(format!("obs_dtype must be \"float32\" or \"uint8\", got {other:?}"))),
+            Some(other) => {
+                return Err(SetupError::InvalidConfig(format!(
+                    "obs_dtype must be \"float32\" or \"uint8\", got {}",
+                    crate::input::quote(other)
+                )))
+            }
         };
         Ok(o)
     }

@@ -55,8 +55,9 @@ pub fn specs() -> Vec<BotSpec> {
 pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupError> {
     let unknown = || {
         SetupError::InvalidConfig(format!(
-            "unknown bot {spec:?} (known: \"random\", \"monte_carlo\", \"monte_carlo:P\", \"ismcts:easy\", \"ismcts:normal\", \
-             \"ismcts:hard\", \"ismcts:N\", each optionally with \"@<T>ms\")"
+            "unknown bot {} (known: \"random\", \"monte_carlo\", \"monte_carlo:P\", \"ismcts:easy\", \"ismcts:normal\", \
+             \"ismcts:hard\", \"ismcts:N\", each optionally with \"@<T>ms\")",
+            crate::input::quote(spec)
         ))
     };
     // A number of digits from 1 to `max`; more digits than any u64 are above `max` too.

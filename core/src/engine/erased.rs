@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use crate::error::{LoadError, RuleError, SetupError};
 use crate::events::{Event, Events};
 use crate::game::{ActionId, Game, GameInfo, Player, CHANCE};
+use crate::input::Limits;
 
 use super::documents::{PositionHeader, SavedHeader};
 use super::{Bound, DynGame, DynState, GameHandle, Instance, StableHasher, StateHandle, POSITION_FORMAT, STATE_FORMAT};
@@ -36,6 +37,7 @@ impl<G: Game> DynGame for Instance<G> {
     }
 
     fn state_from_value(&self, v: &Value) -> Result<StateHandle, LoadError> {
+        Limits::saved(&self.info).check_value(v)?;
         let header = SavedHeader::parse(v)?;
         self.check_header(&header.game, &header.rules_version, &header.config, || {
             LoadError::InvalidState("saved state has another config than this game".into())
@@ -58,6 +60,7 @@ impl<G: Game> DynGame for Instance<G> {
     }
 
     fn load_position(&self, v: &Value) -> Result<StateHandle, LoadError> {
+        Limits::position(&self.info).check_value(v)?;
         let header = PositionHeader::parse(v)?;
         self.check_header(&header.game, &header.rules_version, &header.config, || {
             LoadError::InvalidPosition("the position has another config than this game".into())

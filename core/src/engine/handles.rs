@@ -11,8 +11,9 @@ use serde_json::{json, Value};
 use crate::error::{LoadError, RuleError, SetupError};
 use crate::events::Event;
 use crate::game::{ActionId, GameInfo, Player, CHANCE, TERMINAL};
+use crate::input::{self, Limits};
 
-use super::documents::{PositionHeader, SavedHeader};
+use super::documents::{read_document, PositionHeader, SavedHeader};
 use super::load_game;
 
 /// A game under one configuration, behind a shared handle.
@@ -36,10 +37,15 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     /// schema (`InvalidPosition`) and the rules ([`Game::validate_position`](crate::game::Game::validate_position), `InvalidPosition`
     /// naming the field and the rule). The state's history holds only the actions after it.
     fn load_position(&self, v: &Value) -> Result<StateHandle, LoadError>;
-    /// [`DynGame::load_position`] from JSON text.
+    /// [`DynGame::state_from_value`] from JSON text, parsed within this game's
+    /// [`Limits::saved`] (`DocumentTooLarge` past them, before anything is allocated).
+    fn state_from_json(&self, text: &str) -> Result<StateHandle, LoadError> {
+        self.state_from_value(&input::parse(text, &Limits::saved(self.info()))?)
+    }
+    /// [`DynGame::load_position`] from JSON text, parsed within this game's
+    /// [`Limits::position`] (`DocumentTooLarge` past them, before anything is allocated).
     fn load_position_json(&self, text: &str) -> Result<StateHandle, LoadError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| LoadError::MalformedJson(e.to_string()))?;
-        self.load_position(&v)
+        self.load_position(&input::parse(text, &Limits::position(self.info()))?)
     }
     /// Draws a view of this game ([`DynState::view`]) as an SVG document.
     fn render_svg(&self, view: &Value) -> Result<String, crate::render::RenderError>;
@@ -199,10 +205,14 @@ pub(super) fn game_of(id: &str, config: &Value) -> Result<GameHandle, LoadError>
 pub struct StateHandle(pub(super) Box<dyn DynState>);
 
 impl StateHandle {
-    /// Loads a saved state (see [`DynState::to_json`]), finding its game in the registry.
+    /// Loads a saved state (see [`DynState::to_json`]), finding its game in the registry. The
+    /// text is parsed within the limits of the game it names ([`Limits::saved`]):
+    /// `DocumentTooLarge` past them, before anything is allocated.
     pub fn from_json(text: &str) -> Result<StateHandle, LoadError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| LoadError::MalformedJson(e.to_string()))?;
-        StateHandle::from_value(&v)
+        match read_document(text, Limits::saved)? {
+            (v, Some(game)) => game.state_from_value(&v),
+            (v, None) => StateHandle::from_value(&v),
+        }
     }
 
     pub fn from_value(v: &Value) -> Result<StateHandle, LoadError> {
@@ -212,9 +222,13 @@ impl StateHandle {
 
     /// Starts a game at the position of a position document (docs/positions.md), finding its
     /// game in the registry and setting it up with the document's config.
+    /// The text is parsed within the limits of the game it names ([`Limits::position`]):
+    /// `DocumentTooLarge` past them, before anything is allocated.
     pub fn from_position_json(text: &str) -> Result<StateHandle, LoadError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| LoadError::MalformedJson(e.to_string()))?;
-        StateHandle::from_position_value(&v)
+        match read_document(text, Limits::position)? {
+            (v, Some(game)) => game.load_position(&v),
+            (v, None) => StateHandle::from_position_value(&v),
+        }
     }
 
     /// [`StateHandle::from_position_json`] from a parsed document.

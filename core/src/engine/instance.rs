@@ -84,10 +84,16 @@ impl<G: Game> Instance<G> {
         another_config: impl FnOnce() -> LoadError,
     ) -> Result<(), LoadError> {
         if game != G::ID {
-            return Err(LoadError::WrongGame { found: game.to_string(), expected: G::ID.to_string() });
+            return Err(LoadError::WrongGame {
+                found: crate::input::cut(game, crate::input::QUOTE_BYTES).into_owned(),
+                expected: G::ID.to_string(),
+            });
         }
         if rules_version != self.info.rules_version {
-            return Err(LoadError::RulesVersion { found: rules_version.to_string(), expected: self.info.rules_version.clone() });
+            return Err(LoadError::RulesVersion {
+                found: crate::input::cut(rules_version, crate::input::QUOTE_BYTES).into_owned(),
+                expected: self.info.rules_version.clone(),
+            });
         }
         if *config != self.info.config {
             let theirs = load_game(G::ID, Some(config)).map_err(LoadError::Setup)?;

@@ -27,12 +27,13 @@ pub(crate) use instance::check_position;
 
 use serde_json::{Map, Value};
 
-use crate::error::SetupError;
+use crate::error::{LoadError, SetupError};
 use crate::game::Game;
 use crate::games::samurai::Samurai;
 use crate::games::sekigahara::Sekigahara;
 use crate::games::sekigahara_daisakusen::Daisakusen;
 use crate::games::three_kingdoms_redux::Tkr;
+use crate::input::{self, Limits};
 
 /// The saved-state format written by [`DynState::to_json`].
 pub const STATE_FORMAT: &str = "kassen.state/1";
@@ -131,10 +132,14 @@ pub fn covered_configs(id: &str) -> Vec<Value> {
 
 /// Creates a game from its id and a JSON config object (`None`, `null` or `{}` for defaults).
 pub fn load_game(id: &str, config: Option<&Value>) -> Result<GameHandle, SetupError> {
-    let entry = REGISTRY.iter().find(|e| e.id == id).ok_or_else(|| SetupError::UnknownGame(id.to_string()))?;
+    let entry =
+        REGISTRY.iter().find(|e| e.id == id).ok_or_else(|| SetupError::UnknownGame(input::cut(id, input::QUOTE_BYTES).into_owned()))?;
     let mut map = match config {
         None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
+        Some(v @ Value::Object(m)) => {
+            Limits::COMPONENTS.check_value(v).map_err(|e| SetupError::InvalidConfig(format!("config too large: {e}")))?;
+            m.clone()
+        }
         Some(other) => return Err(SetupError::InvalidConfig(format!("config must be a json object, got {}", kind_of(other)))),
     };
     let explicit = match map.remove("explicit_chance") {
@@ -150,7 +155,10 @@ pub fn load_game_str(id: &str, config_json: Option<&str>) -> Result<GameHandle, 
     match config_json.map(str::trim).filter(|s| !s.is_empty()) {
         None => load_game(id, None),
         Some(text) => {
-            let v: Value = serde_json::from_str(text).map_err(|e| SetupError::InvalidConfig(format!("malformed config json: {e}")))?;
+            let v = input::parse(text, &Limits::COMPONENTS).map_err(|e| match e {
+                LoadError::MalformedJson(m) => SetupError::InvalidConfig(format!("malformed config json: {m}")),
+                other => SetupError::InvalidConfig(format!("config too large: {other}")),
+            })?;
             load_game(id, Some(&v))
         }
     }

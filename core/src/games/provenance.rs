@@ -17,6 +17,6 @@ pub fn check(p: &str, what: &str) -> Result<(), SetupError> {
     if CLASSES.contains(&p) {
         Ok(())
     } else {
-        Err(bad(format!("{what}: unknown provenance {p:?}")))
+        Err(bad(format!("{what}: unknown provenance {}", crate::input::quote(p))))
     }
 }

@@ -90,6 +90,11 @@ fn the_validator_rejects_a_deck_whose_games_cannot_end() {
 fn config_keys_are_checked() {
     assert!(matches!(Daisakusen::setup(json!({"max_turns": 0}).as_object().unwrap()), Err(SetupError::OutOfRange(_))));
     assert!(matches!(Daisakusen::setup(json!({"turns": 3}).as_object().unwrap()), Err(SetupError::UnknownKey(_))));
+    // A number that is not an integer is no turn count, even 20.0 (issue 37.7).
+    for bad in [json!(20.0), json!(7.5), json!("20")] {
+        assert!(matches!(Daisakusen::setup(json!({"max_turns": bad}).as_object().unwrap()), Err(SetupError::InvalidConfig(_))), "{bad}");
+    }
+    assert!(matches!(Daisakusen::setup(json!({"max_turns": -3}).as_object().unwrap()), Err(SetupError::OutOfRange(_))));
     assert_eq!(game_with(json!({"max_turns": 7})).info().config, json!({"max_turns": 7}));
     assert!(load(embedded()).is_ok());
 }

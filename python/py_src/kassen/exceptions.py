@@ -31,7 +31,8 @@ Every exception is a :class:`KassenError` carrying ``.code``, the stable number 
         ├── LoadUnknownGameError       302
         ├── RulesVersionMismatchError  303
         ├── InvalidStateError          304
-        └── InvalidPositionError       306   a position breaks the schema or a rule
+        ├── InvalidPositionError       306   a position breaks the schema or a rule
+        └── DocumentTooLargeError      308   longer than the game's documents can be
 """
 
 from __future__ import annotations
@@ -233,6 +234,13 @@ class InvalidPositionError(LoadError):
     default_code = 306
 
 
+class DocumentTooLargeError(LoadError):
+    """A saved state or position document is longer than 16 MiB, or holds a longer array or
+    more values than a document of its game can hold; refused before it is parsed."""
+
+    default_code = 308
+
+
 class InvalidDataError(SetupError, LoadError):
     """Component data is invalid (raised while setting a game up)."""
 
@@ -268,6 +276,7 @@ ERROR_CLASSES: Dict[int, Type[KassenError]] = {
         InvalidDataError,
         InvalidPositionError,
         PositionNotSupportedError,
+        DocumentTooLargeError,
     )
 }
 

@@ -230,7 +230,7 @@ impl Data {
                 "village" => HexKind::Village,
                 "city" => HexKind::City,
                 "edo" => HexKind::Edo,
-                k => return Err(bad(format!("hex {i}: unknown kind {k:?}"))),
+                k => return Err(bad(format!("hex {i}: unknown kind {}", crate::input::quote(k)))),
             };
             let mut players = 0u8;
             for &p in &h.players {
@@ -327,11 +327,11 @@ impl Data {
                 "ship" => TokenKind::Ship,
                 "figure_swap" => TokenKind::FigureSwap,
                 "token_swap" => TokenKind::TokenSwap,
-                k => TokenKind::Figure(figure_index(k).ok_or_else(|| bad(format!("token {i}: unknown type {k:?}")))?),
+                k => TokenKind::Figure(figure_index(k).ok_or_else(|| bad(format!("token {i}: unknown type {}", crate::input::quote(k))))?),
             };
             let mut influences = 0u8;
             for f in &t.influences {
-                influences |= 1 << figure_index(f).ok_or_else(|| bad(format!("token {i}: unknown figure {f:?}")))?;
+                influences |= 1 << figure_index(f).ok_or_else(|| bad(format!("token {i}: unknown figure {}", crate::input::quote(f))))?;
             }
             if t.strength > 20 {
                 return Err(bad(format!("token {i}: strength {} too large", t.strength)));
@@ -363,7 +363,7 @@ impl Data {
 
         // --- figures: the supply must fill every settlement of each player count ---
         if let Some(k) = file.figures.per_type.keys().find(|k| !["2", "3", "4"].contains(&k.as_str())) {
-            return Err(bad(format!("figures.per_type: unknown player count {k:?}")));
+            return Err(bad(format!("figures.per_type: unknown player count {}", crate::input::quote(k))));
         }
         let mut figures_per_type = [0u8; 3];
         for p in 2..=4u8 {

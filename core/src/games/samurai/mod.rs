@@ -191,7 +191,7 @@ impl Game for Samurai {
             match k.as_str() {
                 "players" => players = player_count(v)?,
                 "data" => data = Some(Data::from_value(v)?),
-                other => return Err(SetupError::UnknownKey(other.to_string())),
+                other => return Err(SetupError::UnknownKey(crate::input::cut(other, crate::input::QUOTE_BYTES).into_owned())),
             }
         }
         let data = match data {
@@ -389,15 +389,15 @@ impl Game for Samurai {
     }
 }
 
-/// The `players` config value: a number that is 2, 3 or 4 (out of range otherwise), or an
-/// invalid config when it is no number at all.
+/// The `players` config value: an integer that is 2, 3 or 4 (out of range otherwise), or an
+/// invalid config when it is no integer at all (`2.0` included: a config names a count
+/// exactly).
 fn player_count(v: &Value) -> Result<usize, SetupError> {
-    let x = v.as_f64().ok_or_else(|| SetupError::InvalidConfig(format!("players must be a number, got {v}")))?;
-    match x {
-        2.0 => Ok(2),
-        3.0 => Ok(3),
-        4.0 => Ok(4),
-        _ => Err(SetupError::OutOfRange(format!("players must be 2, 3 or 4, got {v}"))),
+    match v.as_u64() {
+        Some(n @ 2..=4) => Ok(n as usize),
+        Some(_) => Err(SetupError::OutOfRange(format!("players must be 2, 3 or 4, got {v}"))),
+        None if v.is_i64() => Err(SetupError::OutOfRange(format!("players must be 2, 3 or 4, got {v}"))),
+        None => Err(SetupError::InvalidConfig(format!("players must be an integer, got {}", crate::input::json(v)))),
     }
 }
 

@@ -284,7 +284,7 @@ struct FileRow {
 }
 
 fn side_of(s: &str, what: &str) -> Result<u8, SetupError> {
-    SIDES.iter().position(|&x| x == s).map(|i| i as u8).ok_or_else(|| bad(format!("{what}: unknown side {s:?}")))
+    SIDES.iter().position(|&x| x == s).map(|i| i as u8).ok_or_else(|| bad(format!("{what}: unknown side {}", crate::input::quote(s))))
 }
 
 impl Data {
@@ -316,7 +316,11 @@ impl Data {
             return Err(bad("1 to 16 clans supported"));
         }
         let clan_of = |s: &str, what: &str| -> Result<u8, SetupError> {
-            clans.iter().position(|c| c.id == s).map(|i| i as u8).ok_or_else(|| bad(format!("{what}: unknown clan {s:?}")))
+            clans
+                .iter()
+                .position(|c| c.id == s)
+                .map(|i| i as u8)
+                .ok_or_else(|| bad(format!("{what}: unknown clan {}", crate::input::quote(s))))
         };
 
         // --- locations ---
@@ -358,7 +362,11 @@ impl Data {
         }
         let loc_ids: Vec<String> = locations.iter().map(|l| l.id.clone()).collect();
         let loc_of = |s: &str, what: &str| -> Result<u8, SetupError> {
-            loc_ids.iter().position(|l| l == s).map(|i| i as u8).ok_or_else(|| bad(format!("{what}: unknown location {s:?}")))
+            loc_ids
+                .iter()
+                .position(|l| l == s)
+                .map(|i| i as u8)
+                .ok_or_else(|| bad(format!("{what}: unknown location {}", crate::input::quote(s))))
         };
 
         // --- roads ---
@@ -404,7 +412,7 @@ impl Data {
                 None => Unit::Plain,
                 Some("arquebus") => Unit::Arquebus,
                 Some("cavalry") => Unit::Cavalry,
-                Some(u) => return Err(bad(format!("{what}: unknown unit {u:?}"))),
+                Some(u) => return Err(bad(format!("{what}: unknown unit {}", crate::input::quote(u)))),
             };
             let start = match b.start.as_deref() {
                 None => Start::Bag,

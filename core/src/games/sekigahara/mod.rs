@@ -178,7 +178,7 @@ impl Game for Sekigahara {
         for (k, v) in config {
             match k.as_str() {
                 "data" => data = Some(Arc::new(Data::from_value(v)?)),
-                other => return Err(SetupError::UnknownKey(other.to_string())),
+                other => return Err(SetupError::UnknownKey(crate::input::cut(other, crate::input::QUOTE_BYTES).into_owned())),
             }
         }
         Ok(Sekigahara::new(data.unwrap_or_else(embedded_data)))

@@ -240,7 +240,7 @@ fn provenance_class(text: &str, what: &str) -> Result<(), SetupError> {
     let found = crate::games::provenance::CLASSES.iter().find(|c| text.contains(c.to_ascii_uppercase().as_str()));
     match found {
         Some(c) => check_provenance(c, what),
-        None => Err(bad(format!("{what}: no provenance class (ORIGINAL, INFERRED, RECONSTRUCTED …) in {text:?}"))),
+        None => Err(bad(format!("{what}: no provenance class (ORIGINAL, INFERRED, RECONSTRUCTED …) in {}", crate::input::quote(text)))),
     }
 }
 
@@ -261,7 +261,7 @@ fn side_of(text: &str, what: &str) -> Result<u8, SetupError> {
     match text {
         "east" => Ok(EAST),
         "west" => Ok(WEST),
-        _ => Err(bad(format!("{what}: expected \"east\" or \"west\", got {text:?}"))),
+        _ => Err(bad(format!("{what}: expected \"east\" or \"west\", got {}", crate::input::quote(text)))),
     }
 }
 
@@ -318,7 +318,7 @@ impl Data {
             let i = grid.index(col, row).expect("in range");
             let id = s(h, "id", &what)?;
             if id != format!("{:02}{:02}", col + 1, row + 1) || !hexes[i].id.is_empty() {
-                return Err(bad(format!("{what}.id: {id:?} does not match its col/row or repeats")));
+                return Err(bad(format!("{what}.id: {} does not match its col/row or repeats", crate::input::quote(id))));
             }
             let base_name = h.get("base_terrain").and_then(Value::as_str).unwrap_or_else(|| h["terrain"].as_str().unwrap_or(""));
             let base = match base_name {
@@ -326,11 +326,11 @@ impl Data {
                 "hill" => Terrain::Hill,
                 "mountain" => Terrain::Mountain,
                 "all_sea" => Terrain::Sea,
-                other => return Err(bad(format!("{what}.base_terrain: unknown terrain {other:?}"))),
+                other => return Err(bad(format!("{what}.base_terrain: unknown terrain {}", crate::input::quote(other)))),
             };
             let terrain = s(h, "terrain", &what)?;
             if !["plain", "hill", "mountain", "all_sea", "castle", "kyoto"].contains(&terrain) {
-                return Err(bad(format!("{what}.terrain: unknown terrain {terrain:?}")));
+                return Err(bad(format!("{what}.terrain: unknown terrain {}", crate::input::quote(terrain))));
             }
             let hx = &mut hexes[i];
             hx.id = id.to_string();
@@ -347,7 +347,7 @@ impl Data {
             let parsed = (id.len() == 4 && id.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| (id[..2].parse::<i32>().unwrap_or(0) - 1, id[2..].parse::<i32>().unwrap_or(0) - 1))
                 .and_then(|(c, r)| grid.index(c, r));
-            parsed.map(|i| i as u16).ok_or_else(|| bad(format!("{what}: unknown hex {id:?}")))
+            parsed.map(|i| i as u16).ok_or_else(|| bad(format!("{what}: unknown hex {}", crate::input::quote(id))))
         };
         let mut side_flags: Vec<[u8; 6]> = vec![[0; 6]; grid.len()];
         for (k, hs) in arr(get(v, "map.hexsides")?, "map.hexsides")?.iter().enumerate() {
@@ -437,7 +437,7 @@ impl Data {
             let what = format!("counters.list[{k}]");
             let id = s(c, "id", &what)?.to_string();
             if counters.iter().any(|o| o.id == id) {
-                return Err(bad(format!("{what}.id: {id:?} repeats")));
+                return Err(bad(format!("{what}.id: {} repeats", crate::input::quote(&id))));
             }
             provenance_class(s(c, "value_provenance", &what)?, &format!("{what}.value_provenance"))?;
             let side = side_of(s(c, "side", &what)?, &format!("{what}.side"))?;
@@ -448,7 +448,7 @@ impl Data {
                 Some(2) => Faction::EastTozama,
                 Some(3) => Faction::WestMain,
                 Some(4) => Faction::WestShosho,
-                _ => return Err(bad(format!("{what}.faction: unknown faction {fname:?}"))),
+                _ => return Err(bad(format!("{what}.faction: unknown faction {}", crate::input::quote(fname)))),
             };
             if (faction as u8 <= 2) != (side == EAST) {
                 return Err(bad(format!("{what}.faction: {fname} is not a faction of its side")));
@@ -459,7 +459,7 @@ impl Data {
                 "ashigaru" => Kind::Ashigaru,
                 "garrison" => Kind::Garrison,
                 "special" => Kind::Special,
-                other => return Err(bad(format!("{what}.type: unknown type {other:?}"))),
+                other => return Err(bad(format!("{what}.type: unknown type {}", crate::input::quote(other)))),
             };
             let clan = match c.get("clan") {
                 Some(Value::String(n)) if kind != Kind::Garrison => clan_id(n),
@@ -488,9 +488,10 @@ impl Data {
                         track = track_names
                             .iter()
                             .position(|n| n == t)
-                            .ok_or_else(|| bad(format!("{what}.morale_track: unknown track {t:?}")))? as u8;
+                            .ok_or_else(|| bad(format!("{what}.morale_track: unknown track {}", crate::input::quote(t))))?
+                            as u8;
                     }
-                    other => return Err(bad(format!("{what}.morale_source: unknown source {other:?}"))),
+                    other => return Err(bad(format!("{what}.morale_source: unknown source {}", crate::input::quote(other)))),
                 }
             }
             counters.push(Counter {
@@ -509,7 +510,11 @@ impl Data {
             });
         }
         let by_name = |n: &str, what: &str| -> Result<u8, SetupError> {
-            counters.iter().position(|c| c.name == n).map(|i| i as u8).ok_or_else(|| bad(format!("{what}: no counter named {n:?}")))
+            counters
+                .iter()
+                .position(|c| c.name == n)
+                .map(|i| i as u8)
+                .ok_or_else(|| bad(format!("{what}: no counter named {}", crate::input::quote(n))))
         };
         let ieyasu = by_name("徳川家康", "counters.list")?;
         let ishida = by_name("石田三成", "counters.list")?;
@@ -585,7 +590,10 @@ impl Data {
         let stacking = small(get(setup, "stacking_limit")?, "setup.stacking_limit", 1, 12)?;
         let mut placed = vec![false; counters.len()];
         let mut place = |name: &str, what: &str| -> Result<u8, SetupError> {
-            let i = counters.iter().position(|c| c.id == name).ok_or_else(|| bad(format!("{what}: unknown counter {name:?}")))?;
+            let i = counters
+                .iter()
+                .position(|c| c.id == name)
+                .ok_or_else(|| bad(format!("{what}: unknown counter {}", crate::input::quote(name))))?;
             if std::mem::replace(&mut placed[i], true) {
                 return Err(bad(format!("{what}: counter {name} placed twice")));
             }
@@ -764,7 +772,7 @@ impl Data {
                                 .iter()
                                 .position(|t| t == n)
                                 .map(|i| i as u8)
-                                .ok_or_else(|| bad(format!("{mw}: unknown track {n:?}")))
+                                .ok_or_else(|| bad(format!("{mw}: unknown track {}", crate::input::quote(n))))
                         })
                         .collect::<Result<Vec<_>, _>>()?;
                     if tracks.is_empty() {

@@ -204,10 +204,14 @@ impl Game for Daisakusen {
                 "max_turns" => {
                     max_turns = match v.as_u64() {
                         Some(n) if (1..=1000).contains(&n) => n as u16,
-                        _ => return Err(SetupError::OutOfRange(format!("max_turns must be an integer in 1..=1000, got {v}"))),
+                        _ if v.is_u64() || v.is_i64() => {
+                            return Err(SetupError::OutOfRange(format!("max_turns must be an integer in 1..=1000, got {v}")))
+                        }
+                        // A number with a fraction or an exponent (`20.0`) is no turn count.
+                        _ => return Err(SetupError::InvalidConfig(format!("max_turns must be an integer, got {}", crate::input::json(v)))),
                     }
                 }
-                other => return Err(SetupError::UnknownKey(other.to_string())),
+                other => return Err(SetupError::UnknownKey(crate::input::cut(other, crate::input::QUOTE_BYTES).into_owned())),
             }
         }
         Daisakusen::new(data.unwrap_or_else(embedded_data), max_turns)

@@ -156,22 +156,32 @@ impl Game for Tkr {
                     literal = Some(match v.as_str() {
                         Some("player_side") => false,
                         Some("literal") => true,
-                        _ => return Err(SetupError::InvalidConfig(format!("trade_rates must be \"player_side\" or \"literal\", got {v}"))),
+                        _ => {
+                            return Err(SetupError::InvalidConfig(format!(
+                                "trade_rates must be \"player_side\" or \"literal\", got {}",
+                                crate::input::json(v)
+                            )))
+                        }
                     })
                 }
                 "component_limits" => {
-                    limits = Some(
-                        v.as_bool().ok_or_else(|| SetupError::InvalidConfig(format!("component_limits must be true or false, got {v}")))?,
-                    )
+                    limits = Some(v.as_bool().ok_or_else(|| {
+                        SetupError::InvalidConfig(format!("component_limits must be true or false, got {}", crate::input::json(v)))
+                    })?)
                 }
                 "alternation" => {
                     alt = Some(match v.as_str() {
                         Some("example") => false,
                         Some("rule_text") => true,
-                        _ => return Err(SetupError::InvalidConfig(format!("alternation must be \"example\" or \"rule_text\", got {v}"))),
+                        _ => {
+                            return Err(SetupError::InvalidConfig(format!(
+                                "alternation must be \"example\" or \"rule_text\", got {}",
+                                crate::input::json(v)
+                            )))
+                        }
                     })
                 }
-                other => return Err(SetupError::UnknownKey(other.to_string())),
+                other => return Err(SetupError::UnknownKey(crate::input::cut(other, crate::input::QUOTE_BYTES).into_owned())),
             }
         }
         let data = match data {

@@ -34,7 +34,11 @@ fn array<'a>(v: &'a Value, key: &str, path: &str) -> R<&'a Vec<Value>> {
 }
 
 fn seat_of(name: &str, path: &str) -> R<u8> {
-    KINGDOMS.iter().position(|k| *k == name).map(|i| i as u8).ok_or_else(|| bad(format!("{path}: unknown kingdom {name:?}")))
+    KINGDOMS
+        .iter()
+        .position(|k| *k == name)
+        .map(|i| i as u8)
+        .ok_or_else(|| bad(format!("{path}: unknown kingdom {}", crate::input::quote(name))))
 }
 
 fn provenance_of(item: &Value, fields: &[&str], path: &str, counts: &mut Map<String, Value>) -> R<()> {
@@ -74,12 +78,12 @@ fn act_set(v: &Value, path: &str) -> R<ActSet> {
         })
     };
     match v {
-        Value::String(s) => group(s).ok_or_else(|| bad(format!("{path}: unknown action or group {s:?}"))),
+        Value::String(s) => group(s).ok_or_else(|| bad(format!("{path}: unknown action or group {}", crate::input::quote(s)))),
         Value::Array(items) => {
             let mut out = ActSet { mask: 0, own_tribal: false };
             for (i, it) in items.iter().enumerate() {
                 let s = it.as_str().ok_or_else(|| bad(format!("{path}[{i}]: not a string")))?;
-                let g = group(s).ok_or_else(|| bad(format!("{path}[{i}]: unknown action or group {s:?}")))?;
+                let g = group(s).ok_or_else(|| bad(format!("{path}[{i}]: unknown action or group {}", crate::input::quote(s))))?;
                 out.mask |= g.mask;
                 out.own_tribal |= g.own_tribal;
             }
@@ -104,11 +108,11 @@ fn bundle(v: &Value, path: &str, allow_cost_only: bool) -> R<Bundle> {
 }
 
 fn metric(s: &str, path: &str) -> R<u8> {
-    METRICS.iter().position(|m| *m == s).map(|i| i as u8).ok_or_else(|| bad(format!("{path}: unknown metric {s:?}")))
+    METRICS.iter().position(|m| *m == s).map(|i| i as u8).ok_or_else(|| bad(format!("{path}: unknown metric {}", crate::input::quote(s))))
 }
 
 fn unit(s: &str, path: &str) -> R<u8> {
-    UNITS.iter().position(|m| *m == s).map(|i| i as u8).ok_or_else(|| bad(format!("{path}: unknown unit type {s:?}")))
+    UNITS.iter().position(|m| *m == s).map(|i| i as u8).ok_or_else(|| bad(format!("{path}: unknown unit type {}", crate::input::quote(s))))
 }
 
 fn cond(v: &Value, path: &str, names: &Names, devs: &[String]) -> R<Cond> {
@@ -149,18 +153,27 @@ fn cond(v: &Value, path: &str, names: &Names, devs: &[String]) -> R<Cond> {
         "assigned_units" => Cond::AssignedUnits(unit(x.as_str().unwrap_or(""), &p)?),
         "with_general" => {
             let id = x.as_str().unwrap_or("");
-            let g = names.generals.iter().position(|n| n == id).ok_or_else(|| bad(format!("{p}: unknown general {id:?}")))?;
+            let g = names
+                .generals
+                .iter()
+                .position(|n| n == id)
+                .ok_or_else(|| bad(format!("{p}: unknown general {}", crate::input::quote(id))))?;
             Cond::WithGeneral(g as u8)
         }
         "self_stationed" => Cond::SelfStationed,
         "self_stationed_on" => {
             let id = x.as_str().unwrap_or("");
-            Cond::SelfStationedOn(BORDERS.iter().position(|b| *b == id).ok_or_else(|| bad(format!("{p}: unknown border {id:?}")))? as u8)
+            Cond::SelfStationedOn(
+                BORDERS.iter().position(|b| *b == id).ok_or_else(|| bad(format!("{p}: unknown border {}", crate::input::quote(id))))? as u8,
+            )
         }
         "has_at_least" => Cond::HasAtLeast(bundle(x, &p, false)?),
         "built" => {
             let id = x.as_str().unwrap_or("");
-            Cond::Built(devs.iter().position(|n| n == id).ok_or_else(|| bad(format!("{p}: unknown development {id:?}")))? as u8)
+            Cond::Built(
+                devs.iter().position(|n| n == id).ok_or_else(|| bad(format!("{p}: unknown development {}", crate::input::quote(id))))?
+                    as u8,
+            )
         }
         "all" | "any" => {
             let items = x.as_array().ok_or_else(|| bad(format!("{p}: not an array")))?;
@@ -172,7 +185,7 @@ fn cond(v: &Value, path: &str, names: &Names, devs: &[String]) -> R<Cond> {
             }
         }
         "not" => Cond::Not(Box::new(cond(x, &p, names, devs)?)),
-        other => return Err(bad(format!("{path}: unknown condition {other:?}"))),
+        other => return Err(bad(format!("{path}: unknown condition {}", crate::input::quote(other)))),
     })
 }
 
@@ -198,7 +211,10 @@ fn mode(v: &Value, path: &str) -> R<Option<u8>> {
         None => Ok(None),
         Some(m) => {
             let s = m.as_str().unwrap_or("");
-            Ok(Some(MODES.iter().position(|x| *x == s).ok_or_else(|| bad(format!("{path}.mode: unknown mode {s:?}")))? as u8))
+            Ok(Some(
+                MODES.iter().position(|x| *x == s).ok_or_else(|| bad(format!("{path}.mode: unknown mode {}", crate::input::quote(s))))?
+                    as u8,
+            ))
         }
     }
 }
@@ -217,19 +233,19 @@ fn param_index(action: ActSet, name: &str, path: &str) -> R<usize> {
         if name == "bonus_steps" && action.mask & !(0b111 << A_TRIBAL0) == 0 {
             return Ok(P_TRIBAL_BONUS);
         }
-        return Err(bad(format!("{path}.param: {name:?} is not a parameter of the tribal actions")));
+        return Err(bad(format!("{path}.param: {} is not a parameter of the tribal actions", crate::input::quote(name))));
     }
     if action.mask == 1 << A_HAN {
         return match name {
             "gold_cost" => Ok(P_HAN_GOLD),
             "exhaust" => Ok(P_HAN_EXHAUST),
-            _ => Err(bad(format!("{path}.param: {name:?} is not a parameter of control_han_emperor"))),
+            _ => Err(bad(format!("{path}.param: {} is not a parameter of control_han_emperor", crate::input::quote(name)))),
         };
     }
     PARAMS
         .iter()
         .position(|(a, n)| action.mask == 1 << a && *n == name)
-        .ok_or_else(|| bad(format!("{path}.param: {name:?} is not a parameter of that action")))
+        .ok_or_else(|| bad(format!("{path}.param: {} is not a parameter of that action", crate::input::quote(name))))
 }
 
 fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -> R<Effect> {
@@ -262,7 +278,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
                 "administration" => Stat::Admin,
                 "combat" => Stat::Combat,
                 "higher" => Stat::Higher,
-                s => return Err(bad(format!("{path}.stat: unknown stat {s:?}"))),
+                s => return Err(bad(format!("{path}.stat: unknown stat {}", crate::input::quote(s)))),
             },
         },
         "stat_change_from_round" => Effect::StatChange {
@@ -270,7 +286,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
                 "administration" => Stat::Admin,
                 "combat" => Stat::Combat,
                 "leadership" => Stat::Leadership,
-                s => return Err(bad(format!("{path}.stat: unknown stat {s:?}"))),
+                s => return Err(bad(format!("{path}.stat: unknown stat {}", crate::input::quote(s)))),
             },
             value: int_in(v, "value", path, 1, 5)? as u8,
             round: int_in(v, "round", path, 1, 12)? as u8,
@@ -335,7 +351,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
                 .iter()
                 .position(|k| *k == r)
                 .filter(|&i| matches!(i, B_GOLD | B_RICE | B_SUPPORT | B_UNTRAINED | B_TRAINED) || (B_SPEAR..B_SPEAR + 4).contains(&i))
-                .ok_or_else(|| bad(format!("{path}.resource: {r:?} is not a token type")))?;
+                .ok_or_else(|| bad(format!("{path}.resource: {} is not a token type", crate::input::quote(r))))?;
             Effect::CardReservoir {
                 resource,
                 initial: int_in(v, "initial", path, 1, 15)? as i32,
@@ -349,7 +365,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
                 "unit_gold" => Upkeep::UnitGold,
                 "unit_rice" => Upkeep::UnitRice,
                 "support_rice" => Upkeep::SupportRice,
-                s => return Err(bad(format!("{path}.upkeep: unknown upkeep {s:?}"))),
+                s => return Err(bad(format!("{path}.upkeep: unknown upkeep {}", crate::input::quote(s)))),
             },
             amount: int_in(v, "amount", path, 1, 10)? as i32,
             cond: c()?,
@@ -377,7 +393,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
                 "domestic" => 0,
                 "security" => 1,
                 "office" => 2,
-                s => return Err(bad(format!("{path}.category: unknown category {s:?}"))),
+                s => return Err(bad(format!("{path}.category: unknown category {}", crate::input::quote(s)))),
             },
             amount: int_in(v, "amount", path, 1, 10)? as i32,
         },
@@ -385,7 +401,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
             on_build: match string(v, "when", path)? {
                 "on_build" => true,
                 "round_end" => false,
-                s => return Err(bad(format!("{path}.when: unknown timing {s:?}"))),
+                s => return Err(bad(format!("{path}.when: unknown timing {}", crate::input::quote(s)))),
             },
             self_amount: if v.get("self").is_some() { int_in(v, "self", path, -10, 10)? as i32 } else { 0 },
             each_opponent: if v.get("each_opponent").is_some() { int_in(v, "each_opponent", path, -10, 0)? as i32 } else { 0 },
@@ -400,7 +416,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
                 requires: unit(string(v, "region_requires", path)?, &format!("{path}.region_requires"))?,
                 may_use: unit(string(v, "may_use", path)?, &format!("{path}.may_use"))?,
             },
-            s => return Err(bad(format!("{path}.rule: unknown occupation rule {s:?}"))),
+            s => return Err(bad(format!("{path}.rule: unknown occupation rule {}", crate::input::quote(s)))),
         }),
         "recruitment_bonus" => Effect::RecruitmentBonus {
             draw_extra: int_in(v, "draw_extra", path, 0, 5)? as u8,
@@ -411,7 +427,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
                 "rebellion" => Cause::Rebellion,
                 "upkeep" => Cause::Upkeep,
                 "any" => Cause::Any,
-                s => return Err(bad(format!("{path}.cause: unknown cause {s:?}"))),
+                s => return Err(bad(format!("{path}.cause: unknown cause {}", crate::input::quote(s)))),
             },
             pay: match v.get("pay") {
                 None => [0; 14],
@@ -419,7 +435,7 @@ fn effect(v: &Value, path: &str, names: &Names, devs: &[String], is_dev: bool) -
             },
             max_per_round: if v.get("max_per_round").is_some() { int_in(v, "max_per_round", path, 1, 5)? as u8 } else { 1 },
         },
-        other => return Err(bad(format!("{path}.type: unknown effect type {other:?}"))),
+        other => return Err(bad(format!("{path}.type: unknown effect type {}", crate::input::quote(other)))),
     })
 }
 
@@ -593,7 +609,7 @@ impl Data {
             let path = format!("generals[{i}]");
             let id = string(g, "id", &path)?.to_string();
             if id.is_empty() || gnames[..i].contains(&id) {
-                return Err(bad(format!("{path}.id: empty or duplicate {id:?}")));
+                return Err(bad(format!("{path}.id: empty or duplicate {}", crate::input::quote(&id))));
             }
             let path = format!("generals[{i}] ({id})");
             let kingdom = seat_of(string(g, "kingdom", &path)?, &format!("{path}.kingdom"))?;
@@ -676,13 +692,13 @@ impl Data {
             let path = format!("state_developments[{i}]");
             let id = string(d, "id", &path)?.to_string();
             if id.is_empty() || dnames[..i].contains(&id) {
-                return Err(bad(format!("{path}.id: empty or duplicate {id:?}")));
+                return Err(bad(format!("{path}.id: empty or duplicate {}", crate::input::quote(&id))));
             }
             let path = format!("state_developments[{i}] ({id})");
             let deck = match string(d, "deck", &path)? {
                 "unity" => 0,
                 "separation" => 1,
-                s => return Err(bad(format!("{path}.deck: unknown deck {s:?}"))),
+                s => return Err(bad(format!("{path}.deck: unknown deck {}", crate::input::quote(s)))),
             };
             let cost = bundle(get(d, "cost", &path)?, &format!("{path}.cost"), true)?;
             if cost[B_WEAPON] != 0 || cost[B_TRAIN] != 0 || cost[B_TRIBAL] != 0 || cost[B_MILITARY] != 0 {
@@ -741,10 +757,13 @@ impl Data {
             let path = format!("board.regions[{i}]");
             let id = string(r, "id", &path)?.to_string();
             if regions.iter().any(|x| x.id == id) {
-                return Err(bad(format!("{path}.id: duplicate {id:?}")));
+                return Err(bad(format!("{path}.id: duplicate {}", crate::input::quote(&id))));
             }
             let b = string(r, "border", &path)?;
-            let border = BORDERS.iter().position(|x| *x == b).ok_or_else(|| bad(format!("{path}.border: unknown border {b:?}")))? as u8;
+            let border = BORDERS
+                .iter()
+                .position(|x| *x == b)
+                .ok_or_else(|| bad(format!("{path}.border: unknown border {}", crate::input::quote(b))))? as u8;
             let p = get(r, "provenance", &path)?;
             for f in ["name", "border", "required_unit"] {
                 let src = p.get(f).and_then(|e| e.get("source")).and_then(Value::as_str).unwrap_or("");
