@@ -60,7 +60,7 @@ impl ErrorCode {
     }
 
     /// Every code, in numeric order (for documentation and binding tables).
-    pub const ALL: [ErrorCode; 27] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::Ok,
         ErrorCode::NullPointer,
         ErrorCode::InvalidUtf8,
