@@ -93,7 +93,8 @@ fn wait(deadline: Instant) -> Duration {
 type Sent = Arc<Mutex<HashMap<u64, Instant>>>;
 
 /// One scripted player on one seat: moves after a pause whenever it is to act.
-async fn player(
+/// One scripted player's seat.
+struct Player {
     addr: String,
     game: String,
     token: String,
@@ -103,7 +104,10 @@ async fn player(
     think: u64,
     seed: u64,
     deadline: Instant,
-) {
+}
+
+async fn player(p: Player) {
+    let Player { addr, game, token, seat, sent, stats, think, seed, deadline } = p;
     let url = format!("ws://{addr}/api/games/{game}/ws");
     let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
         stats.error(format!("connect {game}"));
@@ -240,17 +244,17 @@ async fn table(
         let mut players = Vec::new();
         for (i, s) in created["seats"].as_array().cloned().unwrap_or_default().into_iter().enumerate() {
             if let Some(token) = s["token"].as_str() {
-                players.push(tokio::spawn(player(
-                    addr.clone(),
-                    id.clone(),
-                    token.to_string(),
-                    i as u64,
-                    sent.clone(),
-                    stats.clone(),
+                players.push(tokio::spawn(player(Player {
+                    addr: addr.clone(),
+                    game: id.clone(),
+                    token: token.to_string(),
+                    seat: i as u64,
+                    sent: sent.clone(),
+                    stats: stats.clone(),
                     think,
-                    seed * 7 + round * 3 + i as u64,
+                    seed: seed * 7 + round * 3 + i as u64,
                     deadline,
-                )));
+                })));
             }
         }
         if bot {
