@@ -14,7 +14,7 @@ demo: ## build everything (release) and play every game end to end between the b
 
 PREFIX ?= /usr/local
 
-test: test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-server ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), C++, C# (Mono), install, Python, browser, game server (SQLite and PostgreSQL)
+test: test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-server test-browser-online ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), C++, C# (Mono), install, Python, browser, game server (SQLite and PostgreSQL) and its browser client
 	@echo "make test: all suites passed"
 
 test-rust: ## Rust unit, rule, conformance, golden and header-drift tests
