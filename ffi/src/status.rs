@@ -88,7 +88,7 @@ pub enum kassen_status {
 impl kassen_status {
     /// Every status, in numeric order. (A function, not an associated const: cbindgen
     /// would export the const to the header.)
-    pub fn all() -> [kassen_status; 27] {
+    pub fn all() -> [kassen_status; 28] {
         [
             kassen_status::Ok,
             kassen_status::NullPointer,
