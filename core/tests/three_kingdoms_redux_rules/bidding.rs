@@ -210,3 +210,25 @@ fn c6_two_win_ties_fall_back_to_reached_first() {
     assert_eq!(s.totals[(A_BATTLE0 + 2) as usize][WEI], s.totals[(A_BATTLE0 + 2) as usize][WU]);
     assert_eq!(g.bid_winner(&s, A_BATTLE0 + 2), 1 << WEI);
 }
+
+#[test]
+fn the_action_of_a_placement_under_way_is_in_every_seat_s_key() {
+    // Every view shows the placement under way (`placing`: general, action, what goes with it),
+    // so the information-state key of every seat must tell two actions apart (issue 37: the
+    // one-action variant search of the conformance suite found the spectator's key equal).
+    const ACTIONS: [u32; 42] = [
+        131, 128, 118, 135, 158, 151, 146, 172, 176, 184, 222, 271, 295, 263, 280, 294, 218, 281, 246, 271, 294, 200, 271, 295, 215, 272,
+        205, 280, 298, 332, 332, 307, 326, 299, 332, 334, 186, 295, 223, 277, 294, 263,
+    ];
+    let g = kassen_core::load_game("three_kingdoms_redux", None).unwrap();
+    let mut s = g.new_initial_state(1);
+    for a in ACTIONS {
+        s.apply_in_place(a).unwrap();
+    }
+    let (a, b) = (s.child(276).unwrap(), s.child(273).unwrap());
+    for p in kassen_core::SPECTATOR..3 {
+        assert_ne!(a.view_json(p).unwrap(), b.view_json(p).unwrap(), "seat {p}");
+        assert_ne!(a.info_state_hash(p).unwrap(), b.info_state_hash(p).unwrap(), "seat {p}");
+        assert_ne!(a.info_state_string(p).unwrap(), b.info_state_string(p).unwrap(), "seat {p}");
+    }
+}
