@@ -312,11 +312,21 @@ impl Game for Tkr {
     }
 
     /// The steps of a placement under way (general, action, what goes with it) are on the
-    /// table, and every view shows them (`placing`) before the placement ends.
+    /// table, and every view shows them (`placing`) before the placement ends; so is the won
+    /// action a seat performs or declines next (the view's decision names it).
     fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
         matches!(
             self.layout.decode(a),
-            Some(Action::Place(_) | Action::Target(_) | Action::Unit(_) | Action::Gold | Action::Support | Action::Han)
+            Some(
+                Action::Place(_)
+                    | Action::Target(_)
+                    | Action::Unit(_)
+                    | Action::Gold
+                    | Action::Support
+                    | Action::Han
+                    | Action::Perform(_)
+                    | Action::Decline(_)
+            )
         )
     }
 
