@@ -16,6 +16,7 @@ fn every_registered_game_conforms() {
             let hidden = game.info().hidden_information;
             assert_eq!(report.hidden_variants > 0, hidden, "{id} {cfg}: determinizations varied hidden information: {}", !hidden);
             assert!(report.illegal_actions_rejected > 0 && report.legal_actions_applied > 0);
+            assert!(report.variant_states > 0, "{id} {cfg}: no one-action variant was compared");
         }
     }
 }

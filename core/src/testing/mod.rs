@@ -15,6 +15,9 @@
 //! The declared observation layout tiles the tensor, and every value of every observer's
 //! tensor at every step is finite and inside its feature's bounds (`crate::layout`); its bytes
 //! (`observation_tensor_u8`, a uint8 batch's observations) are the quantized floats.
+//! Along each game, sampled steps are changed to another legal action and the game replayed
+//! from there ([`variants`]): two histories an observer cannot tell apart by its
+//! information-state key must give it the same view, tensor, events and legal actions.
 
 use std::sync::Arc;
 
@@ -31,6 +34,7 @@ mod metadata;
 pub(crate) mod positions;
 pub mod schema;
 mod soak;
+mod variants;
 pub use soak::{soak, SoakReport};
 
 /// What the suite exercised.
@@ -43,6 +47,8 @@ pub struct Report {
     pub views_compared: u32,
     /// Resampled states that differed from the original (hidden information was exercised).
     pub hidden_variants: u32,
+    /// States of one-action variants compared with the game's own ([`variants`]).
+    pub variant_states: u32,
     pub longest_game: u32,
 }
 
@@ -78,6 +84,8 @@ pub fn check<G: Game>(game: &Arc<Instance<G>>, seeds: &[u64]) -> Result<Report, 
     let mut recall = info_state::Recall::default();
     for &seed in seeds {
         check_one(game, seed, &mut report, &mut recall).map_err(|e| format!("{} seed {seed}: {e}", G::ID))?;
+        report.variant_states +=
+            variants::check(&**game, seed, variants::rounds()).map_err(|e| format!("{} one-action variants: {e}", G::ID))?;
     }
     Ok(report)
 }

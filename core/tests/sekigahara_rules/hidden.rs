@@ -292,3 +292,51 @@ fn deployed_blocks_stay_face_up_in_every_determinization_until_the_battle_is_ove
     }
     assert!(found >= 1);
 }
+
+/// The two histories of issue 37 item 1: the same 57 actions, but for step 53, where Tokugawa
+/// chose Date Masamune's block (`select T_date_09`) for the group from Kiyosu in one and
+/// Fukushima Masanori's (`select T_fukushima_01`) in the other; the group then stepped to
+/// Hamamatsu and Fukushima was shown for command.
+fn one_key_two_views() -> [kassen_core::StateHandle; 2] {
+    const ACTIONS: [u32; 57] = [
+        952, 951, 968, 945, 917, 912, 921, 960, 941, 914, 919, 957, 944, 950, 904, 902, 962, 894, 899, 918, 906, 901, 966, 967, 947, 956,
+        849, 856, 849, 850, 853, 870, 862, 863, 874, 868, 7, 14, 27, 59, 29, 30, 125, 244, 55, 67, 255, 468, 87, 257, 338, 467, 74, 259,
+        331, 334, 473,
+    ];
+    let cfg = serde_json::json!({"explicit_chance": true});
+    let game = kassen_core::load_game("sekigahara", Some(&cfg)).unwrap();
+    [259, 217].map(|at53| {
+        let mut s = game.new_initial_state(1);
+        for (i, &a) in ACTIONS.iter().enumerate() {
+            s.apply_in_place(if i == 53 { at53 } else { a }).unwrap_or_else(|e| panic!("step {i}: {e}"));
+        }
+        s
+    })
+}
+
+#[test]
+fn r7_3_4_a_leader_revealed_for_command_is_shown_where_it_stands() {
+    // INTERPRETATION (RULES_NOTES.md S7): a leader that stays at the origin gives command to a
+    // group that left it; the public event names the leader's own location, not the group's.
+    let [stayed, moved] = one_key_two_views();
+    let revealed = |s: &kassen_core::StateHandle| {
+        let events = s.events(1).unwrap();
+        let e = events.iter().rev().find(|e| e.body["kind"] == "leader_revealed").expect("the leader is revealed").body.clone();
+        assert_eq!(e["block"], "T_fukushima_01");
+        e["at"].clone()
+    };
+    assert_eq!(revealed(&stayed), "kiyosu", "Fukushima stayed at Kiyosu");
+    assert_eq!(revealed(&moved), "hamamatsu", "Fukushima went with the group");
+}
+
+#[test]
+fn the_other_side_tells_the_two_histories_apart_by_key_as_by_view() {
+    // Seat 1 (Ishida) sees Fukushima face up at Kiyosu in one and at Hamamatsu in the other:
+    // its information-state key (hash and string) must tell them apart too.
+    let [a, b] = one_key_two_views();
+    for p in [SPECTATOR, 0, 1] {
+        assert_ne!(a.view_json(p).unwrap(), b.view_json(p).unwrap(), "seat {p}");
+        assert_ne!(a.info_state_hash(p).unwrap(), b.info_state_hash(p).unwrap(), "seat {p}");
+        assert_ne!(a.info_state_string(p).unwrap(), b.info_state_string(p).unwrap(), "seat {p}");
+    }
+}

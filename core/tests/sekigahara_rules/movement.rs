@@ -279,6 +279,34 @@ fn r7_3_4_a_revealed_leader_gives_command_to_every_group_of_its_stack() {
 }
 
 #[test]
+fn r7_3_4_a_shown_leader_joining_or_leaving_the_group_is_public() {
+    // INTERPRETATION (RULES_NOTES.md S7): a leader shown for command is face up until its stack
+    // is finished: both sides see whether it is in the group, and where it is left behind.
+    let mut t = Tb::blank();
+    t.put(&["T_fukushima_01", "T_fukushima_03"], "ayabe");
+    t.moving_all(T);
+    t.act(Action::Origin(t.l("ayabe")));
+    let mut other = t.clone();
+    // Chosen, then shown: the reveal says it is in the group.
+    t.sel(&["T_fukushima_01"]);
+    let ev = t.act(Action::Command(t.b("T_fukushima_01")));
+    let e = ev.iter().find(|e| e["kind"] == "leader_revealed").expect("revealed");
+    assert_eq!((e["audience"].as_str(), e["at"].as_str(), e["in_group"].as_bool()), (Some("all"), Some("ayabe"), Some(true)));
+    // Shown, then chosen: the choice is public and names it.
+    other.act(Action::Command(other.b("T_fukushima_01")));
+    let ev = other.act(Action::Select(other.b("T_fukushima_01")));
+    let e = ev.iter().find(|e| e["kind"] == "leader_joins").expect("joins");
+    assert_eq!((e["audience"].as_str(), e["block"].as_str(), e["at"].as_str()), (Some("all"), Some("T_fukushima_01"), Some("ayabe")));
+    // A face-down block's choice stays the mover's; a shown leader left behind is named.
+    let ev = other.act(Action::Select(other.b("T_fukushima_03")));
+    assert!(ev.iter().all(|e| e["audience"] != "all"), "{ev:?}");
+    other.act(Action::Step(other.r("ayabe", "miyazu")));
+    let ev = other.act(Action::Drop(other.b("T_fukushima_01")));
+    let e = ev.iter().find(|e| e["kind"] == "block_dropped").expect("dropped");
+    assert_eq!((e["block"].as_str(), e["at"].as_str()), (Some("T_fukushima_01"), Some("miyazu")));
+}
+
+#[test]
 fn r7_3_3_a_forced_march_is_paid_only_for_a_group_that_then_moves() {
     // INTERPRETATION (RULES_NOTES.md S8): a forced march is for "a group that starts and ends
     // its move together" (7.3.3): once paid, the group must take a step before it stops.

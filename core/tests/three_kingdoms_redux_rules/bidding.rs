@@ -210,3 +210,46 @@ fn c6_two_win_ties_fall_back_to_reached_first() {
     assert_eq!(s.totals[(A_BATTLE0 + 2) as usize][WEI], s.totals[(A_BATTLE0 + 2) as usize][WU]);
     assert_eq!(g.bid_winner(&s, A_BATTLE0 + 2), 1 << WEI);
 }
+
+#[test]
+fn the_action_of_a_placement_under_way_is_in_every_seat_s_key() {
+    // Every view shows the placement under way (`placing`: general, action, what goes with it),
+    // so the information-state key of every seat must tell two actions apart (issue 37: the
+    // one-action variant search of the conformance suite found the spectator's key equal).
+    const ACTIONS: [u32; 42] = [
+        131, 128, 118, 135, 158, 151, 146, 172, 176, 184, 222, 271, 295, 263, 280, 294, 218, 281, 246, 271, 294, 200, 271, 295, 215, 272,
+        205, 280, 298, 332, 332, 307, 326, 299, 332, 334, 186, 295, 223, 277, 294, 263,
+    ];
+    let g = kassen_core::load_game("three_kingdoms_redux", None).unwrap();
+    let mut s = g.new_initial_state(1);
+    for a in ACTIONS {
+        s.apply_in_place(a).unwrap();
+    }
+    let (a, b) = (s.child(276).unwrap(), s.child(273).unwrap());
+    for p in kassen_core::SPECTATOR..3 {
+        assert_ne!(a.view_json(p).unwrap(), b.view_json(p).unwrap(), "seat {p}");
+        assert_ne!(a.info_state_hash(p).unwrap(), b.info_state_hash(p).unwrap(), "seat {p}");
+        assert_ne!(a.info_state_string(p).unwrap(), b.info_state_string(p).unwrap(), "seat {p}");
+    }
+}
+
+#[test]
+fn the_won_action_performed_next_is_in_every_seat_s_key() {
+    // The view's decision names the action being performed: every key must tell two apart
+    // (issue 37, found by KASSEN_VARIANT_ROUNDS=80 on {"trade_rates": "literal"}, seed 2).
+    const ACTIONS: [u32; 55] = [
+        116, 129, 126, 128, 139, 149, 138, 172, 181, 189, 200, 279, 223, 270, 292, 246, 279, 294, 216, 281, 295, 295, 213, 274, 295, 326,
+        324, 301, 332, 315, 185, 215, 272, 225, 283, 295, 216, 274, 236, 278, 200, 272, 223, 273, 203, 279, 226, 283, 295, 319, 299, 332,
+        333, 306, 310,
+    ];
+    let g = kassen_core::load_game("three_kingdoms_redux", Some(&serde_json::json!({"trade_rates": "literal"}))).unwrap();
+    let mut s = g.new_initial_state(2);
+    for a in ACTIONS {
+        s.apply_in_place(a).unwrap();
+    }
+    let (a, b) = (s.child(305).unwrap(), s.child(300).unwrap());
+    for p in kassen_core::SPECTATOR..3 {
+        assert_ne!(a.view_json(p).unwrap(), b.view_json(p).unwrap(), "seat {p}");
+        assert_ne!(a.info_state_hash(p).unwrap(), b.info_state_hash(p).unwrap(), "seat {p}");
+    }
+}

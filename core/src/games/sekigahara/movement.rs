@@ -224,15 +224,29 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             week::next_phase(g, s, ev);
         }
         // INTERPRETATION (RULES_NOTES.md S25): choosing is add-only.
+        // INTERPRETATION (RULES_NOTES.md S7): a leader shown for command is face up: both sides
+        // see it join the group.
         (Pending::Group, Action::Select(b)) => {
             s.blocks[b as usize].flags |= SELECTED;
-            ev.emit(Audience::seat(side as usize), || event!({"kind": "block_chosen", "block": g.data.blocks[b as usize].id}));
+            let id = &g.data.blocks[b as usize].id;
+            if s.blocks[b as usize].flags & SHOWN != 0 {
+                let at = &g.data.locations[s.group.at as usize].id;
+                ev.emit(Audience::ALL, || event!({"kind": "leader_joins", "side": SIDES[side as usize], "block": id, "at": at}));
+            } else {
+                ev.emit(Audience::seat(side as usize), || event!({"kind": "block_chosen", "block": id}));
+            }
         }
         (Pending::Group, Action::Step(r)) => step(g, s, side, r, ev),
         (Pending::Group, Action::Drop(b)) => {
             s.blocks[b as usize].flags &= !SELECTED;
             let at = &g.data.locations[s.group.at as usize].id;
-            ev.emit(Audience::ALL, || event!({"kind": "block_dropped", "side": SIDES[side as usize], "at": at}));
+            // A shown leader is left behind face up: it is named (RULES_NOTES.md S7).
+            if s.blocks[b as usize].flags & SHOWN != 0 {
+                let id = &g.data.blocks[b as usize].id;
+                ev.emit(Audience::ALL, || event!({"kind": "block_dropped", "side": SIDES[side as usize], "at": at, "block": id}));
+            } else {
+                ev.emit(Audience::ALL, || event!({"kind": "block_dropped", "side": SIDES[side as usize], "at": at}));
+            }
         }
         (Pending::Group, Action::Stop) => end_group(g, s, side),
         (Pending::Group, Action::EndStack) => {
@@ -241,14 +255,16 @@ pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
             }
             s.pending = Pending::Menu;
         }
+        // INTERPRETATION (RULES_NOTES.md S7): the leader is shown where it stands (with the
+        // group, or at the origin the group left), and whether it is in the group.
         (Pending::Group, Action::Command(b)) => {
             s.group.command = true;
-            s.blocks[b as usize].flags |= SHOWN;
-            let at = &g.data.locations[s.group.at as usize].id;
-            ev.emit(
-                Audience::ALL,
-                || event!({"kind": "leader_revealed", "block": g.data.blocks[b as usize].id, "at": at, "for": "command"}),
-            );
+            let blk = &mut s.blocks[b as usize];
+            blk.flags |= SHOWN;
+            let (at, in_group) = (&g.data.locations[blk.loc as usize].id, blk.flags & SELECTED != 0);
+            ev.emit(Audience::ALL, || {
+                event!({"kind": "leader_revealed", "block": g.data.blocks[b as usize].id, "at": at, "for": "command", "in_group": in_group})
+            });
         }
         (Pending::Group, Action::ForcedMarch(c)) => {
             s.group.forced = true;

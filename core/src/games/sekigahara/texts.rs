@@ -149,6 +149,9 @@ impl Sekigahara {
                 self.place(e.s("from")),
                 self.place(e.s("to"))
             ),
+            "block_dropped" if e.has("block") => {
+                format!("{} leaves {} at {}", side("side"), self.block(e.s("block")), self.place_field(&e["at"]))
+            }
             "block_dropped" => format!("{} leaves a block at {}", side("side"), self.place_field(&e["at"])),
             "contact" => format!("{} makes contact at {}", side("side"), self.place_field(&e["at"])),
             "overrun" => format!(
@@ -158,7 +161,10 @@ impl Sekigahara {
                 self.place(e.s("at")),
                 count(e.n("blocks"), "block", "blocks")
             ),
-            "leader_revealed" => format!("{} is revealed to command", self.block(e.s("block"))),
+            "leader_revealed" => {
+                let with = if e["in_group"].as_bool() == Some(true) { ", moving with the group" } else { "" };
+                format!("{} is revealed to command at {}{with}", self.block(e.s("block")), self.place_field(&e["at"]))
+            }
             "movement_done" => format!("{} ends movement", side("side")),
             "mori_arrival" => format!("{} arrives at {}", self.block(e.s("block")), self.place(e.s("to"))),
             "block_drawn" => format!("{} draws a block to {}", side("side"), self.place_field(&e["to"])),
@@ -170,6 +176,7 @@ impl Sekigahara {
             "deck_reshuffled" => format!("{} reshuffles the deck", side("side")),
             "battle_declared" => format!("{} declares a battle at {}", side("attacker"), self.place(e.s("at"))),
             "battle_begins" => format!("{} battle at {}, {} attacking", title(e.s("type")), self.place(e.s("at")), side("attacker")),
+            "leader_joins" => format!("{} joins the group at {}", self.block(e.s("block")), self.place_field(&e["at"])),
             "block_chosen" => format!("{you} chooses {}", self.block(e.s("block"))),
             "block_deployed" => {
                 let with = e["card"].as_str().map(|c| format!(" with {}", self.card(c))).unwrap_or_default();

@@ -321,6 +321,25 @@ impl Game for Tkr {
         view::view(self, s, player)
     }
 
+    /// The steps of a placement under way (general, action, what goes with it) are on the
+    /// table, and every view shows them (`placing`) before the placement ends; so is the won
+    /// action a seat performs or declines next (the view's decision names it).
+    fn action_is_public(&self, _before: &State, _actor: Player, a: ActionId, _observer: Player) -> bool {
+        matches!(
+            self.layout.decode(a),
+            Some(
+                Action::Place(_)
+                    | Action::Target(_)
+                    | Action::Unit(_)
+                    | Action::Gold
+                    | Action::Support
+                    | Action::Han
+                    | Action::Perform(_)
+                    | Action::Decline(_)
+            )
+        )
+    }
+
     fn draw(&self, view: &crate::render::Frame, canvas: &mut crate::render::Canvas) -> Result<(), crate::render::RenderError> {
         render::draw(self, view, canvas)
     }
