@@ -35,8 +35,7 @@ fn main() {
 
 async fn serve(settings: Settings) -> Result<(), String> {
     let store = store::open(&settings.database).await.map_err(|e| e.to_string())?;
-    let listener =
-        tokio::net::TcpListener::bind(&settings.listen).await.map_err(|e| format!("cannot listen on {}: {e}", settings.listen))?;
+    let listener = bind(&settings.listen).await.map_err(|e| format!("cannot listen on {}: {e}", settings.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let notices = store.listen();
     let app = Arc::new(App::new(store, settings));
@@ -61,6 +60,24 @@ async fn serve(settings: Settings) -> Result<(), String> {
         .with_graceful_shutdown(shutdown())
         .await
         .map_err(|e| e.to_string())
+}
+
+/// A burst of connections (a thousand games created at once) waits in the listen queue
+/// instead of being reset; the kernel caps it at `net.core.somaxconn`.
+const BACKLOG: u32 = 8192;
+
+/// Listens on the first address `listen` resolves to, with a queue of [`BACKLOG`].
+async fn bind(listen: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let mut last = std::io::Error::new(std::io::ErrorKind::AddrNotAvailable, "the address resolves to nothing");
+    for addr in tokio::net::lookup_host(listen).await? {
+        let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(addr).and_then(|()| socket.listen(BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
 }
 
 async fn shutdown() {
