@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use axum::extract::ws::Utf8Bytes;
 use serde_json::Value;
 use tokio::sync::watch;
 
@@ -17,13 +18,52 @@ pub struct Slot {
     pub live: tokio::sync::Mutex<Live>,
     /// Bumped after every change; the live streams wait on it.
     pub changed: watch::Sender<u64>,
+    /// The stream's messages of the current position, built once and shared by every
+    /// connection of a seat (and by all spectators).
+    updates: Mutex<Updates>,
     last_used: AtomicU64,
+}
+
+/// What the stream's `events` message depends on besides the seat and its first event: the
+/// step, the bot searching and whether the game is over.
+pub type Position = (i64, Option<i32>, bool);
+
+/// One serialized `events` message of the stream.
+pub struct Update {
+    pub text: Utf8Bytes,
+    /// The index after the message's last event.
+    pub events_total: usize,
+    /// Whether it carries any event.
+    pub fresh: bool,
+}
+
+/// The messages built for one position, by seat (None: spectators) and first event.
+#[derive(Default)]
+struct Updates {
+    at: Option<Position>,
+    built: HashMap<(Option<i32>, usize), Arc<Update>>,
 }
 
 impl Slot {
     /// Tells the watchers that the game changed.
     pub fn bump(&self) {
         self.changed.send_modify(|v| *v += 1);
+    }
+
+    /// The message already built for `seat` from event `since` at position `at`.
+    pub fn update(&self, at: Position, seat: Option<i32>, since: usize) -> Option<Arc<Update>> {
+        let updates = self.updates.lock().expect("updates lock");
+        (updates.at == Some(at)).then(|| updates.built.get(&(seat, since)).cloned()).flatten()
+    }
+
+    /// Keeps a message built at position `at`; the messages of any other position are dropped.
+    pub fn keep_update(&self, at: Position, seat: Option<i32>, since: usize, update: Arc<Update>) {
+        let mut updates = self.updates.lock().expect("updates lock");
+        if updates.at != Some(at) {
+            updates.at = Some(at);
+            updates.built.clear();
+        }
+        updates.built.insert((seat, since), update);
     }
 }
 
@@ -62,7 +102,13 @@ impl Hub {
         let Some((row, seats)) = store.game(id).await? else { return Ok(None) };
         let meta = Arc::new(game::meta_of(&row, &seats));
         let moves = if meta.handle.is_some() { store.moves_from(id, 0).await? } else { Vec::new() };
-        let state = match game::replay(&meta, &moves) {
+        // Replaying a long record is engine work: off the runtime's worker threads.
+        let replayed = {
+            let meta = meta.clone();
+            tokio::task::spawn_blocking(move || game::replay(&meta, &moves)).await
+        };
+        let replayed = replayed.map_err(|e| StoreError(format!("replay of game {id}: {e}")))?;
+        let state = match replayed {
             Ok(s) => Some(s),
             Err(Unplayable::Rules) => None,
             Err(Unplayable::Record(why)) => {
@@ -94,7 +140,13 @@ impl Hub {
             }
         }
         let (changed, _) = watch::channel(0);
-        let slot = Arc::new(Slot { meta: meta.clone(), live: tokio::sync::Mutex::new(live), changed, last_used: AtomicU64::new(0) });
+        let slot = Arc::new(Slot {
+            meta: meta.clone(),
+            live: tokio::sync::Mutex::new(live),
+            changed,
+            updates: Mutex::default(),
+            last_used: AtomicU64::new(0),
+        });
         self.touch(&slot);
         slots.insert(meta.id.clone(), slot.clone());
         slot

@@ -95,6 +95,9 @@ async fn every_message_of_a_seat_is_what_the_engine_gives_that_seat_and_its_twin
             let legal = local.legal_actions();
             let a = legal[rng.below(legal.len() as u32) as usize];
             let (_, ws, _, _) = conns.iter_mut().find(|x| x.0 == actor).unwrap();
+            // A connection may send 20 messages a second (docs/server.md section 7): a client
+            // that plays faster is refused, so this one keeps to the pace.
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
             ws.send(json!({"type": "move", "action": a, "step": step, "ref": moves})).await;
             let ack = ws.next_of("ack").await;
             assert_eq!(ack["ref"], moves);

@@ -17,7 +17,8 @@ use serde_json::{json, Value};
 use super::extract::parse;
 use crate::app::App;
 use crate::error::{ApiError, Code};
-use crate::hub::Slot;
+use crate::game::Live;
+use crate::hub::{Position, Slot, Update};
 use crate::limits::{Bucket, ConnectionPermit};
 use crate::settings::{MAX_WS_MESSAGE, WS_BURST, WS_RATE};
 
@@ -208,31 +209,38 @@ impl Stream {
     }
 
     /// Sends the seat's new events and the position of play when anything changed since the
-    /// last message (always when `force`).
-    async fn update(&mut self, seat: Option<i32>, next: &mut usize, last: &mut Option<Value>, force: bool) -> Result<(), End> {
-        let msg = {
+    /// last message (always when `force`). The message is built once per position, seat and
+    /// first event and shared by every connection that needs it; it is serialized and sent
+    /// without the game's lock.
+    async fn update(&mut self, seat: Option<i32>, next: &mut usize, last: &mut Option<Position>, force: bool) -> Result<(), End> {
+        let since = *next;
+        let (at, update) = {
             let live = self.slot.live.lock().await;
             if !live.supported() {
                 return Err(crate::app::unsupported().into());
             }
-            let mut msg = live.seat_message(seat, *next);
-            let key = json!([msg["step"], msg["thinking"], msg["status"]]);
-            let fresh = msg["events"].as_array().is_some_and(|e| !e.is_empty());
-            if !force && !fresh && last.as_ref() == Some(&key) {
-                return Ok(());
+            let at: Position = (live.step, live.thinking, live.finished);
+            match self.slot.update(at, seat, since) {
+                Some(u) => (at, Ok(u)),
+                None => (at, Err(events_message(&live, seat, since))),
             }
-            *last = Some(key);
-            *next = msg["events_total"].as_u64().unwrap_or(0) as usize;
-            let player = seat.unwrap_or(kassen_core::SPECTATOR);
-            let view = live.state.as_ref().and_then(|s| s.view(player).ok()).unwrap_or(Value::Null);
-            msg["type"] = json!("events");
-            msg["last_move"] = live.last_move(&view);
-            if seat.is_some() && live.to_act() == seat {
-                msg["legal"] = json!(live.legal(seat));
-            }
-            msg
         };
-        self.send(&msg).await
+        let update = match update {
+            Ok(u) => u,
+            Err(msg) => {
+                let events_total = msg["events_total"].as_u64().unwrap_or(0) as usize;
+                let fresh = events_total > since;
+                let u = Arc::new(Update { text: msg.to_string().into(), events_total, fresh });
+                self.slot.keep_update(at, seat, since, u.clone());
+                u
+            }
+        };
+        if !force && !update.fresh && *last == Some(at) {
+            return Ok(());
+        }
+        *last = Some(at);
+        *next = update.events_total;
+        self.socket.send(Message::Text(update.text.clone())).await.map_err(|_| End::Quiet)
     }
 
     async fn client_message(&mut self, seat: Option<i32>, text: &[u8]) -> Result<(), End> {
@@ -258,4 +266,17 @@ impl Stream {
         };
         self.send(&out).await
     }
+}
+
+/// The stream's `events` message for `seat` (None: a spectator) from event `since`.
+fn events_message(live: &Live, seat: Option<i32>, since: usize) -> Value {
+    let mut msg = live.seat_message(seat, since);
+    let player = seat.unwrap_or(kassen_core::SPECTATOR);
+    let view = live.state.as_ref().and_then(|s| s.view(player).ok()).unwrap_or(Value::Null);
+    msg["type"] = json!("events");
+    msg["last_move"] = live.last_move(&view);
+    if seat.is_some() && live.to_act() == seat {
+        msg["legal"] = json!(live.legal(seat));
+    }
+    msg
 }

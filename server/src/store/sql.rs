@@ -29,10 +29,15 @@ fn unique_violation(e: &sqlx::Error) -> bool {
 
 pub struct SqliteStore {
     pool: SqlitePool,
+    /// The one connection that writes: transactions queue for it in order instead of
+    /// contending for SQLite's write lock and sleeping in its busy handler.
+    writer: SqlitePool,
 }
 
 pub struct PgStore {
     pool: PgPool,
+    /// The same pool: PostgreSQL serves concurrent writers itself.
+    writer: PgPool,
     listener: Mutex<Option<PgListener>>,
 }
 
@@ -45,9 +50,10 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
+        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
+        super::migrator().await?.run(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
-        super::migrator().await?.run(&pool).await?;
-        Ok(SqliteStore { pool })
+        Ok(SqliteStore { pool, writer })
     }
 }
 
@@ -57,7 +63,7 @@ impl PgStore {
         super::migrator().await?.run(&pool).await?;
         let mut listener = PgListener::connect_with(&pool).await?;
         listener.listen(CHANNEL).await?;
-        Ok(PgStore { pool, listener: Mutex::new(Some(listener)) })
+        Ok(PgStore { writer: pool.clone(), pool, listener: Mutex::new(Some(listener)) })
     }
 }
 
@@ -91,7 +97,7 @@ macro_rules! sql_store {
 
             fn create<'a>(&'a self, g: &'a GameRow, seats: &'a [SeatRow], moves: &'a [MoveRow]) -> Fut<'a, ()> {
                 Box::pin(async move {
-                    let mut tx = self.pool.begin().await?;
+                    let mut tx = self.writer.begin().await?;
                     sqlx::query(
                         "INSERT INTO games (id, game, config, seed, rules_version, status, step, to_act, result, created_at, updated_at) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
@@ -167,7 +173,7 @@ macro_rules! sql_store {
 
             fn append<'a>(&'a self, id: &'a str, at: i64, moves: &'a [MoveRow], u: &'a Update) -> Fut<'a, Appended> {
                 Box::pin(async move {
-                    let mut tx = self.pool.begin().await?;
+                    let mut tx = self.writer.begin().await?;
                     let changed = sqlx::query(
                         "UPDATE games SET step = $1, status = $2, to_act = $3, result = $4, updated_at = $5 \
                          WHERE id = $6 AND step = $7 AND status = 'active'",
