@@ -70,20 +70,22 @@ static void check_game(const char *id) {
     char head[512];
     /* 8 M zeros in one array: 15 MB, under the 16 MiB cap, far longer than any array a
      * document of the game holds. */
-    snprintf(head, sizeof head,
-             "{\"format\":\"kassen-position-1\",\"game\":\"%s\",\"rules_version\":\"%s\",\"config\":{},"
-             "\"seed\":0,\"position\":[",
-             id, rules);
+    int w = snprintf(head, sizeof head,
+                     "{\"format\":\"kassen-position-1\",\"game\":\"%s\",\"rules_version\":\"%s\",\"config\":{},"
+                     "\"seed\":0,\"position\":[",
+                     id, rules);
+    CHECK(w > 0 && (size_t)w < sizeof head);
     char *zeros = repeat(head, "0,", ZEROS - 1, "0]}");
     CHECK(zeros != NULL && strlen(zeros) > 15000000 && strlen(zeros) < (16u << 20));
     if (zeros != NULL) {
         check_too_large(g, zeros);
     }
     free(zeros);
-    snprintf(head, sizeof head,
-             "{\"format\":\"kassen.state/1\",\"game\":\"%s\",\"rules_version\":\"%s\",\"config\":{},"
-             "\"seed\":0,\"history\":[",
-             id, rules);
+    w = snprintf(head, sizeof head,
+                 "{\"format\":\"kassen.state/1\",\"game\":\"%s\",\"rules_version\":\"%s\",\"config\":{},"
+                 "\"seed\":0,\"history\":[",
+                 id, rules);
+    CHECK(w > 0 && (size_t)w < sizeof head);
     zeros = repeat(head, "0,", ZEROS - 1, "0]}");
     if (zeros != NULL) {
         check_too_large(g, zeros);
