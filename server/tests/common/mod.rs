@@ -146,7 +146,10 @@ impl Client {
             head.push_str("\r\n");
         }
         head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-        s.write_all(head.as_bytes()).await.unwrap();
+        if s.write_all(head.as_bytes()).await.is_err() {
+            // The server died while the request was sent (the SIGKILL test): no answer, status 0.
+            return Reply { status: 0, headers: Vec::new(), text: String::new(), json: Value::Null };
+        }
         let _ = s.write_all(body).await;
         let mut out = Vec::new();
         let mut buf = [0u8; 16384];
