@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fresh_database, Server, Ws};
+use common::{fresh_database, Client, Created, Server, Ws};
 use kassen_core::rng::Rng;
 use kassen_core::{load_game, StateHandle, SPECTATOR};
 use serde_json::{json, Value};
@@ -21,6 +21,18 @@ fn engine_legal_ids(s: &StateHandle) -> Vec<u64> {
 }
 
 /// Reads `events` messages until the stream reports step `step`; returns their events.
+/// Plays a random legal move of `local` for the seat to act through the server, mirrors it in
+/// `local`, and returns the step after it.
+async fn play_random(c: &Client, g: &Created, local: &mut StateHandle, rng: &mut Rng, step: i64) -> i64 {
+    let p = local.current_player();
+    let legal = local.legal_actions();
+    let a = legal[rng.below(legal.len() as u32) as usize];
+    let r = c.play(&g.id, g.token(p as usize), a as u64, step).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    local.apply_as(p, a).unwrap();
+    step + 1
+}
+
 async fn events_until(ws: &mut Ws, step: usize, got: &mut Vec<Value>, last: &mut Value) {
     loop {
         let m = ws.next_of("events").await;
@@ -129,13 +141,7 @@ async fn a_reconnecting_client_resumes_at_its_event_index() {
                 if local.is_terminal() {
                     break;
                 }
-                let p = local.current_player();
-                let legal = local.legal_actions();
-                let a = legal[rng.below(legal.len() as u32) as usize];
-                let r = c.play(&g.id, g.token(p as usize), a as u64, step).await;
-                assert_eq!(r.status, 200, "{}", r.text);
-                local.apply_as(p, a).unwrap();
-                step += 1;
+                step = play_random(&c, &g, &mut local, &mut rng, step).await;
             }
             ws = c.ws(&g.id, json!({"token": g.token(0), "since": got.len()})).await;
         }
@@ -144,13 +150,7 @@ async fn a_reconnecting_client_resumes_at_its_event_index() {
         if local.is_terminal() {
             break;
         }
-        let p = local.current_player();
-        let legal = local.legal_actions();
-        let a = legal[rng.below(legal.len() as u32) as usize];
-        let r = c.play(&g.id, g.token(p as usize), a as u64, step).await;
-        assert_eq!(r.status, 200, "{}", r.text);
-        local.apply_as(p, a).unwrap();
-        step += 1;
+        step = play_random(&c, &g, &mut local, &mut rng, step).await;
         round += 1;
     }
     assert_eq!(last["terminal"], true);
