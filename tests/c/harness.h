@@ -84,4 +84,21 @@ static inline long json_int(const char *json, const char *key, long fallback) {
     return p ? strtol(p + strlen(pat), NULL, 10) : fallback;
 }
 
+/* A two-player Samurai state (seed 3) at the first decision with two or more legal actions:
+ * the position the search tests start from. */
+static inline kassen_state *samurai_decision(kassen_game *game) {
+    kassen_state *s = NULL;
+    CHECK_OK(kassen_state_new(game, 3, &s));
+    uint32_t legal[8192];
+    size_t n = 0;
+    for (int i = 0; i < 100; i++) {
+        int32_t p = 0;
+        kassen_state_current_player(s, &p);
+        if (kassen_state_legal_actions(s, legal, 8192, &n) != KASSEN_STATUS_OK) break;
+        if (p >= 0 && n >= 2) break;
+        kassen_state_apply_in_place(s, legal[0]);
+    }
+    return s;
+}
+
 #endif /* KASSEN_TEST_HARNESS_H */

@@ -8,17 +8,7 @@
 int main(void) {
     kassen_game *game = NULL;
     CHECK_OK(kassen_game_new("samurai", "{\"players\": 2}", &game));
-    kassen_state *s = NULL;
-    CHECK_OK(kassen_state_new(game, 3, &s));
-    uint32_t legal[512];
-    size_t n = 0;
-    for (int i = 0; i < 100; i++) {
-        int32_t p = 0;
-        kassen_state_current_player(s, &p);
-        CHECK_OK(kassen_state_legal_actions(s, legal, 512, &n));
-        if (p >= 0 && n >= 2) break;
-        kassen_state_apply_in_place(s, legal[0]);
-    }
+    kassen_state *s = samurai_decision(game);
     for (int i = 0; i < 64; i++) {
         kassen_search *search = NULL;
         CHECK_STATUS(kassen_search_start(s, "{\"iterations\": 100, \"time_ms\": null, \"threads\": 4}", 1, &search),

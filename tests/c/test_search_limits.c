@@ -11,22 +11,6 @@ static void sleep_ms(long ms) {
     nanosleep(&t, NULL);
 }
 
-/* A two-player Samurai state at a decision with two or more legal actions. */
-static kassen_state *position(kassen_game *game) {
-    kassen_state *s = NULL;
-    CHECK_OK(kassen_state_new(game, 3, &s));
-    uint32_t legal[8192];
-    size_t n = 0;
-    for (int i = 0; i < 100; i++) {
-        int32_t p = 0;
-        kassen_state_current_player(s, &p);
-        if (kassen_state_legal_actions(s, legal, 8192, &n) != KASSEN_STATUS_OK) break;
-        if (p >= 0 && n >= 2) break;
-        kassen_state_apply_in_place(s, legal[0]);
-    }
-    return s;
-}
-
 static void node_budget(kassen_state *s) {
     /* A tiny budget: the search does every iteration, the tree stops at the budget. */
     kassen_search *search = NULL;
@@ -88,7 +72,7 @@ static void caps(kassen_state *s) {
 int main(void) {
     kassen_game *game = NULL;
     CHECK_OK(kassen_game_new("samurai", "{\"players\": 2}", &game));
-    kassen_state *s = position(game);
+    kassen_state *s = samurai_decision(game);
     node_budget(s);
     caps(s);
     kassen_state_free(s);

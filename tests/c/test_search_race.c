@@ -5,6 +5,7 @@
  * waiter gets the same action. run.sh runs it under ASan/UBSan, tsan.sh under
  * ThreadSanitizer. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
 
 #include "harness.h"
@@ -19,7 +20,9 @@ struct shared {
     /* Written by each thread before it ends, read by main after joining it. */
     int poll_failures;
     long polls;
-    int saw_running;
+    /* Set by the poller when it sees the search running; main stops the search only after
+     * that, so a poll during the search happens however late the poller thread starts. */
+    atomic_int saw_running;
     kassen_search_progress last;
     uint32_t waited[2];
     kassen_status wait_status[2];
@@ -34,7 +37,7 @@ static void *poller(void *arg) {
     for (;;) {
         if (kassen_search_poll(sh->search, &p) != KASSEN_STATUS_OK) sh->poll_failures++;
         sh->polls++;
-        if (!p.done) sh->saw_running = 1;
+        if (!p.done) atomic_store(&sh->saw_running, 1);
         if (p.done) break;
     }
     sh->last = p;
@@ -60,17 +63,7 @@ static void *waiter1(void *arg) {
 int main(void) {
     kassen_game *game = NULL;
     CHECK_OK(kassen_game_new("samurai", "{\"players\": 2}", &game));
-    kassen_state *s = NULL;
-    CHECK_OK(kassen_state_new(game, 3, &s));
-    uint32_t legal[512];
-    size_t n = 0;
-    for (int i = 0; i < 100; i++) {
-        int32_t p = 0;
-        kassen_state_current_player(s, &p);
-        CHECK_OK(kassen_state_legal_actions(s, legal, 512, &n));
-        if (p >= 0 && n >= 2) break;
-        kassen_state_apply_in_place(s, legal[0]);
-    }
+    kassen_state *s = samurai_decision(game);
     for (int round = 0; round < 3; round++) {
         struct shared sh;
         memset(&sh, 0, sizeof sh);
@@ -82,14 +75,14 @@ int main(void) {
         CHECK(pthread_create(&t[2], NULL, waiter1, &sh) == 0);
         kassen_search_progress p;
         memset(&p, 0, sizeof p);
-        for (long i = 0; i < 600000 && p.iterations < 300; i++) {
+        for (long i = 0; i < 600000 && (p.iterations < 300 || !atomic_load(&sh.saw_running)); i++) {
             CHECK_OK(kassen_search_poll(sh.search, &p));
             sleep_ms(1);
         }
         CHECK_OK(kassen_search_stop(sh.search));
         for (int i = 0; i < 3; i++) CHECK(pthread_join(t[i], NULL) == 0);
         CHECK(sh.poll_failures == 0);
-        CHECK(sh.saw_running == 1);
+        CHECK(atomic_load(&sh.saw_running) == 1);
         CHECK(sh.wait_status[0] == KASSEN_STATUS_OK && sh.wait_status[1] == KASSEN_STATUS_OK);
         CHECK(sh.waited[0] == sh.waited[1]);
         CHECK(sh.json_status == KASSEN_STATUS_OK && sh.json_action == (long)sh.waited[0]);
