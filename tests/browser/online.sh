@@ -9,18 +9,8 @@
 # that has pytest, otherwise a small venv of its own in $CARGO_TARGET_DIR/browser-venv.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-VENV="${KASSEN_VENV:-$ROOT/.venv}"
-TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
-
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-    echo "browser/online.sh: installing chromium and chromium-driver"
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-        chromium chromium-driver fonts-noto-cjk >/dev/null
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+ensure_chromium online.sh
 
 if ! "$VENV/bin/python" -c "import pytest" >/dev/null 2>&1; then
     VENV="$TARGET/browser-venv"
@@ -36,15 +26,4 @@ echo "browser/online.sh: building kassen-server"
 
 export KASSEN_SERVER_BIN="$TARGET/debug/kassen-server"
 export KASSEN_WEB="$ROOT/web"
-export KASSEN_BROWSER_ARTIFACTS="$TARGET/browser-artifacts"
-cd "$ROOT/tests/browser"
-set +e
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider -s "$@" test_online.py
-status=$?
-set -e
-if [ "$status" -eq 5 ]; then
-    echo "browser/online.sh: pytest collected no tests" >&2
-    exit 1
-fi
-echo "browser/online.sh: screenshots in $KASSEN_BROWSER_ARTIFACTS"
-exit "$status"
+run_pytest online.sh test_online.py "$@"
