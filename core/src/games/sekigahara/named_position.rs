@@ -1,0 +1,149 @@
+//! Sekigahara positions written by name (docs/positions.md, docs/rules/sekigahara.md): blocks
+//! by side and place with their leaders' names (`"Ishida": {"Gifu": ["Ishida Mitsunari", ...]}`),
+//! locations, card types and sides by the names of the map, the cards and the rulebook.
+
+use serde_json::json;
+
+use super::data::{NONE, SIDES};
+use super::state::{BAG, BOX, DEAD, DEFECTED, DEPLOYED, IN_CASTLE, MORI_BOX, MOVED, MUSTERED, SELECTED, SHOWN};
+use super::Sekigahara;
+use crate::named::{title_words, Conv, Space};
+
+/// The block flags as words.
+const FLAGS: [(u64, &str); 7] = [
+    (MOVED as u64, "moved"),
+    (MUSTERED as u64, "mustered"),
+    (IN_CASTLE as u64, "in_castle"),
+    (SELECTED as u64, "selected"),
+    (DEPLOYED as u64, "deployed"),
+    (DEFECTED as u64, "defected"),
+    (SHOWN as u64, "shown"),
+];
+
+impl Sekigahara {
+    fn sides(&self) -> Space {
+        Space::plain("side", SIDES.iter().map(|s| title_words(s))).or_none(NONE as u64)
+    }
+
+    /// The map's locations (by their printed names; the data ids are read too).
+    fn locations(&self) -> Space {
+        let d = &self.data;
+        Space::new("location", d.locations.iter().map(|l| l.name.clone()).collect(), d.locations.iter().map(|l| l.id.clone()).collect())
+            .or_none(NONE as u64)
+    }
+
+    /// Where a block can be: a location or one of the boxes (5).
+    fn places(&self) -> Space {
+        self.locations().with(BAG as u64, "bag").with(BOX as u64, "recruitment box").with(MORI_BOX as u64, "Mori box").with(DEAD as u64, "eliminated")
+    }
+
+    /// Blocks by their leader's name, the others by their id.
+    fn block_names(&self) -> Space {
+        let d = &self.data;
+        Space::new(
+            "block",
+            d.blocks.iter().map(|b| b.name.clone().unwrap_or_else(|| b.id.clone())).collect(),
+            d.blocks.iter().map(|b| b.id.clone()).collect(),
+        )
+    }
+
+    fn card_names(&self) -> Space {
+        Space::plain("card", self.data.cards.iter().map(|c| c.id.clone())).or_none(NONE as u64)
+    }
+
+    pub(super) fn named_conv(&self) -> Conv {
+        let d = &self.data;
+        let per_side = |c: Conv| Conv::Keyed(self.sides(), None, Box::new(c));
+        let counts = || Conv::Keyed(self.card_names(), Some(json!(0)), Box::new(Conv::Same));
+        let held = || Conv::Keyed(self.locations(), Some(json!(NONE)), Box::new(Conv::Index(self.sides())));
+        let roads = Space::plain(
+            "road",
+            d.roads.iter().map(|r| format!("{}-{}", d.locations[r.a as usize].name, d.locations[r.b as usize].name)),
+        );
+        let side = || Conv::Fields(vec![("side", Conv::Index(self.sides()))]);
+        let card = || Conv::Fields(vec![("card", Conv::Index(self.card_names()))]);
+        Conv::Fields(vec![
+            ("first", Conv::Index(self.sides())),
+            (
+                "blocks",
+                Conv::Placed {
+                    pieces: self.block_names(),
+                    groups: d.blocks.iter().map(|b| title_words(SIDES[b.side as usize])).collect(),
+                    place_field: "loc",
+                    places: self.places(),
+                    plain: json!({"flags": 0, "from": NONE}),
+                    rest: Box::new(Conv::Fields(vec![
+                        ("flags", Conv::Flags(FLAGS.to_vec())),
+                        ("from", Conv::Index(self.locations())),
+                    ])),
+                },
+            ),
+            (
+                "disks",
+                Conv::Keyed(Space::plain("disk", d.disks.iter().map(|x| title_words(&x.id))), None, Box::new(Conv::Same)),
+            ),
+            ("hand", counts()),
+            ("deck", counts()),
+            ("discard", counts()),
+            ("reinforce_discards", counts()),
+            ("resource", held()),
+            ("castle", held()),
+            ("bids", per_side(Conv::Index(self.card_names()))),
+            ("bid_made", per_side(Conv::Same)),
+            ("reinforce_done", per_side(Conv::Same)),
+            ("roads_used", Conv::Bits(roads)),
+            ("origins_used", Conv::Bits(self.locations())),
+            ("declared", Conv::Bits(self.locations())),
+            ("group", Conv::Fields(vec![("origin", Conv::Index(self.locations())), ("at", Conv::Index(self.locations()))])),
+            ("forced", Conv::Tuple(vec![Conv::Index(self.locations()), Conv::Index(self.sides())])),
+            (
+                "battle",
+                Conv::Fields(vec![
+                    ("loc", Conv::Index(self.locations())),
+                    ("attacker", Conv::Index(self.sides())),
+                    ("holder", Conv::Index(self.sides())),
+                    ("initiative", Conv::Index(self.sides())),
+                    ("winner", Conv::Index(self.sides())),
+                    ("impact", per_side(Conv::Same)),
+                    ("done", per_side(Conv::Same)),
+                    ("carded", per_side(Conv::Same)),
+                    ("hits", per_side(Conv::Same)),
+                    ("lost", per_side(Conv::Same)),
+                    ("commander_lost", per_side(Conv::Same)),
+                    ("used", counts()),
+                    (
+                        "deploys",
+                        Conv::Each(Box::new(Conv::Fields(vec![
+                            ("block", Conv::Index(self.block_names())),
+                            ("side", Conv::Index(self.sides())),
+                            ("card", Conv::Index(self.card_names())),
+                        ]))),
+                    ),
+                ]),
+            ),
+            (
+                "due",
+                Conv::Fields(vec![
+                    ("setup", Conv::Each(Box::new(Conv::Tuple(vec![Conv::Index(self.places()), Conv::Index(self.sides())])))),
+                    ("blocks", per_side(Conv::Same)),
+                    ("cards", per_side(Conv::Same)),
+                ]),
+            ),
+            (
+                "pending",
+                Conv::Fields(vec![
+                    ("ReinforceDiscard", side()),
+                    ("Bid", side()),
+                    ("ChooseFirst", side()),
+                    ("SiegeChoice", side()),
+                    ("Casualty", side()),
+                    ("Muster", Conv::Fields(vec![("loc", Conv::Index(self.locations()))])),
+                    ("DeployBlock", card()),
+                    ("DeploySecond", card()),
+                    ("JoinGarrison", Conv::Fields(vec![("to", Conv::Index(self.locations()))])),
+                ]),
+            ),
+            ("winner", Conv::Index(self.sides())),
+        ])
+    }
+}
