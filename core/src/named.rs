@@ -55,6 +55,12 @@ impl Space {
         self
     }
 
+    /// With another accepted spelling of `value`.
+    pub fn alias(mut self, name: impl Into<String>, value: u64) -> Space {
+        self.aliases.push((name.into(), value));
+        self
+    }
+
     /// With one more named value beyond the names.
     pub fn with(mut self, value: u64, name: &str) -> Space {
         self.extra.push((value, name.to_string()));
@@ -144,8 +150,12 @@ pub enum Conv {
     /// An array with one entry per index of the space: an object from name to the entry
     /// (converted by the inner conversion), where entries equal to `default` (typed) are left out.
     Keyed(Space, Option<Value>, Box<Conv>),
-    /// A bit set over the space (`bit i` = index `i`): the list of names.
+    /// A bit set over the space (`bit i` = index `i`), a number: the list of names.
     Bits(Space),
+    /// A bit set of up to 128 as a decimal string (JSON numbers stop at 64 bits): the list of names.
+    BigBits(Space),
+    /// Two indices packed in one number (`hi << shift | lo`): the pair of names.
+    Pair(u32, Space, Space),
     /// Bit flags: the list of the words of the bits set.
     Flags(Vec<(u64, &'static str)>),
     /// An array: each element converted.
@@ -157,9 +167,9 @@ pub enum Conv {
     /// Pieces in places: an array with one object per piece (space `pieces`), whose field
     /// `place_field` is an index into `places`, becomes `{group: {place: [piece, ...]}}` with
     /// the group of each piece given (its side). A piece whose other fields equal `plain`
-    /// (typed) is written as its name; another as `{"<what>": name, field: value, ...}` with
-    /// its fields converted by `rest` and those equal to `plain`'s left out.
-    Placed { pieces: Space, groups: Vec<String>, place_field: &'static str, places: Space, plain: Value, rest: Box<Conv> },
+    /// (typed, one per piece) is written as its name; another as `{"<what>": name, field: value,
+    /// ...}` with its fields converted by `rest` and those equal to `plain`'s left out.
+    Placed { pieces: Space, groups: Vec<String>, place_field: &'static str, places: Space, plain: Vec<Value>, rest: Box<Conv> },
     /// Left as it is.
     Same,
 }
@@ -182,6 +192,14 @@ pub fn to_named(conv: &Conv, v: &Value) -> Value {
             let bits = n.as_u64().unwrap_or(0);
             Value::Array((0..64).filter(|i| bits >> i & 1 == 1).map(|i| space.name(i)).collect())
         }
+        (Conv::BigBits(space), Value::String(t)) => match t.parse::<u128>() {
+            Ok(bits) => Value::Array((0..128).filter(|i| bits >> i & 1 == 1).map(|i| space.name(i)).collect()),
+            Err(_) => v.clone(),
+        },
+        (Conv::Pair(shift, hi, lo), Value::Number(n)) => match n.as_u64() {
+            Some(x) => Value::Array(vec![hi.name(x >> shift), lo.name(x & ((1 << shift) - 1))]),
+            None => v.clone(),
+        },
         (Conv::Flags(words), Value::Number(n)) => {
             let bits = n.as_u64().unwrap_or(0);
             let mut out: Vec<Value> = words.iter().filter(|(b, _)| bits & b != 0).map(|(_, w)| Value::from(*w)).collect();
@@ -217,6 +235,7 @@ pub fn to_named(conv: &Conv, v: &Value) -> Value {
                 let mut others = x.as_object().cloned().unwrap_or_default();
                 others.remove(*place_field);
                 let name = pieces.names.get(i).cloned().unwrap_or_else(|| i.to_string());
+                let plain = plain.get(i).unwrap_or(&Value::Null);
                 let entry = if Value::Object(others.clone()) == *plain {
                     Value::String(name)
                 } else {
@@ -266,16 +285,28 @@ pub fn from_named(conv: &Conv, v: &Value, at: &str) -> Result<Value, String> {
             }
             Value::Array(out.into_iter().flatten().collect())
         }
-        (Conv::Bits(space), Value::Array(a)) => {
-            let mut bits = 0u64;
+        (Conv::Bits(space) | Conv::BigBits(space), Value::Array(a)) => {
+            let big = matches!(conv, Conv::BigBits(_));
+            let mut bits = 0u128;
             for x in a {
                 let i = space.value(x).map_err(here)?;
-                if i >= 64 {
+                if i >= 128 {
                     return Err(here(format!("{} cannot be in this set", input::json(x))));
                 }
                 bits |= 1 << i;
             }
-            Value::from(bits)
+            if big {
+                Value::String(bits.to_string())
+            } else {
+                u64::try_from(bits).map(Value::from).map_err(|_| here("a set of more than 64".into()))?
+            }
+        }
+        (Conv::Pair(shift, hi, lo), Value::Array(a)) if a.len() == 2 => {
+            let (h, l) = (hi.value(&a[0]).map_err(here)?, lo.value(&a[1]).map_err(here)?);
+            if l >= 1 << shift {
+                return Err(here(format!("{} cannot be packed here", input::json(&a[1]))));
+            }
+            Value::from(h << shift | l)
         }
         (Conv::Flags(words), Value::Array(a)) => {
             let mut bits = 0u64;
@@ -324,9 +355,10 @@ pub fn from_named(conv: &Conv, v: &Value, at: &str) -> Result<Value, String> {
                         let (name, fields) = match entry {
                             Value::String(n) => (n.as_str(), Map::new()),
                             Value::Object(e) => {
-                                let n = e.get(pieces.what).and_then(Value::as_str).ok_or_else(|| {
-                                    format!("{at}: a {0} is its name or an object with the field \"{0}\"", pieces.what)
-                                })?;
+                                let n = e
+                                    .get(pieces.what)
+                                    .and_then(Value::as_str)
+                                    .ok_or_else(|| format!("{at}: a {0} is its name or an object with the field \"{0}\"", pieces.what))?;
                                 let mut f = e.clone();
                                 f.remove(pieces.what);
                                 (n, f)
@@ -335,9 +367,13 @@ pub fn from_named(conv: &Conv, v: &Value, at: &str) -> Result<Value, String> {
                         };
                         let i = pieces.lookup(name).map_err(|e| format!("{at}: {e}"))? as usize;
                         if groups.get(i) != Some(group) {
-                            return Err(format!("{at}: {} belongs to {}", input::quote(name), groups.get(i).map_or("no side", String::as_str)));
+                            return Err(format!(
+                                "{at}: {} belongs to {}",
+                                input::quote(name),
+                                groups.get(i).map_or("no side", String::as_str)
+                            ));
                         }
-                        let mut typed = plain.as_object().cloned().unwrap_or_default();
+                        let mut typed = plain.get(i).and_then(Value::as_object).cloned().unwrap_or_default();
                         let converted = from_named(rest, &Value::Object(fields.clone()), &format!("{at}.{name}"))?;
                         for (k, x) in converted.as_object().into_iter().flatten() {
                             if !typed.contains_key(k) {
@@ -402,7 +438,7 @@ mod tests {
                     groups: vec!["East".into(), "West".into(), "West".into()],
                     place_field: "loc",
                     places: places(),
-                    plain: json!({"flags": 0, "from": 255}),
+                    plain: vec![json!({"flags": 0, "from": 255}); 3],
                     rest: Box::new(Conv::Fields(vec![("from", Conv::Index(places()))])),
                 },
             ),

@@ -13,7 +13,9 @@ use crate::game::{ActionId, Game, GameInfo, Player, CHANCE};
 use crate::input::Limits;
 
 use super::documents::{PositionHeader, SavedHeader};
-use super::{Bound, DynGame, DynState, GameHandle, Instance, StableHasher, StateHandle, NAMED_POSITION_FORMAT, POSITION_FORMAT, STATE_FORMAT};
+use super::{
+    Bound, DynGame, DynState, GameHandle, Instance, StableHasher, StateHandle, NAMED_POSITION_FORMAT, POSITION_FORMAT, STATE_FORMAT,
+};
 
 impl<G: Game> DynGame for Instance<G> {
     fn id(&self) -> &'static str {

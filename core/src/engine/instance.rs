@@ -121,10 +121,8 @@ impl<G: Game> Instance<G> {
     /// typed form first ([`crate::named::from_named`] with the game's
     /// [`Game::position_names`]), whose errors name the unknown name and the nearest valid ones.
     pub(super) fn named_position_state(&self, position: &Value, seed: u64) -> Result<G::State, LoadError> {
-        let conv = self
-            .rules
-            .position_names()
-            .ok_or_else(|| LoadError::InvalidPosition(format!("{} has no positions written by name", G::ID)))?;
+        let conv =
+            self.rules.position_names().ok_or_else(|| LoadError::InvalidPosition(format!("{} has no positions written by name", G::ID)))?;
         if !position.is_object() {
             return Err(LoadError::InvalidPosition(format!(
                 "\"position\" must be a json object (the position by name), got {}",

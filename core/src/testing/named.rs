@@ -10,7 +10,8 @@ pub fn named_round_trip<G: Game>(g: &G, s: &G::State) -> Result<(), String> {
     let Some(conv) = g.position_names() else { return Ok(()) };
     let typed = serde_json::to_value(s).map_err(|e| e.to_string())?;
     let named = crate::named::to_named(&conv, &typed);
-    let back = crate::named::from_named(&conv, &named, "position").map_err(|e| format!("a position written by name does not read back: {e}\n{named}"))?;
+    let back = crate::named::from_named(&conv, &named, "position")
+        .map_err(|e| format!("a position written by name does not read back: {e}\n{named}"))?;
     if back != typed {
         return Err(format!("a position written by name reads back as another typed form:\n{named}\n{back}\n{typed}"));
     }

@@ -21,24 +21,28 @@ const FLAGS: [(u64, &str); 7] = [
 ];
 
 impl Sekigahara {
-    fn sides(&self) -> Space {
+    fn names_sides(&self) -> Space {
         Space::plain("side", SIDES.iter().map(|s| title_words(s))).or_none(NONE as u64)
     }
 
     /// The map's locations (by their printed names; the data ids are read too).
-    fn locations(&self) -> Space {
+    fn names_locations(&self) -> Space {
         let d = &self.data;
         Space::new("location", d.locations.iter().map(|l| l.name.clone()).collect(), d.locations.iter().map(|l| l.id.clone()).collect())
             .or_none(NONE as u64)
     }
 
     /// Where a block can be: a location or one of the boxes (5).
-    fn places(&self) -> Space {
-        self.locations().with(BAG as u64, "bag").with(BOX as u64, "recruitment box").with(MORI_BOX as u64, "Mori box").with(DEAD as u64, "eliminated")
+    fn names_places(&self) -> Space {
+        self.names_locations()
+            .with(BAG as u64, "bag")
+            .with(BOX as u64, "recruitment box")
+            .with(MORI_BOX as u64, "Mori box")
+            .with(DEAD as u64, "eliminated")
     }
 
     /// Blocks by their leader's name, the others by their id.
-    fn block_names(&self) -> Space {
+    fn names_block_names(&self) -> Space {
         let d = &self.data;
         Space::new(
             "block",
@@ -47,63 +51,58 @@ impl Sekigahara {
         )
     }
 
-    fn card_names(&self) -> Space {
+    fn names_card_names(&self) -> Space {
         Space::plain("card", self.data.cards.iter().map(|c| c.id.clone())).or_none(NONE as u64)
     }
 
     pub(super) fn named_conv(&self) -> Conv {
         let d = &self.data;
-        let per_side = |c: Conv| Conv::Keyed(self.sides(), None, Box::new(c));
-        let counts = || Conv::Keyed(self.card_names(), Some(json!(0)), Box::new(Conv::Same));
-        let held = || Conv::Keyed(self.locations(), Some(json!(NONE)), Box::new(Conv::Index(self.sides())));
-        let roads = Space::plain(
-            "road",
-            d.roads.iter().map(|r| format!("{}-{}", d.locations[r.a as usize].name, d.locations[r.b as usize].name)),
-        );
-        let side = || Conv::Fields(vec![("side", Conv::Index(self.sides()))]);
-        let card = || Conv::Fields(vec![("card", Conv::Index(self.card_names()))]);
+        let per_side = |c: Conv| Conv::Keyed(self.names_sides(), None, Box::new(c));
+        let counts = || Conv::Keyed(self.names_card_names(), Some(json!(0)), Box::new(Conv::Same));
+        let held = || Conv::Keyed(self.names_locations(), Some(json!(NONE)), Box::new(Conv::Index(self.names_sides())));
+        let roads =
+            Space::plain("road", d.roads.iter().map(|r| format!("{}-{}", d.locations[r.a as usize].name, d.locations[r.b as usize].name)));
+        let side = || Conv::Fields(vec![("side", Conv::Index(self.names_sides()))]);
+        let card = || Conv::Fields(vec![("card", Conv::Index(self.names_card_names()))]);
         Conv::Fields(vec![
-            ("first", Conv::Index(self.sides())),
+            ("first", Conv::Index(self.names_sides())),
             (
                 "blocks",
                 Conv::Placed {
-                    pieces: self.block_names(),
+                    pieces: self.names_block_names(),
                     groups: d.blocks.iter().map(|b| title_words(SIDES[b.side as usize])).collect(),
                     place_field: "loc",
-                    places: self.places(),
-                    plain: json!({"flags": 0, "from": NONE}),
+                    places: self.names_places(),
+                    plain: vec![json!({"flags": 0, "from": NONE}); d.blocks.len()],
                     rest: Box::new(Conv::Fields(vec![
                         ("flags", Conv::Flags(FLAGS.to_vec())),
-                        ("from", Conv::Index(self.locations())),
+                        ("from", Conv::Index(self.names_locations())),
                     ])),
                 },
             ),
-            (
-                "disks",
-                Conv::Keyed(Space::plain("disk", d.disks.iter().map(|x| title_words(&x.id))), None, Box::new(Conv::Same)),
-            ),
+            ("disks", Conv::Keyed(Space::plain("disk", d.disks.iter().map(|x| title_words(&x.id))), None, Box::new(Conv::Same))),
             ("hand", counts()),
             ("deck", counts()),
             ("discard", counts()),
             ("reinforce_discards", counts()),
             ("resource", held()),
             ("castle", held()),
-            ("bids", per_side(Conv::Index(self.card_names()))),
+            ("bids", per_side(Conv::Index(self.names_card_names()))),
             ("bid_made", per_side(Conv::Same)),
             ("reinforce_done", per_side(Conv::Same)),
             ("roads_used", Conv::Bits(roads)),
-            ("origins_used", Conv::Bits(self.locations())),
-            ("declared", Conv::Bits(self.locations())),
-            ("group", Conv::Fields(vec![("origin", Conv::Index(self.locations())), ("at", Conv::Index(self.locations()))])),
-            ("forced", Conv::Tuple(vec![Conv::Index(self.locations()), Conv::Index(self.sides())])),
+            ("origins_used", Conv::Bits(self.names_locations())),
+            ("declared", Conv::Bits(self.names_locations())),
+            ("group", Conv::Fields(vec![("origin", Conv::Index(self.names_locations())), ("at", Conv::Index(self.names_locations()))])),
+            ("forced", Conv::Tuple(vec![Conv::Index(self.names_locations()), Conv::Index(self.names_sides())])),
             (
                 "battle",
                 Conv::Fields(vec![
-                    ("loc", Conv::Index(self.locations())),
-                    ("attacker", Conv::Index(self.sides())),
-                    ("holder", Conv::Index(self.sides())),
-                    ("initiative", Conv::Index(self.sides())),
-                    ("winner", Conv::Index(self.sides())),
+                    ("loc", Conv::Index(self.names_locations())),
+                    ("attacker", Conv::Index(self.names_sides())),
+                    ("holder", Conv::Index(self.names_sides())),
+                    ("initiative", Conv::Index(self.names_sides())),
+                    ("winner", Conv::Index(self.names_sides())),
                     ("impact", per_side(Conv::Same)),
                     ("done", per_side(Conv::Same)),
                     ("carded", per_side(Conv::Same)),
@@ -114,9 +113,9 @@ impl Sekigahara {
                     (
                         "deploys",
                         Conv::Each(Box::new(Conv::Fields(vec![
-                            ("block", Conv::Index(self.block_names())),
-                            ("side", Conv::Index(self.sides())),
-                            ("card", Conv::Index(self.card_names())),
+                            ("block", Conv::Index(self.names_block_names())),
+                            ("side", Conv::Index(self.names_sides())),
+                            ("card", Conv::Index(self.names_card_names())),
                         ]))),
                     ),
                 ]),
@@ -124,7 +123,7 @@ impl Sekigahara {
             (
                 "due",
                 Conv::Fields(vec![
-                    ("setup", Conv::Each(Box::new(Conv::Tuple(vec![Conv::Index(self.places()), Conv::Index(self.sides())])))),
+                    ("setup", Conv::Each(Box::new(Conv::Tuple(vec![Conv::Index(self.names_places()), Conv::Index(self.names_sides())])))),
                     ("blocks", per_side(Conv::Same)),
                     ("cards", per_side(Conv::Same)),
                 ]),
@@ -137,13 +136,13 @@ impl Sekigahara {
                     ("ChooseFirst", side()),
                     ("SiegeChoice", side()),
                     ("Casualty", side()),
-                    ("Muster", Conv::Fields(vec![("loc", Conv::Index(self.locations()))])),
+                    ("Muster", Conv::Fields(vec![("loc", Conv::Index(self.names_locations()))])),
                     ("DeployBlock", card()),
                     ("DeploySecond", card()),
-                    ("JoinGarrison", Conv::Fields(vec![("to", Conv::Index(self.locations()))])),
+                    ("JoinGarrison", Conv::Fields(vec![("to", Conv::Index(self.names_locations()))])),
                 ]),
             ),
-            ("winner", Conv::Index(self.sides())),
+            ("winner", Conv::Index(self.names_sides())),
         ])
     }
 }
