@@ -361,6 +361,15 @@ pub trait Game: Send + Sync + Sized + 'static {
         (!self.info().hidden_information).then(|| s.clone())
     }
 
+    /// How this game's positions are written by name (docs/positions.md, "Named positions"):
+    /// the fields of its state's serde form that hold an index into the component data (a
+    /// place, a piece, a card, a seat) or bit flags, each with the names the rulebook prints
+    /// ([`crate::named`]). Written in `games/<id>/named_position.rs`. `None` (the default):
+    /// the game has no named positions, and a document written by name is refused.
+    fn position_names(&self) -> Option<crate::named::Conv> {
+        None
+    }
+
     // ---- provided ----
 
     fn is_terminal(&self, s: &Self::State) -> bool {

@@ -18,6 +18,7 @@ pub mod hex;
 pub mod input;
 pub mod json_text;
 pub mod layout;
+pub mod named;
 pub mod quantize;
 pub mod render;
 pub mod rng;

@@ -8,7 +8,7 @@ use crate::error::LoadError;
 use crate::game::{ActionId, GameInfo};
 use crate::input::{self, Limits};
 
-use super::{load_game, GameHandle, POSITION_FORMAT, STATE_FORMAT};
+use super::{load_game, GameHandle, NAMED_POSITION_FORMAT, POSITION_FORMAT, STATE_FORMAT};
 
 // === Reading a document of any game ===
 
@@ -42,6 +42,8 @@ pub(super) struct PositionHeader {
     pub(super) config: Value,
     pub(super) seed: u64,
     pub(super) position: Value,
+    /// Whether `position` is written by name ([`NAMED_POSITION_FORMAT`]).
+    pub(super) named: bool,
 }
 
 impl PositionHeader {
@@ -49,10 +51,10 @@ impl PositionHeader {
         let bad = |m: String| LoadError::InvalidPosition(m);
         let obj = v.as_object().ok_or_else(|| bad("a position document must be a json object".into()))?;
         let format = obj.get("format").and_then(Value::as_str).unwrap_or("");
-        if format != POSITION_FORMAT {
+        if format != POSITION_FORMAT && format != NAMED_POSITION_FORMAT {
             return Err(LoadError::UnsupportedFormat {
                 found: input::cut(format, input::QUOTE_BYTES).into_owned(),
-                expected: POSITION_FORMAT.to_string(),
+                expected: format!("{POSITION_FORMAT} or {NAMED_POSITION_FORMAT}"),
             });
         }
         if let Some(k) = obj.keys().find(|k| !POSITION_FIELDS.contains(&k.as_str())) {
@@ -79,6 +81,7 @@ impl PositionHeader {
             },
             seed,
             position: obj.get("position").cloned().ok_or_else(|| bad("missing object field \"position\"".into()))?,
+            named: format == NAMED_POSITION_FORMAT,
         })
     }
 }

@@ -13,7 +13,9 @@ use crate::game::{ActionId, Game, GameInfo, Player, CHANCE};
 use crate::input::Limits;
 
 use super::documents::{PositionHeader, SavedHeader};
-use super::{Bound, DynGame, DynState, GameHandle, Instance, StableHasher, StateHandle, POSITION_FORMAT, STATE_FORMAT};
+use super::{
+    Bound, DynGame, DynState, GameHandle, Instance, StableHasher, StateHandle, NAMED_POSITION_FORMAT, POSITION_FORMAT, STATE_FORMAT,
+};
 
 impl<G: Game> DynGame for Instance<G> {
     fn id(&self) -> &'static str {
@@ -65,7 +67,11 @@ impl<G: Game> DynGame for Instance<G> {
         self.check_header(&header.game, &header.rules_version, &header.config, || {
             LoadError::InvalidPosition("the position has another config than this game".into())
         })?;
-        let state = self.position_state(&header.position, header.seed)?;
+        let state = if header.named {
+            self.named_position_state(&header.position, header.seed)?
+        } else {
+            self.position_state(&header.position, header.seed)?
+        };
         Ok(StateHandle(Box::new(Bound::start(self.arc(), header.seed, Some(Arc::new(state)), 0, &mut Events::off()))))
     }
 
@@ -240,6 +246,19 @@ impl<G: Game> DynState for Bound<G> {
             "seed": self.seed,
             "position": serde_json::to_value(&self.state).expect("states serialize"),
         })
+    }
+
+    fn to_named_position(&self) -> Option<Value> {
+        let conv = self.game.rules.position_names()?;
+        let typed = serde_json::to_value(&self.state).expect("states serialize");
+        Some(json!({
+            "format": NAMED_POSITION_FORMAT,
+            "game": G::ID,
+            "rules_version": self.game.info.rules_version,
+            "config": self.game.info.config,
+            "seed": self.seed,
+            "position": crate::named::to_named(&conv, &typed),
+        }))
     }
 
     fn started_at_position(&self) -> bool {

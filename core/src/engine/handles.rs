@@ -155,6 +155,11 @@ pub trait DynState: Send + Sync {
     /// The current state as a position document (docs/positions.md): the typed state without
     /// its history. Like a save it holds everything, hidden parts included.
     fn to_position(&self) -> Value;
+    /// [`DynState::to_position`] written by name ([`NAMED_POSITION_FORMAT`](super::NAMED_POSITION_FORMAT):
+    /// places, pieces, cards and seats as the rulebook names them), or `None` for a game without
+    /// named positions ([`Game::position_names`](crate::game::Game::position_names)). Loads
+    /// back to the same state.
+    fn to_named_position(&self) -> Option<Value>;
     /// Whether the game started at a constructed position ([`DynGame::load_position`]).
     fn started_at_position(&self) -> bool;
     /// The position document of the constructed position the game started at (the state

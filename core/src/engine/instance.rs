@@ -109,20 +109,41 @@ impl<G: Game> Instance<G> {
     /// checked by [`check_position`], and its chance nodes end ([`Instance::check_chance_ends`]).
     pub(super) fn position_state(&self, position: &Value, seed: u64) -> Result<G::State, LoadError> {
         let mut v = position.clone();
-        let Value::Object(fields) = &mut v else {
-            return Err(LoadError::InvalidPosition(format!(
-                "\"position\" must be a json object (the typed state), got {}",
-                kind_of(position)
-            )));
-        };
-        if !fields.contains_key("rng") {
-            fields.insert("rng".into(), serde_json::to_value(crate::rng::Rng::from_seed(seed)).expect("generators serialize"));
-        }
+        self.fill_position(&mut v, seed)?;
         let state: G::State = serde_json::from_value(v)
             .map_err(|e| LoadError::InvalidPosition(format!("position does not match the {} state schema: {e}", G::ID)))?;
         check_position(&self.rules, &state).map_err(LoadError::InvalidPosition)?;
         self.check_chance_ends(&state)?;
         Ok(state)
+    }
+
+    /// [`Instance::position_state`] of a position written by name (docs/positions.md): its
+    /// typed form first ([`crate::named::from_named`] with the game's
+    /// [`Game::position_names`]), whose errors name the unknown name and the nearest valid ones.
+    pub(super) fn named_position_state(&self, position: &Value, seed: u64) -> Result<G::State, LoadError> {
+        let conv =
+            self.rules.position_names().ok_or_else(|| LoadError::InvalidPosition(format!("{} has no positions written by name", G::ID)))?;
+        if !position.is_object() {
+            return Err(LoadError::InvalidPosition(format!(
+                "\"position\" must be a json object (the position by name), got {}",
+                kind_of(position)
+            )));
+        }
+        let typed = crate::named::from_named(&conv, position, "position").map_err(LoadError::InvalidPosition)?;
+        self.position_state(&typed, seed)
+    }
+
+    /// Leaves the typed position `v` as it is, with its generator seeded from `seed` when it
+    /// has none.
+    fn fill_position(&self, v: &mut Value, seed: u64) -> Result<(), LoadError> {
+        if !v.is_object() {
+            return Err(LoadError::InvalidPosition(format!("\"position\" must be a json object (the typed state), got {}", kind_of(v))));
+        }
+        let Value::Object(fields) = v else { unreachable!("checked above") };
+        if !fields.contains_key("rng") {
+            fields.insert("rng".into(), serde_json::to_value(crate::rng::Rng::from_seed(seed)).expect("generators serialize"));
+        }
+        Ok(())
     }
 
     /// A position's chance nodes, which the engine resolves at once unless chance is explicit

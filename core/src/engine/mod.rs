@@ -42,6 +42,11 @@ pub const STATE_FORMAT: &str = "kassen.state/1";
 /// [`DynState::to_position`] (docs/positions.md).
 pub const POSITION_FORMAT: &str = "kassen-position-1";
 
+/// The position document format whose `"position"` is written by name (places, pieces, cards
+/// and seats as the rulebook names them; [`crate::named`]), read by the same loaders and
+/// written by [`DynState::to_named_position`] (docs/positions.md).
+pub const NAMED_POSITION_FORMAT: &str = "kassen-position-named-1";
+
 // === The registry: one row per game ===
 
 /// Builds a configured game from the game-specific config keys and `explicit_chance`.

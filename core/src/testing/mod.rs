@@ -30,6 +30,7 @@ use crate::DynGame;
 
 mod info_state;
 mod metadata;
+pub mod named;
 #[cfg(test)]
 pub(crate) mod positions;
 pub mod schema;
@@ -134,6 +135,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report, r
             ensure(ids == legal, || "chance outcomes differ from the legal actions of a chance node".into())?;
             metadata::check_chance_ids(&info, &ids)?;
         }
+        named::named_round_trip(game.rules(), typed_state::<G>(&s)?)?;
         check_illegal(&s, &legal, n, &mut rng, report)?;
         check_legal_apply(&s, &legal, &mut rng, report)?;
         check_views(game, &s, players, step, &mut rng, report)?;
@@ -185,6 +187,11 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report, r
     report.games += 1;
     report.longest_game = report.longest_game.max(s.history().len() as u32);
     Ok(())
+}
+
+/// The typed state of a handle of game `G`.
+fn typed_state<G: Game>(s: &StateHandle) -> Result<&G::State, String> {
+    Ok(s.as_any().downcast_ref::<crate::engine::Bound<G>>().ok_or("a state of another game")?.state())
 }
 
 /// The search's hooks (`Game::rollout_action`, `Game::evaluate`): the playout policy answers

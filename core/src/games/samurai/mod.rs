@@ -29,6 +29,7 @@ mod bot;
 mod capture;
 pub mod data;
 mod hidden;
+mod named_position;
 mod position;
 mod render;
 mod scoring;
@@ -379,6 +380,10 @@ impl Game for Samurai {
     /// Other seats' hands and hidden capture types dealt anew (position.rs).
     fn sample_position(&self, s: &State, observer: Player, rng: &mut Rng) -> Option<State> {
         Some(position::sample_position(self, s, observer, rng))
+    }
+
+    fn position_names(&self) -> Option<crate::named::Conv> {
+        Some(self.named_conv())
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

@@ -55,6 +55,7 @@ pub mod data;
 mod describe;
 mod hidden;
 mod movement;
+mod named_position;
 mod position;
 mod render;
 mod sizes;
@@ -367,6 +368,10 @@ impl Game for Sekigahara {
     /// The other side's face-down blocks and every unseen card dealt anew (position.rs).
     fn sample_position(&self, s: &State, observer: Player, rng: &mut Rng) -> Option<State> {
         Some(position::sample_position(self, s, observer, rng))
+    }
+
+    fn position_names(&self) -> Option<crate::named::Conv> {
+        Some(self.named_conv())
     }
 
     fn validate(&self, s: &State) -> Result<(), String> {

@@ -225,6 +225,22 @@ fn control_ok(g: &Sekigahara, s: &State) -> Result<(), String> {
                 ));
             }
         }
+        // 4.3, 8.9.1: at a contested location the castle stays with the side that was there
+        // when the enemy came. From its movement until the battle there is fought, a side
+        // whose units there all moved in this phase found the enemy there, so the castle is the
+        // enemy's, unless the enemy came after them by a retreat into them (8.8.5).
+        if loc.castle.is_some() && s.castle[l] == s.active() && s.contested(g, l as u8) && castle_question_open(s, l as u8) {
+            let (h, e, at) = (s.castle[l], 1 - s.castle[l], l as u8);
+            let side_blocks = |side: u8| s.blocks.iter().zip(&d.blocks).filter(move |(b, x)| b.loc == at && x.side == side).map(|(b, _)| b);
+            let arrived = s.disks_at(g, h, at) == 0 && side_blocks(h).all(|b| b.flags & MOVED != 0);
+            let enemy_stayed = s.disks_at(g, e, at) > 0 || side_blocks(e).any(|b| b.flags & MOVED == 0);
+            if arrived && enemy_stayed && s.forced != Some((at, e)) {
+                return Err(format!(
+                    "castle[{l}]: the castle of {} is held by side {h}, whose units there all just arrived where side {e} was (4.3, 8.9.1)",
+                    loc.id
+                ));
+            }
+        }
         // 8.9.2: a block stays inside a castle only while the enemy is at its location.
         let inside = s.blocks.iter().any(|b| b.loc == l as u8 && b.flags & IN_CASTLE != 0);
         if inside && !s.contested(g, l as u8) && s.battle.as_ref().is_none_or(|b| b.loc != l as u8) && s.pending != Pending::Over {
@@ -232,6 +248,19 @@ fn control_ok(g: &Sekigahara, s: &State) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether the castle at `l` is as the last movement left it: during the movement phase, or in
+/// the combat phase before a battle there is fought (not declared yet, or declared and its
+/// holder asked to choose a siege, 8.9.2).
+fn castle_question_open(s: &State, l: u8) -> bool {
+    let movement = matches!(
+        s.pending,
+        Pending::Mode | Pending::PayMode { .. } | Pending::Exchange { .. } | Pending::Menu | Pending::Group | Pending::Muster { .. }
+    );
+    let combat = s.pending == Pending::Combat && s.declared & (1 << l) == 0;
+    let choosing = matches!(s.pending, Pending::SiegeChoice { .. }) && s.battle.as_ref().is_some_and(|b| b.loc == l);
+    movement || combat || choosing
 }
 
 /// The week's sequence (6) and the pending decision.
@@ -325,6 +354,15 @@ fn sequence(g: &Sekigahara, s: &State) -> Result<(), String> {
             return Err(format!("pending: a card exchange in the {} mode (7.1)", s.mode.name()));
         }
         _ => {}
+    }
+    // 8.9.2: the castle holder of the battle chooses between a siege and a field battle.
+    if let (Some(b), Pending::SiegeChoice { side }) = (&s.battle, p) {
+        if side != b.holder || b.holder != s.castle[b.loc as usize] {
+            return Err(format!(
+                "pending: side {side} chooses a siege or a field battle, but the castle there is held by side {} (battle.holder {}, 8.9.2)",
+                s.castle[b.loc as usize], b.holder
+            ));
+        }
     }
     if let (Some(b), Pending::Casualty { side }) = (&s.battle, p) {
         if b.hits[side as usize] == 0 {

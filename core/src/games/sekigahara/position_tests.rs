@@ -6,7 +6,7 @@
 use serde_json::{json, Map};
 
 use super::super::data::NONE;
-use super::super::state::{Pending, State, BAG, DEAD, DEPLOYED, IN_CASTLE, MORI_BOX};
+use super::super::state::{Pending, State, BAG, DEAD, DEPLOYED, IN_CASTLE, MORI_BOX, MOVED};
 use super::super::Sekigahara;
 use super::{sample_position, validate_position};
 use crate::game::Game;
@@ -236,6 +236,41 @@ fn r2_over_exactly_when_the_game_ends() {
     let mut t = s.clone();
     t.winner = 0;
     rejected(&g, &t, "end: set while the game goes on (2)");
+}
+
+/// Issue 33: a castle held by the side whose blocks just arrived, which made the engine ask
+/// that side to choose between a siege and a field battle. The castle is the defender's: it
+/// was there when the attacker moved in (4.3, 8.9.1).
+#[test]
+fn r8_9_1_a_castle_is_not_held_by_the_side_that_just_arrived() {
+    let g = game();
+    let s = found(|s| matches!(s.pending, Pending::SiegeChoice { .. }));
+    let b = s.battle.clone().unwrap();
+    assert_eq!(validate_position(&g, &s), Ok(()));
+    assert!(s.blocks.iter().zip(&g.data.blocks).any(|(x, d)| x.loc == b.loc && d.side == b.attacker && x.flags & MOVED != 0));
+    let mut t = s.clone();
+    t.castle[b.loc as usize] = b.attacker;
+    t.battle.as_mut().unwrap().holder = b.attacker;
+    t.pending = Pending::SiegeChoice { side: b.attacker };
+    rejected(&g, &t, "whose units there all just arrived");
+    // The same castle before the battle is declared.
+    let mut t = s.clone();
+    t.castle[b.loc as usize] = b.attacker;
+    t.battle = None;
+    t.declared &= !(1 << b.loc);
+    t.pending = Pending::Combat;
+    rejected(&g, &t, "whose units there all just arrived");
+}
+
+/// 8.9.2: the side asked to choose a siege or a field battle is the battle's castle holder.
+#[test]
+fn r8_9_2_the_siege_choice_is_the_castle_holders() {
+    let g = game();
+    let s = found(|s| matches!(s.pending, Pending::SiegeChoice { .. }));
+    let Pending::SiegeChoice { side } = s.pending else { unreachable!() };
+    let mut t = s.clone();
+    t.pending = Pending::SiegeChoice { side: 1 - side };
+    rejected(&g, &t, "chooses a siege or a field battle, but the castle there is held by side");
 }
 
 // === scenario files (positions/*.json) ===

@@ -54,6 +54,7 @@ mod bot;
 mod combat;
 pub mod data;
 mod movement;
+mod named_position;
 mod position;
 mod render;
 mod sequence;
@@ -390,6 +391,10 @@ impl Game for Daisakusen {
 
     /// Every value in bounds and every invariant of the rules (position.rs). Nothing is
     /// hidden, so `sample_position` keeps the default (the position itself).
+    fn position_names(&self) -> Option<crate::named::Conv> {
+        Some(self.named_conv())
+    }
+
     fn validate_position(&self, s: &State) -> Result<(), String> {
         self.validate(s)?;
         position::validate_position(self, s)

@@ -55,6 +55,7 @@ mod bot;
 pub mod data;
 mod flow;
 mod hidden;
+mod named_position;
 mod play;
 mod position;
 mod render;
@@ -386,6 +387,10 @@ impl Game for Tkr {
     }
 
     /// Every value in bounds and every invariant of the rules (position.rs).
+    fn position_names(&self) -> Option<crate::named::Conv> {
+        Some(self.named_conv())
+    }
+
     fn validate_position(&self, s: &State) -> Result<(), String> {
         self.validate(s)?;
         position::validate_position(self, s)
