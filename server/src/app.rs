@@ -7,7 +7,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use kassen_core::{load_game, ActionId, SPECTATOR};
 use serde_json::{json, Value};
-use tokio::sync::Semaphore;
 
 use crate::error::{ApiError, Code};
 use crate::game::{self, Live, Meta, Seat, HUMAN};
@@ -22,8 +21,8 @@ pub struct App {
     pub hub: Hub,
     pub settings: Settings,
     pub limits: Limits,
-    /// Bot searches running at once (the bounded pool).
-    pub bot_pool: Semaphore,
+    /// The bots thinking now (a bounded pool).
+    pub bots: bots::BotPool,
     pub catalog: Value,
     /// Several processes may share the database (PostgreSQL).
     pub shared_db: bool,
@@ -35,15 +34,23 @@ pub fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
-/// `GET /api/catalog`: the games (seat names under the default config, example configs) and
-/// the bots a lobby offers.
+/// `GET /api/catalog`: the games a lobby offers, each with its seat names and normalized
+/// config under the defaults, its player counts, and the example configs (the engine's
+/// covered configs) with their seat names; and the bots.
 fn catalog() -> Value {
     let games: Vec<Value> = kassen_core::games()
         .into_iter()
         .filter_map(|(id, name)| {
             let g = load_game(id, None).ok()?;
+            let info = g.info();
+            let configs = kassen_core::covered_configs(id);
+            let config_seats: Vec<Value> = configs
+                .iter()
+                .map(|c| load_game(id, Some(c)).map_or(Value::Null, |h| json!(game::seat_names(&h.new_initial_state(0)))))
+                .collect();
             Some(json!({"id": id, "name": name, "seats": game::seat_names(&g.new_initial_state(0)),
-                        "configs": kassen_core::covered_configs(id)}))
+                        "default_config": g.info_json()["config"], "players": (info.min_players..=info.max_players).collect::<Vec<_>>(),
+                        "configs": configs, "config_seats": config_seats}))
         })
         .collect();
     json!({"games": games, "bots": kassen_core::bots::specs()})
@@ -67,7 +74,7 @@ impl App {
             store,
             hub: Hub::new(settings.cache_games),
             limits: Limits::new(&settings),
-            bot_pool: Semaphore::new(settings.bot_threads),
+            bots: bots::BotPool::new(settings.bot_threads),
             catalog,
             shared_db,
             settings,
@@ -175,15 +182,25 @@ impl App {
         });
         let step = rows.len() as i64;
         let to_act = row.to_act;
-        let live = Live { meta: meta.clone(), state: Some(state), finished, step, result, updated_at: now, thinking: None };
+        let live =
+            Live { meta: meta.clone(), state: Some(state), finished, step, result, updated_at: now, thinking: None, bot_progress: None };
         let slot = self.hub.insert(meta, live);
         bots::kick(self, &slot);
         Ok(json!({"game_id": id, "seats": out_seats, "watch": format!("/g/{id}"), "step": step, "to_act": to_act}))
     }
 
     /// Plays `action` for `seat` answering `step`, then commits it (with any chance outcomes
-    /// it leads to) before answering. Nothing changes on a refusal.
+    /// it leads to) before answering. Nothing changes on a refusal. The work runs to its end
+    /// on its own task even when the caller gives up (a request timeout, a closed
+    /// connection), so the cached position always matches what was committed.
     pub async fn play(self: &Arc<Self>, slot: &Arc<Slot>, seat: i32, action: i64, step: i64) -> Result<Value, ApiError> {
+        let (app, slot) = (self.clone(), slot.clone());
+        tokio::spawn(async move { app.play_now(&slot, seat, action, step).await })
+            .await
+            .map_err(|e| ApiError::storage(format!("the move failed: {e}")))?
+    }
+
+    async fn play_now(self: &Arc<Self>, slot: &Arc<Slot>, seat: i32, action: i64, step: i64) -> Result<Value, ApiError> {
         let mut live = slot.live.lock().await;
         if self.shared_db && step != live.step {
             // Another process may have moved the game on: read the record before refusing.
@@ -234,6 +251,7 @@ impl App {
         live.step = new_step;
         if live.thinking == Some(seat) {
             live.thinking = None;
+            live.bot_progress = None;
         }
         live.finished = finished;
         live.result = result;
@@ -245,8 +263,16 @@ impl App {
         Ok(answer)
     }
 
-    /// Ends the game: `seat` resigns.
+    /// Ends the game: `seat` resigns (on its own task, like [`App::play`]). A bot thinking in
+    /// the game stops.
     pub async fn resign(self: &Arc<Self>, slot: &Arc<Slot>, seat: i32) -> Result<Value, ApiError> {
+        let (app, slot) = (self.clone(), slot.clone());
+        tokio::spawn(async move { app.resign_now(&slot, seat).await })
+            .await
+            .map_err(|e| ApiError::storage(format!("the resignation failed: {e}")))?
+    }
+
+    async fn resign_now(self: &Arc<Self>, slot: &Arc<Slot>, seat: i32) -> Result<Value, ApiError> {
         let mut live = slot.live.lock().await;
         if self.shared_db {
             hub::refresh(&*self.store, slot, &mut live).await.map_err(ApiError::storage)?;
@@ -266,6 +292,8 @@ impl App {
         live.finished = true;
         live.result = Some(result.clone());
         live.updated_at = now;
+        live.thinking = None;
+        live.bot_progress = None;
         drop(live);
         slot.bump();
         Ok(json!({"status": "finished", "result": result}))

@@ -82,6 +82,8 @@ pub struct Live {
     pub updated_at: i64,
     /// The bot seat searching now.
     pub thinking: Option<i32>,
+    /// How far the thinking bot's search has got (IS-MCTS): `{"iterations", "elapsed_ms"}`.
+    pub bot_progress: Option<Value>,
 }
 
 /// Why a stored game could not be replayed.
@@ -202,6 +204,7 @@ impl Live {
             "game_id": m.id, "game": m.game, "game_name": m.game_name, "config": m.config,
             "rules_version": m.rules_version, "seats": m.seats.iter().map(Seat::public).collect::<Vec<_>>(),
             "status": self.status(), "finished": self.finished, "to_act": self.to_act(), "thinking": self.thinking,
+            "thinking_progress": self.bot_progress,
             "step": self.step, "result": self.result, "created_at": m.created_at, "updated_at": self.updated_at,
         })
     }

@@ -163,6 +163,7 @@ pub fn live_of(meta: Arc<Meta>, state: Option<kassen_core::StateHandle>, row: &G
         result: row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
         updated_at: row.updated_at,
         thinking: None,
+        bot_progress: None,
     }
 }
 

@@ -52,10 +52,11 @@ async fn serve(settings: Settings) -> Result<(), String> {
             bots::kick(&app, &slot);
         }
     }
-    let router = routes::router(app);
+    let router = routes::router(app.clone());
     println!("kassen-server listening on http://{addr}");
     let _ = std::io::stdout().flush();
     serve_http(listener, router).await;
+    app.bots.shut_down();
     Ok(())
 }
 

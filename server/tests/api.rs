@@ -41,6 +41,28 @@ async fn a_game_is_created_played_to_its_end_and_replayed() {
     let catalog = c.get("/api/catalog", None).await.json;
     assert!(catalog["games"].as_array().unwrap().iter().any(|g| g["id"] == "samurai"));
     assert!(catalog["bots"].as_array().unwrap().iter().any(|b| b["spec"] == "ismcts:normal"));
+    // Every game offers its default config, its player counts and its example configs with
+    // their seat names; each of those configs creates a game with exactly those seats.
+    for entry in catalog["games"].as_array().unwrap() {
+        let id = entry["id"].as_str().unwrap();
+        let default = &entry["default_config"];
+        assert!(default.is_object(), "{id}: {entry}");
+        assert!(!entry["players"].as_array().unwrap().is_empty(), "{id}");
+        let configs = entry["configs"].as_array().unwrap();
+        assert_eq!(entry["config_seats"].as_array().unwrap().len(), configs.len(), "{id}");
+        for (config, names) in
+            configs.iter().chain([default]).zip(entry["config_seats"].as_array().unwrap().iter().chain([&entry["seats"]]))
+        {
+            let n = names.as_array().unwrap().len();
+            assert!(entry["players"].as_array().unwrap().contains(&json!(n)), "{id} {config}: {n} seats");
+            let kinds = vec!["human"; n];
+            let created = c.create(id, config.clone(), 1, &kinds).await;
+            let got: Vec<&Value> = created.json["seats"].as_array().unwrap().iter().map(|s| &s["name"]).collect();
+            assert_eq!(got, names.as_array().unwrap().iter().collect::<Vec<_>>(), "{id} {config}");
+        }
+    }
+    let samurai = catalog["games"].as_array().unwrap().iter().find(|g| g["id"] == "samurai").unwrap();
+    assert_eq!(samurai["players"], json!([2, 3, 4]));
 
     let g = c.create("samurai", json!({"players": 2}), 7, &["human", "human"]).await;
     let seats = g.json["seats"].as_array().unwrap();

@@ -22,7 +22,7 @@ use crate::tokens;
 type AppState = State<Arc<App>>;
 
 pub async fn healthz(State(app): AppState) -> Json<Value> {
-    Json(json!({"ok": true, "version": kassen_core::VERSION, "database": app.store.kind()}))
+    Json(json!({"ok": true, "version": kassen_core::VERSION, "database": app.store.kind(), "bots": app.bots.figures()}))
 }
 
 pub async fn catalog(State(app): AppState) -> Json<Value> {
@@ -63,7 +63,7 @@ fn row_summary(app: &App, row: &GameRow, seats: &[SeatRow]) -> Value {
         "game_id": row.id, "game": row.game, "game_name": meta.game_name, "config": meta.config,
         "rules_version": row.rules_version, "seats": meta.seats.iter().map(game::Seat::public).collect::<Vec<_>>(),
         "status": if !supported { "unsupported_rules" } else if finished { "finished" } else { "active" },
-        "finished": finished, "to_act": row.to_act, "thinking": null, "step": row.step,
+        "finished": finished, "to_act": row.to_act, "thinking": null, "thinking_progress": null, "step": row.step,
         "result": row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
         "created_at": row.created_at, "updated_at": row.updated_at,
     })

@@ -2,7 +2,10 @@
 //! PostgreSQL (several server processes on one database). The record is the truth: the game,
 //! its seats and the append-only list of moves; positions are rebuilt from it by replay.
 
+mod batch;
 mod sql;
+#[cfg(test)]
+mod tests;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -109,8 +112,10 @@ pub trait Store: Send + Sync {
     fn game<'a>(&'a self, id: &'a str) -> Fut<'a, Option<(GameRow, Vec<SeatRow>)>>;
     /// The moves of a game from step `from` on, in order.
     fn moves_from<'a>(&'a self, id: &'a str, from: i64) -> Fut<'a, Vec<MoveRow>>;
-    /// In one transaction: if the game is active at step `at`, appends `moves` (steps `at`,
-    /// `at + 1`, ...) and sets the row to `update`; tells the other processes (PostgreSQL).
+    /// Atomically: if the game is active at step `at`, appends `moves` (steps `at`, `at + 1`,
+    /// ...) and sets the row to `update`; tells the other processes (PostgreSQL). Answers once
+    /// the transaction holding it has committed; appends of other games made at the same time
+    /// share that transaction (group commit, store/batch.rs), each under its own savepoint.
     fn append<'a>(&'a self, id: &'a str, at: i64, moves: &'a [MoveRow], update: &'a Update) -> Fut<'a, Appended>;
     /// Games newest first, optionally of one status.
     fn list<'a>(&'a self, status: Option<&'a str>, limit: i64) -> Fut<'a, Vec<GameRow>>;
@@ -120,6 +125,9 @@ pub trait Store: Send + Sync {
     fn bot_turns(&self) -> Fut<'_, Vec<String>>;
     /// The changes made by other processes (PostgreSQL), or `None` (SQLite: one process).
     fn listen(&self) -> Option<mpsc::UnboundedReceiver<Notice>>;
+    /// Transactions of appends committed so far.
+    #[cfg(test)]
+    fn commits(&self) -> u64;
 }
 
 /// Opens the database at `url` (`sqlite://PATH` or `postgres://...`) and runs the migrations.

@@ -9,6 +9,7 @@ use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::mpsc;
 
+use super::batch::{Batcher, Job, WriteBatch};
 use super::{Appended, Fut, GameRow, MoveRow, Notice, SeatRow, Store, StoreError, Update};
 
 /// The PostgreSQL channel every commit of a move notifies, with the game id as payload.
@@ -32,12 +33,16 @@ pub struct SqliteStore {
     /// The one connection that writes: transactions queue for it in order instead of
     /// contending for SQLite's write lock and sleeping in its busy handler.
     writer: SqlitePool,
+    /// Moves, committed in groups on `writer`.
+    batcher: Batcher,
 }
 
 pub struct PgStore {
     pool: PgPool,
     /// The same pool: PostgreSQL serves concurrent writers itself.
     writer: PgPool,
+    /// Moves, committed in groups (one transaction at a time).
+    batcher: Batcher,
     listener: Mutex<Option<PgListener>>,
 }
 
@@ -53,7 +58,7 @@ impl SqliteStore {
         let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
         super::migrator().await?.run(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
-        Ok(SqliteStore { pool, writer })
+        Ok(SqliteStore { pool, batcher: Batcher::start(writer.clone()), writer })
     }
 }
 
@@ -63,29 +68,75 @@ impl PgStore {
         super::migrator().await?.run(&pool).await?;
         let mut listener = PgListener::connect_with(&pool).await?;
         listener.listen(CHANNEL).await?;
-        Ok(PgStore { writer: pool.clone(), pool, listener: Mutex::new(Some(listener)) })
+        Ok(PgStore { writer: pool.clone(), batcher: Batcher::start(pool.clone()), pool, listener: Mutex::new(Some(listener)) })
     }
 }
 
-/// Tells the other processes sharing the database about a change of game `id`.
+/// Tells the other processes sharing the database about changes of the games `ids`.
 trait Notify {
-    fn notify<'a>(tx: &'a mut Self, id: &'a str) -> Fut<'a, ()>;
+    fn notify<'a>(tx: &'a mut Self, ids: &'a [&'a str]) -> Fut<'a, ()>;
 }
 
 impl Notify for sqlx::SqliteConnection {
-    fn notify<'a>(_tx: &'a mut Self, _id: &'a str) -> Fut<'a, ()> {
+    fn notify<'a>(_tx: &'a mut Self, _ids: &'a [&'a str]) -> Fut<'a, ()> {
         Box::pin(async { Ok(()) })
     }
 }
 
 impl Notify for sqlx::PgConnection {
-    fn notify<'a>(tx: &'a mut Self, id: &'a str) -> Fut<'a, ()> {
+    fn notify<'a>(tx: &'a mut Self, ids: &'a [&'a str]) -> Fut<'a, ()> {
         Box::pin(async move {
-            // Delivered when the transaction commits, never before.
-            sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(id).execute(tx).await?;
+            // Delivered when the transaction commits, never before: one statement for the batch.
+            sqlx::query("SELECT pg_notify($1, g) FROM UNNEST($2::text[]) AS g").bind(CHANNEL).bind(ids).execute(tx).await?;
             Ok(())
         })
     }
+}
+
+/// Inside the batch's transaction: if game `job.id` is active at step `job.at`, sets its row
+/// to `job.update` and appends `job.moves`; `Conflict` (the caller rolls back to the job's
+/// savepoint) when it is not, or when a move row of those steps exists already.
+macro_rules! append_one {
+    ($tx:expr, $job:expr) => {{
+        let (tx, job): (_, &Job) = ($tx, $job);
+        let u = &job.update;
+        let changed = sqlx::query(
+            "UPDATE games SET step = $1, status = $2, to_act = $3, result = $4, updated_at = $5 \
+             WHERE id = $6 AND step = $7 AND status = 'active'",
+        )
+        .bind(u.step)
+        .bind(u.status)
+        .bind(u.to_act)
+        .bind(&u.result)
+        .bind(u.updated_at)
+        .bind(&job.id)
+        .bind(job.at)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        let mut outcome = if changed == 1 { Appended::Done } else { Appended::Conflict };
+        if outcome == Appended::Done {
+            for m in &job.moves {
+                let r = sqlx::query("INSERT INTO moves (game_id, step, seat, action, at) VALUES ($1, $2, $3, $4, $5)")
+                    .bind(&job.id)
+                    .bind(m.step)
+                    .bind(m.seat)
+                    .bind(m.action)
+                    .bind(m.at)
+                    .execute(&mut *tx)
+                    .await;
+                match r {
+                    Ok(_) => {}
+                    Err(e) if unique_violation(&e) => {
+                        outcome = Appended::Conflict;
+                        break;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        Ok::<Appended, StoreError>(outcome)
+    }};
 }
 
 macro_rules! sql_store {
@@ -172,48 +223,7 @@ macro_rules! sql_store {
             }
 
             fn append<'a>(&'a self, id: &'a str, at: i64, moves: &'a [MoveRow], u: &'a Update) -> Fut<'a, Appended> {
-                Box::pin(async move {
-                    let mut tx = self.writer.begin().await?;
-                    let changed = sqlx::query(
-                        "UPDATE games SET step = $1, status = $2, to_act = $3, result = $4, updated_at = $5 \
-                         WHERE id = $6 AND step = $7 AND status = 'active'",
-                    )
-                    .bind(u.step)
-                    .bind(u.status)
-                    .bind(u.to_act)
-                    .bind(&u.result)
-                    .bind(u.updated_at)
-                    .bind(id)
-                    .bind(at)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                    if changed != 1 {
-                        tx.rollback().await?;
-                        return Ok(Appended::Conflict);
-                    }
-                    for m in moves {
-                        let r = sqlx::query("INSERT INTO moves (game_id, step, seat, action, at) VALUES ($1, $2, $3, $4, $5)")
-                            .bind(id)
-                            .bind(m.step)
-                            .bind(m.seat)
-                            .bind(m.action)
-                            .bind(m.at)
-                            .execute(&mut *tx)
-                            .await;
-                        match r {
-                            Ok(_) => {}
-                            Err(e) if unique_violation(&e) => {
-                                tx.rollback().await?;
-                                return Ok(Appended::Conflict);
-                            }
-                            Err(e) => return Err(e.into()),
-                        }
-                    }
-                    Notify::notify(&mut *tx, id).await?;
-                    tx.commit().await?;
-                    Ok(Appended::Done)
-                })
+                Box::pin(self.batcher.append(Job { id: id.to_string(), at, moves: moves.to_vec(), update: u.clone() }))
             }
 
             fn list<'a>(&'a self, status: Option<&'a str>, limit: i64) -> Fut<'a, Vec<GameRow>> {
@@ -254,12 +264,57 @@ macro_rules! sql_store {
             fn listen(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
                 self.listener()
             }
+
+            #[cfg(test)]
+            fn commits(&self) -> u64 {
+                self.batcher.commits()
+            }
         }
     };
 }
 
 sql_store!(SqliteStore, "sqlite");
 sql_store!(PgStore, "postgres");
+
+macro_rules! batch_writer {
+    ($pool:ty) => {
+        impl WriteBatch for $pool {
+            /// One transaction; each job inside its own savepoint, so a job whose game is not
+            /// at its step (or whose move rows exist already) leaves no trace and the others
+            /// go on. The notifications (PostgreSQL) are sent by the commit.
+            fn write_batch<'a>(&'a self, jobs: &'a [Job]) -> Fut<'a, Vec<Result<Appended, StoreError>>> {
+                Box::pin(async move {
+                    let mut tx = self.begin().await?;
+                    let mut out = Vec::with_capacity(jobs.len());
+                    let mut changed = Vec::new();
+                    for job in jobs {
+                        sqlx::query("SAVEPOINT job").execute(&mut *tx).await?;
+                        let r = async { append_one!(&mut *tx, job) }.await;
+                        match r {
+                            Ok(Appended::Done) => {
+                                sqlx::query("RELEASE SAVEPOINT job").execute(&mut *tx).await?;
+                                changed.push(job.id.as_str());
+                            }
+                            _ => {
+                                sqlx::query("ROLLBACK TO SAVEPOINT job").execute(&mut *tx).await?;
+                                sqlx::query("RELEASE SAVEPOINT job").execute(&mut *tx).await?;
+                            }
+                        }
+                        out.push(r);
+                    }
+                    if !changed.is_empty() {
+                        Notify::notify(&mut *tx, &changed).await?;
+                    }
+                    tx.commit().await?;
+                    Ok(out)
+                })
+            }
+        }
+    };
+}
+
+batch_writer!(SqlitePool);
+batch_writer!(PgPool);
 
 impl SqliteStore {
     fn listener(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
