@@ -15,7 +15,8 @@ prints one table comparing the surfaces, then the goals:
   - batched stepping (DIR/batch.json, core/benches/batch.rs): >= 1.7x env-steps/s from 1 to 2
     threads per game, >= 1,000,000 learner steps/s for Samurai 2p against the random bot.
   - from DIR/search.json (core/benches/search.rs): IS-MCTS iterations per second per game
-    (reported), and the `normal` level decides within 1 s on one core in every game;
+    (reported beside the search's strength from DIR/arena.json, bench/arena.py, when `make
+    arena` left one), and the `normal` level decides within 1 s on one core in every game;
   - from DIR/views.json (core/benches/views.rs): view_json <= 50 us per call for every game,
     config and observer (a seat and the spectator);
   - from DIR/python_rl.json (python/bench/bench_rl.py): the batch from Python >= 20x the
@@ -94,6 +95,32 @@ def view_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
             "events_json_us_max": events,
             "pass": None if worst is None else cost[worst] <= GOAL_VIEW_US},
     }
+
+
+def arena_strength(arena: Optional[Dict[str, Any]], game: str) -> Optional[Dict[str, Any]]:
+    """IS-MCTS's strength in a game by the arena (bench/arena.py, DIR/arena.json): its Elo
+    (random = 0), its score against flat Monte Carlo and the time per decision it had."""
+    g = (arena or {}).get("games", {}).get(game)
+    if not g:
+        return None
+    mc = next((p for p in g.get("pairs", []) if {p["a"], p["b"]} == {"monte_carlo", "ismcts"}), None)
+    score = None if mc is None else (mc["score"] if mc["a"] == "ismcts" else round(1 - mc["score"], 3))
+    return {"date": arena.get("date"), "elo": g.get("elo", {}).get("ismcts"), "score_vs_monte_carlo": score,
+            "ms_per_decision": g.get("budget", {}).get("ms_per_decision")}
+
+
+def strength_source(arena: Optional[Dict[str, Any]]) -> str:
+    if not arena:
+        return "no arena.json: `make arena` measures it"
+    return f"the arena of {arena.get('date')}, bench-results/arena.json"
+
+
+def strength(arena: Optional[Dict[str, Any]], game: str) -> str:
+    a = arena_strength(arena, game)
+    if a is None:
+        return ""
+    return (f"arena: Elo {fmt(a['elo'])}, {fmt(a['score_vs_monte_carlo'], 2)} vs Monte Carlo "
+            f"at {fmt(a['ms_per_decision'], 1)} ms per decision")
 
 
 def load(path: str) -> Optional[Dict[str, Any]]:
@@ -242,6 +269,9 @@ def main() -> int:
     views = load(os.path.join(out_dir, "views.json"))
     goals.update(view_goals(views))
     search = load(os.path.join(out_dir, "search.json"))
+    arena = load(os.path.join(out_dir, "arena.json"))
+    for r in (search or {}).get("rows", []):
+        r["arena"] = arena_strength(arena, r["game"])
     if search:
         longest = max(r["normal_longest_decision_ms"] for r in search["rows"])
         goals["ismcts_normal_decision_ms"] = {"goal": "<= 1000 ms on one core, every game", "measured": longest,
@@ -290,10 +320,11 @@ def main() -> int:
         print("(python per-call ns: one mid-game state, the Python call overhead included; "
               "steps/s column: python counts player actions only)")
     if search:
-        print("\nIS-MCTS iterations per second (core/benches/search.rs):")
+        print("\nIS-MCTS iterations per second (core/benches/search.rs) beside its strength "
+              f"({strength_source(arena)}):")
         for r in search["rows"]:
             print(f"  {r['game']:<24} {fmt(r['iterations_per_sec_1_thread']):>10} on 1 thread, "
-                  f"{fmt(r['iterations_per_sec_2_threads']):>10} on 2 threads")
+                  f"{fmt(r['iterations_per_sec_2_threads']):>10} on 2 threads   {strength(arena, r['game'])}")
     print("\ngoals:")
     for name, g in goals.items():
         if not isinstance(g, dict):

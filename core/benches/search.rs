@@ -3,7 +3,7 @@
 //! KASSEN_BENCH_SEARCH_MS milliseconds (default 1000); and the longest decision of the `normal`
 //! level (one core) over the same positions, whose goal is under a second. Prints a table and
 //! writes the JSON to KASSEN_BENCH_SEARCH_OUT (default the workspace's bench-results/search.json,
-//! like the other benches).
+//! like the other benches). KASSEN_BENCH_GAMES=id,id measures only those games.
 
 use std::time::Duration;
 
@@ -34,7 +34,10 @@ fn main() {
         .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../bench-results/search.json").into());
     let mut rows = Vec::new();
     println!("{:<24} {:>16} {:>16} {:>8}", "game", "iter/s 1 thread", "iter/s 2 threads", "ratio");
-    for (id, _) in games() {
+    // KASSEN_BENCH_GAMES (comma-separated ids) measures only those games, as in the batch bench.
+    let only = std::env::var("KASSEN_BENCH_GAMES").ok();
+    let wanted = |id: &str| only.as_deref().is_none_or(|list| list.split(',').any(|g| g == id));
+    for (id, _) in games().into_iter().filter(|(id, _)| wanted(id)) {
         let states = positions(id);
         let mut rate = [0.0f64; 2];
         for (t, threads) in [1u32, 2].into_iter().enumerate() {

@@ -65,6 +65,8 @@ pub(super) struct Tree<G: Game> {
     path: Vec<NodeId>,
     legal: Vec<ActionId>,
     fresh: Vec<ActionId>,
+    /// The children of the legal actions at the node being chosen from, in `legal`'s order.
+    found: Vec<NodeId>,
     outcomes: Vec<(ActionId, f64)>,
     returns: Vec<f64>,
     _game: std::marker::PhantomData<fn() -> G>,
@@ -87,6 +89,7 @@ impl<G: Game> Tree<G> {
             path: Vec::new(),
             legal: Vec::new(),
             fresh: Vec::new(),
+            found: Vec::new(),
             outcomes: Vec::new(),
             returns: vec![0.0; players],
             _game: std::marker::PhantomData,
@@ -204,11 +207,21 @@ impl<G: Game> Tree<G> {
     /// `None` with the untried ones in `self.fresh`.
     fn choose(&mut self, _rules: &G, _s: &G::State, node: NodeId, _rng: &mut Rng) -> Option<ActionId> {
         self.fresh.clear();
+        self.found.clear();
+        // Both lists ascend: one merge walk finds every legal action's child.
+        let mut k = 0;
         for i in 0..self.legal.len() {
             let a = self.legal[i];
-            match self.child(node, a) {
-                Some(c) => self.nodes[c as usize].avail += 1,
-                None => self.fresh.push(a),
+            let children = &self.nodes[node as usize].children;
+            while k < children.len() && children[k].0 < a {
+                k += 1;
+            }
+            match children.get(k) {
+                Some(&(b, c)) if b == a => {
+                    self.found.push(c);
+                    self.nodes[c as usize].avail += 1;
+                }
+                _ => self.fresh.push(a),
             }
         }
         if !self.fresh.is_empty() {
@@ -216,8 +229,8 @@ impl<G: Game> Tree<G> {
         }
         let c = self.walk.exploration;
         let mut best = (f64::NEG_INFINITY, self.legal[0]);
-        for &a in &self.legal {
-            let n = &self.nodes[self.child(node, a).expect("every legal action has a child") as usize];
+        for (&a, &id) in self.legal.iter().zip(&self.found) {
+            let n = &self.nodes[id as usize];
             let visits = n.visits.max(1) as f64;
             let ucb = n.value / visits + c * ((n.avail.max(1) as f64).ln() / visits).sqrt();
             if ucb > best.0 {

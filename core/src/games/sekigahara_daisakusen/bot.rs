@@ -319,8 +319,14 @@ fn objectives(g: &Daisakusen, s: &State, side: u8, out: &mut [u16; 64]) -> usize
     n
 }
 
+/// The hex steps from `h` to the nearest of `targets` (0 when there are none): the grid's
+/// distance, from the axial coordinates kept per hex.
 fn nearest(g: &Daisakusen, h: u16, targets: &[u16]) -> u32 {
-    targets.iter().map(|&t| g.data.grid.distance(h as usize, t as usize)).min().unwrap_or(0)
+    let axial = &g.data.axial;
+    let (Some(&from), true) = (axial.get(h as usize), targets.iter().all(|&t| (t as usize) < axial.len())) else {
+        return targets.iter().map(|&t| g.data.grid.distance(h as usize, t as usize)).min().unwrap_or(0);
+    };
+    targets.iter().map(|&t| from.distance(axial[t as usize])).min().unwrap_or(0)
 }
 
 /// The playout move: random, biased toward the victory conditions: commanders act (not

@@ -5,7 +5,7 @@
 use super::super::data::{Kind, NO_HEX, WEST};
 use super::super::position::tests::states;
 use super::super::Daisakusen;
-use super::{approach, east_value, sortie};
+use super::{approach, east_value, nearest, sortie};
 
 #[test]
 fn r13_the_west_values_hideyori_led_out_of_osaka() {
@@ -46,4 +46,22 @@ fn r7_a_commander_next_to_the_enemy_raises_his_sides_approach() {
     s.units[far].loc = beside;
     g.rebuild(&mut s);
     assert!(approach(&g, &s, WEST) > before, "{} -> {}", before, approach(&g, &s, WEST));
+}
+
+#[test]
+fn nearest_measures_the_grids_distance_from_the_axial_table() {
+    let (g, _) = states();
+    let n = g.data.grid.len();
+    assert_eq!(g.data.axial.len(), n);
+    for a in 0..n {
+        for b in 0..n {
+            assert_eq!(nearest(&g, a as u16, &[b as u16]), g.data.grid.distance(a, b), "hexes {a} and {b}");
+        }
+    }
+    let targets: Vec<u16> = (0..n as u16).step_by(7).collect();
+    for a in 0..n {
+        let want = targets.iter().map(|&t| g.data.grid.distance(a, t as usize)).min().unwrap();
+        assert_eq!(nearest(&g, a as u16, &targets), want);
+    }
+    assert_eq!(nearest(&g, 0, &[]), 0);
 }

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::error::SetupError;
 use crate::games::provenance::{bad, check as check_provenance};
-use crate::hex::{Dir, Grid, OffsetLayout};
+use crate::hex::{Axial, Dir, Grid, OffsetLayout};
 
 pub const EMBEDDED: &str = include_str!("data/sekigahara_hex.json");
 
@@ -177,6 +177,9 @@ pub struct Card {
 #[derive(Clone, Debug)]
 pub struct Data {
     pub grid: Grid,
+    /// Per hex (the grid's dense index): its axial coordinates, so that a distance needs no
+    /// division (the playout policy and the evaluation measure thousands per playout).
+    pub axial: Vec<Axial>,
     pub hexes: Vec<Hex>,
     pub castles: Vec<Castle>,
     pub kyoto: u16,
@@ -835,8 +838,15 @@ impl Data {
             "setup": prov["setup"], "counter_values": counts,
             "note": "No public copy of the printed map, counter values or track numbers exists: the map, most counter values and all track numbers are RECONSTRUCTED (see shared/reference/sekigahara_hex_notes.md)",
         });
+        let axial = (0..grid.len())
+            .map(|i| {
+                let (col, row) = grid.coords(i);
+                grid.layout.to_axial(col, row)
+            })
+            .collect();
         Ok(Data {
             grid,
+            axial,
             hexes,
             castles,
             kyoto: kyotos[0],
