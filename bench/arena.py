@@ -33,7 +33,7 @@ Elo ratings per game are fitted to every game's scores (Bradley-Terry by maximum
 ``random`` fixed at 0). Results: ``bench-results/arena.json`` with one goal line per goal (PASS
 or FAIL), and a table on stdout.
 
-Usage: ``python bench/arena.py [--minutes 50] [--games 40] [--quick] [--out FILE] [--workers 2]``
+Usage: ``python bench/arena.py [--minutes 50] [--games 40] [--quick] [--out FILE] [--workers 2] [--ladder]``
 (``--quick``: one game per pair at 2 ms per move, for the test suite).
 """
 
@@ -53,6 +53,10 @@ import time
 import kassen
 
 ENTRANTS = ["random", "monte_carlo", "ismcts", "openspiel"]
+#: ``--ladder``: the levels a player picks from, weakest first, each at its own budget (the
+#: IS-MCTS levels per whole turn); each should beat the one below by >= 100 Elo in every game
+#: and seat.
+LADDER = ["random", "ismcts:instant", "monte_carlo", "ismcts:easy", "ismcts:normal", "ismcts:hard"]
 
 
 def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -111,8 +115,9 @@ class OpenSpielBot:
 
 
 def make(entrant: str, gid: str, ms: float, seed: int):
-    if entrant == "random":
-        return kassen.Bot("random", seed)
+    if entrant == "random" or ":" in entrant:
+        # A spec with its own budget (the ladder's levels) plays at that budget.
+        return kassen.Bot(entrant, seed)
     if entrant == "openspiel":
         return OpenSpielBot(gid, ms, seed)
     return kassen.Bot(f"{entrant}@{max(1, round(ms))}ms", seed)
@@ -131,12 +136,27 @@ def play(job):
     state = game.new_initial_state(k)
     started = time.perf_counter()
     decisions = 0
+    # Thinking time (ms) per decision and per whole turn (a seat's decisions until another
+    # seat is to act; chance does not end a turn), of the first entrant's seats and the other's.
+    decision_ms: dict[str, list[float]] = {"a": [], "b": []}
+    turn_ms: dict[str, list[float]] = {"a": [], "b": []}
+    turn = None  # (seat, ms so far)
     while not state.is_terminal():
         p = state.current_player()
+        if turn is not None and turn[0] != p:
+            turn_ms["a" if mine[turn[0]] else "b"].append(round(turn[1], 2))
+            turn = None
         legal = state.legal_actions()
+        clock = time.perf_counter()
         action = bots[p].choose(state) if len(legal) > 1 else legal[0]
-        decisions += len(legal) > 1
+        ms = (time.perf_counter() - clock) * 1000
+        if len(legal) > 1:
+            decisions += 1
+            decision_ms["a" if mine[p] else "b"].append(round(ms, 2))
+        turn = (p, (turn[1] if turn else 0.0) + ms)
         state.apply_action(action)
+    if turn is not None:
+        turn_ms["a" if mine[turn[0]] else "b"].append(round(turn[1], 2))
     r = state.returns()
     best_a = max(r[p] for p in range(n) if mine[p])
     best_b = max(r[p] for p in range(n) if not mine[p])
@@ -145,6 +165,7 @@ def play(job):
     seats_a = [p for p in range(n) if mine[p]]
     return {"game": gid, "a": a, "b": b, "seed": k, "seats_a": seats_a, "returns": list(r), "score_a": score,
             "decided": decided, "decisions": decisions, "actions": len(state.history()),
+            "decision_ms": decision_ms, "turn_ms": turn_ms,
             "seconds": round(time.perf_counter() - started, 3)}
 
 
@@ -201,6 +222,9 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out", default="bench-results/arena.json")
     ap.add_argument("--game", action="append", help="only these game ids (default: every registered game)")
+    ap.add_argument("--ladder", action="store_true",
+                    help="rate the ladder of levels (LADDER) at their own budgets instead of the entrants at equal time")
+    ap.add_argument("--entrants", help="comma-separated ladder entrants, weakest first (with --ladder; default LADDER)")
     args = ap.parse_args()
     if args.quick:
         args.games, args.self_games, args.min_ms, args.max_ms = 1, 1, 2.0, 2.0
@@ -210,6 +234,9 @@ def main() -> int:
     except ImportError:
         print("arena: open_spiel is not installed: OpenSpiel's bots are left out", file=sys.stderr)
         entrants = [e for e in ENTRANTS if e != "openspiel"]
+    if args.ladder:
+        entrants = args.entrants.split(",") if args.entrants else LADDER
+        args.self_games = 0
     gids = args.game or sorted(kassen.games())
     pairs = list(itertools.combinations(entrants, 2))
     share = args.minutes * 60 / len(gids)
@@ -240,6 +267,33 @@ def main() -> int:
     return 0
 
 
+def fit_elo_by_seat(results: list[dict], names: list[str], seat: int) -> dict[str, float]:
+    """Elo of each entrant when it holds `seat` (the single seat of the game) against the
+    others holding the rest: `fit_elo` on the games where one side held `seat`, each entrant
+    rated by its games at that seat against the entrants on the other side (the other side's
+    ratings are fitted apart, under a name of their own, and dropped)."""
+    renamed = []
+    for r in results:
+        if seat in r["seats_a"]:
+            renamed.append({**r, "a": r["a"], "b": "other:" + r["b"]})
+        elif r["seats_a"] and seat not in r["seats_a"] and len(r["seats_a"]) < len(r["returns"]):
+            renamed.append({**r, "a": "other:" + r["a"], "b": r["b"]})
+    everyone = names + ["other:" + n for n in names]
+    elo = fit_elo(renamed, everyone)
+    return {n: elo[n] for n in names}
+
+
+def times(results: list[dict], names: list[str]) -> dict[str, dict]:
+    """Median and worst thinking time (ms) per decision and per whole turn of each entrant."""
+    out = {}
+    for n in names:
+        dec = sorted(x for r in results for side in "ab" if r[side] == n for x in r["decision_ms"][side])
+        turn = sorted(x for r in results for side in "ab" if r[side] == n for x in r["turn_ms"][side])
+        out[n] = {"decision_median": dec[len(dec) // 2] if dec else None, "decision_worst": dec[-1] if dec else None,
+                  "turn_median": turn[len(turn) // 2] if turn else None, "turn_worst": turn[-1] if turn else None}
+    return out
+
+
 def rate(results, gid, a, b):
     rs = [r for r in results if r["game"] == gid and {r["a"], r["b"]} == {a, b} and r["a"] != r["b"]]
     score = sum(r["score_a"] if r["a"] == a else 1 - r["score_a"] for r in rs)
@@ -257,9 +311,14 @@ def summarize(gids, entrants, pairs, results, budgets, wall, args):
         rates = [rate(results, gid, a, b) for a, b in pairs]
         selfplay = [r for r in mine if r["a"] == r["b"]]
         decided = sum(r["decided"] for r in selfplay)
+        played = [r for r in mine if r["a"] != r["b"]]
+        seats = sorted({r["seats_a"][0] for r in played})
+        by_seat = {str(seat): fit_elo_by_seat(played, entrants, seat) for seat in seats}
         games[gid] = {
             "budget": budgets[gid],
-            "elo": fit_elo([r for r in mine if r["a"] != r["b"]], entrants),
+            "elo": fit_elo(played, entrants),
+            "elo_by_seat": by_seat,
+            "times": times(mine, entrants),
             "pairs": rates,
             "self_play": {"games": len(selfplay), "decided": decided},
             "seconds": round(sum(r["seconds"] for r in mine), 1),
@@ -268,6 +327,12 @@ def summarize(gids, entrants, pairs, results, budgets, wall, args):
         def goal(name, ok, value):
             goals.append({"game": gid, "goal": name, "result": "PASS" if ok else "FAIL", "value": value})
 
+        if args.ladder:
+            for seat, elo in by_seat.items():
+                for low, high in zip(entrants, entrants[1:]):
+                    gap = elo[high] - elo[low]
+                    goal(f"seat {seat}: {high} >= 100 Elo above {low}", gap >= 100, {"elo_gap": round(gap, 1)})
+            continue
         by = {(x["a"], x["b"]): x for x in rates}
         mc = by[("monte_carlo", "ismcts")]
         s = 1 - mc["score"]
@@ -298,6 +363,12 @@ def table(report) -> str:
     for gid, g in report["games"].items():
         lines.append(f"{gid}: {g['budget']['ms_per_decision']} ms per decision")
         lines.append("  Elo: " + ", ".join(f"{n} {e:+.0f}" for n, e in sorted(g["elo"].items(), key=lambda x: -x[1])))
+        for seat, elo in g.get("elo_by_seat", {}).items():
+            lines.append(f"  Elo at seat {seat}: " + ", ".join(f"{n} {e:+.0f}" for n, e in elo.items()))
+        for n, t in g.get("times", {}).items():
+            if t["turn_median"] is not None:
+                lines.append(f"  {n:>17} ms per decision median {t['decision_median'] or 0:.0f} worst {t['decision_worst'] or 0:.0f},"
+                             f" per turn median {t['turn_median']:.0f} worst {t['turn_worst']:.0f}")
         for p in g["pairs"]:
             lines.append(f"  {p['a']:>17} vs {p['b']:<17} {p['score']:.2f} [{p['ci95'][0]:.2f}, {p['ci95'][1]:.2f}] over {p['games']} games")
         sp = g["self_play"]

@@ -54,13 +54,31 @@ fn main() {
                 let started = Instant::now();
                 let mut s = game.new_initial_state(k as u64);
                 let mut decisions = 0;
+                // Thinking time per whole turn (a seat's decisions until another seat is to
+                // act; chance does not end a turn) and per decision, in ms, of A and of B.
+                let mut turns: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+                let mut per_decision: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+                let mut turn: Option<(i32, f64)> = None;
                 while !s.is_terminal() {
                     let p = s.current_player();
+                    if p >= 0 && turn.is_some_and(|(q, _)| q != p) {
+                        let (q, ms) = turn.take().unwrap();
+                        turns[usize::from(q as usize != seat_a)].push(ms);
+                    }
+                    let clock = Instant::now();
                     let act = bots[p as usize].choose(&s);
+                    let ms = clock.elapsed().as_secs_f64() * 1000.0;
                     if s.legal_actions().len() > 1 {
                         decisions += 1;
+                        per_decision[usize::from(p as usize != seat_a)].push(ms);
+                    }
+                    if p >= 0 {
+                        turn = Some((p, turn.map_or(0.0, |t| t.1) + ms));
                     }
                     s.apply_in_place(act).expect("a bot's choice is legal");
+                }
+                if let Some((q, ms)) = turn {
+                    turns[usize::from(q as usize != seat_a)].push(ms);
                 }
                 let r = s.returns();
                 let others: Vec<usize> = (0..players).filter(|&p| p != seat_a).collect();
@@ -78,18 +96,43 @@ fn main() {
                     .sum::<f64>()
                     / others.len() as f64;
                 let mut line = json!({"game": k, "seat_a": seat_a, "returns": r, "score_a": score, "actions": s.history().len(),
-                    "decisions": decisions, "seconds": started.elapsed().as_secs_f64()});
+                    "decisions": decisions, "seconds": started.elapsed().as_secs_f64(),
+                    "turn_ms_a": summary(&mut turns[0]), "turn_ms_b": summary(&mut turns[1]),
+                    "decision_ms_a": summary(&mut per_decision[0]), "decision_ms_b": summary(&mut per_decision[1])});
                 if !fields.is_empty() {
                     let saved: Value = serde_json::from_str(&s.to_json_string()).expect("a save is json");
                     line["final"] = fields.iter().map(|f| (f.clone(), saved["state"][f].clone())).collect();
                 }
                 println!("{line}");
-                results.lock().unwrap().push(score);
+                results.lock().unwrap().push((score, turns, per_decision));
             });
         }
     });
-    let scores = results.into_inner().unwrap();
-    let n = scores.len() as f64;
-    let mean = scores.iter().sum::<f64>() / n;
-    println!("{}", json!({"a": a, "b": b, "games": scores.len(), "score_a": mean}));
+    let results = results.into_inner().unwrap();
+    let n = results.len() as f64;
+    let mean = results.iter().map(|r| r.0).sum::<f64>() / n;
+    // The 95% Wilson interval of the score.
+    let (z, p) = (1.96f64, mean);
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    let all = |i: usize, f: fn(&(f64, [Vec<f64>; 2], [Vec<f64>; 2])) -> &[Vec<f64>; 2]| -> Value {
+        let mut v: Vec<f64> = results.iter().flat_map(|r| f(r)[i].iter().copied()).collect();
+        summary(&mut v)
+    };
+    println!(
+        "{}",
+        json!({"a": a, "b": b, "games": results.len(), "score_a": mean, "ci95": [(c - h).max(0.0), (c + h).min(1.0)],
+            "turn_ms_a": all(0, |r| &r.1), "turn_ms_b": all(1, |r| &r.1),
+            "decision_ms_a": all(0, |r| &r.2), "decision_ms_b": all(1, |r| &r.2)})
+    );
+}
+
+/// `{"median", "worst", "n"}` of times in ms.
+fn summary(v: &mut [f64]) -> Value {
+    if v.is_empty() {
+        return json!({"n": 0});
+    }
+    v.sort_by(f64::total_cmp);
+    json!({"median": (v[v.len() / 2] * 10.0).round() / 10.0, "worst": (v[v.len() - 1] * 10.0).round() / 10.0, "n": v.len()})
 }

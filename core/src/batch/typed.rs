@@ -253,10 +253,12 @@ impl<G: Game> Ctx<'_, G> {
         MonteCarloBot::new(slot.rng.next_u64()).with_playouts(playouts).choose(&state)
     }
 
-    /// The IS-MCTS bot's choice at `level`, like [`Self::monte_carlo`].
+    /// The IS-MCTS bot's choice at `level` (the level's budget per decision: a batch slot
+    /// keeps no bot between decisions), like [`Self::monte_carlo`].
     fn ismcts(&self, slot: &mut Slot<G>, level: crate::bots::Level) -> ActionId {
         let state = self.game.state_after(slot.seed, &slot.history).expect("a batch slot's own history replays");
-        crate::bots::IsmctsBot::new(level, slot.rng.next_u64()).choose(&state)
+        let name = format!("ismcts-{}", level.name());
+        crate::bots::IsmctsBot::with_params(name, level.params(slot.rng.next_u64())).choose(&state)
     }
 
     /// Plays what is not the caller's to play: chance nodes (unless chance is explicit in a

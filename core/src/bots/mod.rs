@@ -28,6 +28,8 @@ mod spec;
 mod search_limits_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod turn_tests;
 
 pub use ismcts::{analyze, Decision, IsmctsBot, Level, Search, SearchParams, DEFAULT_MAX_NODES, MAX_ITERATIONS, MAX_NODES, MAX_TIME_MS};
 pub use monte_carlo::MonteCarloBot;

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use std::time::Duration;
 
+use super::ismcts::TurnBudget;
 use super::ismcts::{MAX_ITERATIONS, MAX_TIME_MS};
 use super::{Bot, IsmctsBot, Level, MonteCarloBot, RandomBot, SearchParams};
 use crate::error::SetupError;
@@ -33,12 +34,12 @@ pub fn specs() -> Vec<BotSpec> {
         },
     ];
     for level in Level::ALL {
-        let p = level.params(0);
+        let t = level.turn_budget();
         let name = format!("IS-MCTS {}", level.name());
         let description = format!(
-            "information-set tree search: up to {} iterations or {:.1} s per decision",
-            p.iterations.unwrap_or(0),
-            p.time.map_or(0.0, |t| t.as_secs_f64())
+            "information-set tree search: up to {} iterations or {:.1} s per whole turn",
+            t.iterations,
+            t.time.map_or(0.0, |t| t.as_secs_f64())
         );
         v.push(BotSpec { spec: format!("ismcts:{}", level.name()), name, description });
     }
@@ -46,8 +47,11 @@ pub fn specs() -> Vec<BotSpec> {
 }
 
 /// The bot `spec` names, seeded with `seed`: `"random"`, `"monte_carlo"`, `"monte_carlo:P"`
-/// (P playouts per decision), `"ismcts:<level>"` (`easy`, `normal`, `hard`) or
-/// `"ismcts:<N>"` (N iterations per decision, no time limit: deterministic). A suffix
+/// (P playouts per decision), `"ismcts:<level>"` (`easy`, `normal`, `hard`: the level's
+/// budget per whole turn, [`Level::turn_budget`]), `"ismcts:<level>-v1"` (the level's earlier
+/// budget per decision, [`Level::params`], kept for comparisons), `"ismcts:<N>"` (N
+/// iterations per decision, no time limit: deterministic) or `"ismcts:<N>/turn"` (N
+/// iterations per whole turn, no time limit: deterministic). A suffix
 /// `"@<T>ms"` gives a search bot T milliseconds per decision instead of its own budget (for
 /// comparisons at equal time per move: `"monte_carlo@50ms"`, `"ismcts@50ms"`); the random bot
 /// takes no time and ignores it. An N above [`MAX_ITERATIONS`] or a T above [`MAX_TIME_MS`]
@@ -56,7 +60,7 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
     let unknown = || {
         SetupError::InvalidConfig(format!(
             "unknown bot {} (known: \"random\", \"monte_carlo\", \"monte_carlo:P\", \"ismcts:easy\", \"ismcts:normal\", \
-             \"ismcts:hard\", \"ismcts:N\", each optionally with \"@<T>ms\")",
+             \"ismcts:hard\", \"ismcts:<level>-v1\", \"ismcts:N\", \"ismcts:N/turn\", each optionally with \"@<T>ms\")",
             crate::input::quote(spec)
         ))
     };
@@ -94,9 +98,17 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
         None if base == "monte_carlo" => monte_carlo(MonteCarloBot::new(seed), time),
         Some(("monte_carlo", n)) => monte_carlo(MonteCarloBot::new(seed).with_playouts(count(n).ok_or_else(unknown)?), time),
         None if base == "ismcts" && time.is_some() => ismcts(Level::Normal.params(seed), "ismcts".into()),
-        Some(("ismcts", arg)) => match Level::parse(arg) {
-            Some(level) => ismcts(level.params(seed), format!("ismcts-{}", level.name())),
-            None => {
+        Some(("ismcts", arg)) => match (Level::parse(arg), arg.strip_suffix("-v1").and_then(Level::parse), arg.strip_suffix("/turn")) {
+            (Some(level), _, _) if time.is_none() => {
+                Box::new(IsmctsBot::per_turn(format!("ismcts-{}", level.name()), level.params(seed), level.turn_budget()))
+            }
+            (Some(level), _, _) | (_, Some(level), _) => ismcts(level.params(seed), format!("ismcts-{arg}")),
+            (_, _, Some(n)) if time.is_none() => {
+                let n = capped(n, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
+                let budget = TurnBudget { iterations: n, time: None };
+                Box::new(IsmctsBot::per_turn(format!("ismcts-{n}/turn"), Level::Normal.params(seed), budget))
+            }
+            _ => {
                 let n = capped(arg, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
                 ismcts(SearchParams { iterations: Some(n), time: None, ..Level::Normal.params(seed) }, format!("ismcts-{n}"))
             }
@@ -124,9 +136,22 @@ mod tests {
         assert_eq!(from_spec("ismcts:500", 1).unwrap().name(), "ismcts-500");
         assert_eq!(from_spec("ismcts@20ms", 1).unwrap().name(), "ismcts@20ms");
         assert_eq!(from_spec("ismcts:hard@20ms", 1).unwrap().name(), "ismcts-hard@20ms");
-        for bad in
-            ["", "ismcts", "ismcts:0", "ismcts:extreme", "monte_carlo:-1", "monte_carlo@", "random@5", "ismcts:easy@0ms", "alphazero"]
-        {
+        assert_eq!(from_spec("ismcts:normal-v1", 1).unwrap().name(), "ismcts-normal-v1");
+        assert_eq!(from_spec("ismcts:5000/turn", 1).unwrap().name(), "ismcts-5000/turn");
+        for bad in [
+            "",
+            "ismcts",
+            "ismcts:0",
+            "ismcts:extreme",
+            "monte_carlo:-1",
+            "monte_carlo@",
+            "random@5",
+            "ismcts:easy@0ms",
+            "alphazero",
+            "ismcts:0/turn",
+            "ismcts:5/turn@5ms",
+            "ismcts:hard-v2",
+        ] {
             assert!(from_spec(bad, 1).is_err(), "{bad:?} was accepted");
         }
     }

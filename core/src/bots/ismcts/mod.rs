@@ -23,6 +23,7 @@
 mod background;
 pub(crate) mod search;
 mod tree;
+mod turn;
 
 use std::time::Duration;
 
@@ -30,6 +31,7 @@ use serde::Serialize;
 
 pub use background::Search;
 pub use search::Control;
+pub use turn::{TurnBudget, TurnClock, FIRST_GUESS, FLOOR_SHARE};
 
 use super::{random_action, Bot};
 use crate::engine::StateHandle;
@@ -78,6 +80,11 @@ pub struct SearchParams {
     pub max_nodes: u64,
     /// Seed of the search's own random numbers (determinizations, playouts, chance).
     pub seed: u64,
+    /// End the search as soon as more iterations cannot change its decision: with an
+    /// iteration budget, when a thread's most visited action leads its second by more than
+    /// the iterations it has left (the decision is the one the whole budget would give; the
+    /// budget not spent is what a [`TurnClock`] gives to the turn's later decisions).
+    pub early_stop: bool,
 }
 
 impl Default for SearchParams {
@@ -112,7 +119,7 @@ impl SearchParams {
 }
 
 impl SearchParams {
-    /// The parameters a JSON object names, with `seed`: `{"level": "easy" | "normal" | "hard"}`
+    /// The parameters a JSON object names, with `seed`: `{"level": "instant" | "easy" | "normal" | "hard"}`
     /// (the level's budget, the default `normal`) overridden by any of `"iterations"` (a
     /// number, or null for none), `"time_ms"` (a number, or null for none), `"threads"`,
     /// `"determinizations"`, `"exploration"` and `"max_nodes"`. Unknown keys and values out of
@@ -133,7 +140,9 @@ impl SearchParams {
         }
         let level = match obj.get("level") {
             None => Level::Normal,
-            Some(Value::String(name)) => Level::parse(name).ok_or_else(|| bad(format!("unknown level {name:?} (easy, normal, hard)")))?,
+            Some(Value::String(name)) => {
+                Level::parse(name).ok_or_else(|| bad(format!("unknown level {name:?} (instant, easy, normal, hard)")))?
+            }
             Some(_) => return Err(bad("level must be a string".into())),
         };
         let mut p = level.params(seed);
@@ -244,6 +253,7 @@ impl<'de> serde::Deserialize<'de> for UniqueKeys {
 ///
 /// | level | iterations | time limit |
 /// |---|---|---|
+/// | `instant` | 100 | 0.05 s |
 /// | `easy` | 300 | 0.2 s |
 /// | `normal` | 20,000 | 0.9 s |
 /// | `hard` | 200,000 | 4 s |
@@ -253,16 +263,18 @@ impl<'de> serde::Deserialize<'de> for UniqueKeys {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
+    Instant,
     Easy,
     Normal,
     Hard,
 }
 
 impl Level {
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+    pub const ALL: [Level; 4] = [Level::Instant, Level::Easy, Level::Normal, Level::Hard];
 
     pub fn name(self) -> &'static str {
         match self {
+            Level::Instant => "instant",
             Level::Easy => "easy",
             Level::Normal => "normal",
             Level::Hard => "hard",
@@ -276,6 +288,7 @@ impl Level {
     /// The level's budget with `seed`.
     pub fn params(self, seed: u64) -> SearchParams {
         let (iterations, ms) = match self {
+            Level::Instant => (100, 50),
             Level::Easy => (300, 200),
             Level::Normal => (20_000, 900),
             Level::Hard => (200_000, 4_000),
@@ -288,7 +301,30 @@ impl Level {
             exploration: 0.7,
             max_nodes: DEFAULT_MAX_NODES,
             seed,
+            early_stop: false,
         }
+    }
+
+    /// The level's budget per whole turn (see [`TurnClock`]), on one core:
+    ///
+    /// | level | iterations per turn | time per turn |
+    /// |---|---|---|
+    /// | `instant` | 200 | 0.1 s |
+    /// | `easy` | 2,000 | 0.6 s |
+    /// | `normal` | 60,000 | 3 s |
+    /// | `hard` | 400,000 | 12 s |
+    ///
+    /// A turn of many decisions spends up to `1 / FLOOR_SHARE` more per decision past the
+    /// expected ones, which the times leave room for (`easy` within 1 s, `normal` 5 s and
+    /// `hard` 20 s for a turn of 70 decisions).
+    pub fn turn_budget(self) -> TurnBudget {
+        let (iterations, ms) = match self {
+            Level::Instant => (200, 100),
+            Level::Easy => (2_000, 600),
+            Level::Normal => (60_000, 3_000),
+            Level::Hard => (400_000, 12_000),
+        };
+        TurnBudget { iterations, time: Some(Duration::from_millis(ms)) }
     }
 }
 
@@ -353,36 +389,78 @@ pub(crate) fn analyze_with(state: &StateHandle, params: &SearchParams, control: 
     Ok(state.game().search(state, params, control)?)
 }
 
-/// The IS-MCTS bot: a [`Bot`] that searches every decision with the same parameters, its
-/// seed advanced once per decision.
+/// The IS-MCTS bot: a [`Bot`] that searches every decision, its seed advanced once per
+/// decision; with the same parameters every time, or with a budget per whole turn
+/// ([`IsmctsBot::per_turn`]) that it shares among the decisions of each turn ([`TurnClock`]).
 #[derive(Clone, Debug)]
 pub struct IsmctsBot {
     params: SearchParams,
     rng: Rng,
     name: String,
     last: Option<Decision>,
+    turn: Option<TurnClock>,
 }
 
 impl IsmctsBot {
-    /// A bot at `level`, seeded with `seed`.
+    /// A bot at `level` with the level's budget per turn ([`Level::turn_budget`]), seeded
+    /// with `seed`.
     pub fn new(level: Level, seed: u64) -> Self {
-        IsmctsBot::with_params(format!("ismcts-{}", level.name()), level.params(seed))
+        IsmctsBot::per_turn(format!("ismcts-{}", level.name()), level.params(seed), level.turn_budget())
     }
 
-    /// A bot with explicit parameters (`params.seed` seeds it).
+    /// A bot that searches every decision with `params` (`params.seed` seeds it).
     pub fn with_params(name: String, params: SearchParams) -> Self {
-        IsmctsBot { rng: Rng::from_seed(params.seed), params, name, last: None }
+        IsmctsBot { rng: Rng::from_seed(params.seed), params, name, last: None, turn: None }
+    }
+
+    /// A bot with `budget` per whole turn: each decision searches with `params` but its share
+    /// of the turn's iterations and time, and stops early when its choice is settled.
+    pub fn per_turn(name: String, params: SearchParams, budget: TurnBudget) -> Self {
+        IsmctsBot { turn: Some(TurnClock::new(budget)), ..IsmctsBot::with_params(name, params) }
     }
 
     pub fn params(&self) -> &SearchParams {
         &self.params
     }
 
-    /// Searches `state` (see [`analyze`]) with the next seed of this bot.
-    pub fn decide(&mut self, state: &StateHandle) -> Result<Decision, Error> {
-        let params = SearchParams { seed: self.rng.next_u64(), ..self.params.clone() };
-        let d = analyze(state, &params)?;
+    /// The turn bookkeeping of a bot with a budget per turn.
+    pub fn turn_clock(&self) -> Option<&TurnClock> {
+        self.turn.as_ref()
+    }
+
+    /// The parameters of the search for the next decision at `state`, with the next seed of
+    /// this bot (and, per turn, the decision's share of the turn). A caller that runs the
+    /// search itself (a background [`Search`]) hands its decision to [`IsmctsBot::record`].
+    pub fn next_params(&mut self, state: &StateHandle) -> SearchParams {
+        let mut params = SearchParams { seed: self.rng.next_u64(), ..self.params.clone() };
+        if let Some(turn) = &mut self.turn {
+            if state.current_player() >= 0 && state.legal_actions().len() > 1 {
+                let (iterations, time) = turn.share(state);
+                params.iterations = Some(iterations);
+                params.time = time;
+                params.early_stop = true;
+            }
+        }
+        params
+    }
+
+    /// Records the decision `d` taken at `state` with [`IsmctsBot::next_params`], which took
+    /// `elapsed` in all (for a turn's budget of time).
+    pub fn record(&mut self, state: &StateHandle, d: &Decision, elapsed: Duration) {
+        if let Some(turn) = &mut self.turn {
+            if state.current_player() >= 0 {
+                turn.record(state, d, elapsed);
+            }
+        }
         self.last = Some(d.clone());
+    }
+
+    /// Searches `state` (see [`analyze`]) with [`IsmctsBot::next_params`].
+    pub fn decide(&mut self, state: &StateHandle) -> Result<Decision, Error> {
+        let started = std::time::Instant::now();
+        let params = self.next_params(state);
+        let d = analyze(state, &params)?;
+        self.record(state, &d, started.elapsed());
         Ok(d)
     }
 }

@@ -209,10 +209,33 @@ fn search_thread<G: Game>(
             let stats = snapshot(&tree);
             control.published.lock().unwrap_or_else(|p| p.into_inner())[thread] = stats;
         }
+        if params.early_stop && params.iterations.is_some() && done % SETTLED_EVERY == 0 && settled(&tree, budget - done) {
+            break;
+        }
     }
     let stats = snapshot(&tree);
     control.published.lock().unwrap_or_else(|p| p.into_inner())[thread] = stats.clone();
     Ok(Part { stats, nodes: tree.nodes.len() as u64, full: tree.full })
+}
+
+/// Iterations between two checks of [`settled`].
+const SETTLED_EVERY: u64 = 16;
+
+/// Whether `left` more iterations cannot change the most visited action at the root: it leads
+/// the second by more than `left` visits (ties in visits are broken by value, so a lead of
+/// exactly `left` is not enough).
+fn settled<G: Game>(tree: &Tree<G>, left: u64) -> bool {
+    let (mut first, mut second) = (0u64, 0u64);
+    for (_, n, _) in tree.root_stats() {
+        let n = u64::from(n);
+        if n > first {
+            second = first;
+            first = n;
+        } else if n > second {
+            second = n;
+        }
+    }
+    first > second + left
 }
 
 /// How many actions of a history's replay cost about one search iteration (measured on

@@ -18,7 +18,7 @@ from kassen.bots import make_bot
 #: How often a running search's progress is read (seconds).
 POLL = 0.05
 SEARCH_PREFIX = "ismcts:"
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("instant", "easy", "normal", "hard")
 
 
 class SeatBot:

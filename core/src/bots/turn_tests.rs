@@ -1,0 +1,87 @@
+//! Budgets per whole turn ([`super::ismcts::TurnClock`]) and the early end of a settled search.
+
+use serde_json::json;
+
+use super::ismcts::{TurnBudget, FLOOR_SHARE};
+use super::*;
+use crate::engine::load_game;
+use crate::game::Player;
+
+/// Plays a game of `id` with one per-turn bot per seat (`budget` iterations per turn), calling
+/// `each(bot's clock after the decision, seat, whether the seat acted last)` after every
+/// searched decision; returns the actions.
+fn play_per_turn(id: &str, seed: u64, budget: u64, max_actions: usize, mut each: impl FnMut(&IsmctsBot, Player, bool)) -> Vec<ActionId> {
+    let game = load_game(id, Some(&json!({}))).unwrap();
+    let mut bots: Vec<IsmctsBot> = (0..game.num_players())
+        .map(|p| IsmctsBot::per_turn("t".into(), Level::Normal.params(p as u64 + 1), TurnBudget { iterations: budget, time: None }))
+        .collect();
+    let mut s = game.new_initial_state(seed);
+    let mut actions = Vec::new();
+    let mut last_seat: Option<Player> = None;
+    while !s.is_terminal() && actions.len() < max_actions {
+        let p = s.current_player();
+        if p < 0 {
+            let first = s.legal_actions()[0];
+            s.apply_in_place(first).unwrap();
+            continue;
+        }
+        let searched = s.legal_actions().len() > 1;
+        let a = bots[p as usize].choose(&s);
+        if searched {
+            each(&bots[p as usize], p, last_seat == Some(p));
+        }
+        last_seat = Some(p);
+        s.apply_in_place(a).unwrap();
+        actions.push(a);
+    }
+    actions
+}
+
+#[test]
+fn a_turn_budget_gives_the_same_decisions_on_every_run() {
+    let a = play_per_turn("samurai", 3, 400, 60, |_, _, _| {});
+    let b = play_per_turn("samurai", 3, 400, 60, |_, _, _| {});
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_turn_spends_its_budget_and_ends_when_another_seat_acts() {
+    // Sekigahara: a turn is many decisions of one seat (chance inside it, e.g. battles).
+    let budget = 2_000;
+    let (mut longest, mut turns) = (0, 0);
+    play_per_turn("sekigahara", 1, budget, 300, |bot, _, continues| {
+        let (searched, spent) = bot.turn_clock().unwrap().current();
+        // The seat's first searched decision after another seat acted starts a turn; a later
+        // one of the same run continues it (the clock counts only searched decisions).
+        if !continues {
+            assert_eq!(searched, 1, "a decision after another seat's starts a new turn");
+            turns += 1;
+        }
+        longest = longest.max(searched);
+        assert!(spent <= budget + searched * (budget / FLOOR_SHARE), "a turn of {searched} decisions spent {spent} of {budget}");
+    });
+    assert!(turns >= 2 && longest >= 3, "turns {turns}, longest {longest}");
+}
+
+#[test]
+fn an_early_stop_keeps_the_decision_of_the_whole_budget() {
+    let game = load_game("samurai", Some(&json!({"players": 2}))).unwrap();
+    let mut s = game.new_initial_state(4);
+    let mut stopped_early = 0;
+    for step in 0..40 {
+        if s.is_terminal() {
+            break;
+        }
+        if s.current_player() >= 0 && s.legal_actions().len() > 1 {
+            let full = SearchParams { iterations: Some(3_000), time: None, ..Level::Normal.params(step) };
+            let early = SearchParams { early_stop: true, ..full.clone() };
+            let (a, b) = (analyze(&s, &full).unwrap(), analyze(&s, &early).unwrap());
+            assert_eq!(a.action, b.action, "step {step}");
+            assert!(b.iterations <= a.iterations);
+            stopped_early += usize::from(b.iterations < a.iterations);
+        }
+        let legal = s.legal_actions();
+        s.apply_in_place(legal[step as usize % legal.len()]).unwrap();
+    }
+    assert!(stopped_early > 0, "no search ended early");
+}
