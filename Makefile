@@ -8,9 +8,13 @@ export CARGO_TARGET_DIR ?= $(CURDIR)/target
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
 
-demo: ## build everything (release) and play every game end to end between the built-in bots
-	$(CARGO) build --release --workspace --exclude kassen-python
-	$(CARGO) run --release -q -p kassen-core --example demo
+# One cargo build of kassen-core and its demo, in the debug profile and target directory the
+# tests use (so `make test` afterwards compiles nothing of it again); then the demo binary runs.
+demo: ## build kassen-core and its demo (debug profile, like the tests) and play every game end to end between the built-in bots
+	@echo "make demo: step 1 of 2: compiling kassen-core and the demo (debug profile, $(CARGO_TARGET_DIR)/debug; a few minutes on a first build)"
+	$(CARGO) build -p kassen-core --example demo
+	@echo "make demo: step 2 of 2: playing every game between the built-in bots (under 2 minutes); replays go to demo-output/"
+	$(CARGO_TARGET_DIR)/debug/examples/demo
 
 PREFIX ?= /usr/local
 

@@ -114,8 +114,6 @@ def test_new_game_with_bots_save_and_load(tmp_path):
     for bad in ("../x", "", "a" * 65, "no such"):
         with pytest.raises(ValueError):
             session.load(bad)
-    with pytest.raises(ValueError):
-        session.new_game(None, ["random", "random", "random"], 1)
     # Only the bots the page offers play: a spec of the engine's that the page does not offer
     # (a 20 s search per move) is refused with a code, and the game goes on as it was.
     for bad in (["ismcts@20000ms", "human", "random"], ["human", "ismcts:4294967295", "random"], ["human", 3, "random"]):
@@ -156,3 +154,87 @@ def test_bots_think_in_the_background_and_a_new_game_cancels_them(tmp_path):
         assert session.state.history() == before
     finally:
         session.close()
+
+
+def test_a_new_game_takes_the_config_and_its_seats(tmp_path):
+    """A 3-player Samurai session starts a new game of 3 or 4 players (issue 33 item 4: the
+    dialog's seat rows come from the chosen config), and the page gets each game's choices."""
+    session = Session("samurai", {"players": 3}, seed=1, players=["human", "random", "random"], save_dir=tmp_path)
+    snap = session.snapshot()
+    assert snap["config"] == {"players": 3}
+    samurai = snap["games"]["samurai"]
+    assert {c.get("players") for c in samurai["configs"]} >= {2, 3, 4} and "default_config" in samurai
+    snap = session.new_game(None, ["human", "random", "random"], 2)
+    assert session.game.num_players() == 3 and snap["config"] == {"players": 3}
+    snap = session.new_game("samurai", ["human", "random", "random", "random"], 2, {"players": 4})
+    assert session.game.num_players() == 4 and len(snap["seat_names"]) == 4
+    with pytest.raises(ValueError):
+        session.new_game("samurai", ["human", "random"], 2, {"players": 4})
+    session.close()
+
+
+def test_an_all_bot_game_is_watched_as_the_spectator_at_a_chosen_speed():
+    session = Session("samurai", {}, seed=3, players=["random", "random"])
+    assert session.set_delay(0)["delay_ms"] == 0
+    snap = session.snapshot()
+    assert snap["spectating"] and snap["seat"] == kassen.SPECTATOR and snap["legal"] == []
+    assert snap["svg"] == session.state.render_svg(kassen.SPECTATOR)
+    with pytest.raises(ValueError):
+        session.act(session.state.legal_actions()[0] if not session.state.is_terminal() else 0)
+    for bad in (-1, 10_001, 1.5, True, "fast"):
+        with pytest.raises(ValueError):
+            session.set_delay(bad)
+    assert session.wait(300), "the bots did not finish the game"
+    snap = session.snapshot()
+    assert snap["terminal"] and snap["end_text"] and snap["events"][-1]["text"] == snap["end_text"]
+    session.close()
+
+
+def test_the_last_move_is_told_by_its_events():
+    """The snapshot names the step of the last move; the page shows the seat's event sentences
+    of that step, never an action id (issue 33 item 2)."""
+    session = Session("sekigahara", {}, seed=4, players=["human", "random"])
+    rng = random.Random(3)
+    told = 0
+    for _ in range(40):
+        session.wait(60)
+        snap = session.snapshot()
+        if snap["terminal"]:
+            break
+        if snap["last_move"] is not None:
+            step = snap["last_move"]["step"]
+            assert isinstance(step, int) and step < len(session.state.history())
+            # A move the seat was shown nothing of (a hidden choice) has no line.
+            said = [e["text"] for e in snap["events"] if e["step"] == step]
+            told += bool(said)
+        if snap["legal"]:
+            session.act(rng.choice(snap["legal"])["id"])
+    assert told > 10
+    session.close()
+
+
+def test_the_load_list_and_the_replay_of_a_save(tmp_path):
+    session = Session("sekigahara", {}, seed=2, players=["human", "random"], save_dir=tmp_path)
+    rng = random.Random(1)
+    for _ in range(15):
+        session.wait(60)
+        legal = session.snapshot()["legal"]
+        if legal:
+            session.act(rng.choice(legal)["id"])
+    session.wait(60)
+    session.save("g1")
+    (tmp_path / "broken.kassen.json").write_text("{", encoding="utf-8")
+    listed = {e["name"]: e for e in session.save_list()}
+    g1 = listed["g1"]
+    assert g1["game"] == kassen.games()["sekigahara"] and g1["step"] == len(session.state.history())
+    assert g1["to_act"] in session.snapshot()["seat_names"] and g1["over"] is False and g1["saved"] > 0
+    assert "error" in listed["broken"]
+    # The replay of the save is the seat's, as kassen.replay makes it from the save file.
+    page = session.replay("g1")
+    assert page == session.state.replay_html(0) == kassen.replay_html((tmp_path / "g1.kassen.json").read_text(), 0)
+    assert session.replay() == session.state.replay_html(0)
+    out = tmp_path / "r.html"
+    from kassen.replay.__main__ import main
+    assert main([str(tmp_path / "g1.kassen.json"), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == session.state.replay_html(kassen.SPECTATOR)
+    session.close()

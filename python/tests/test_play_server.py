@@ -245,3 +245,24 @@ def test_only_the_offered_bots_may_play(served):
     status, body = request(srv, "POST", "/api/new", {"players": ["ismcts:easy", "human"], "seed": 1})
     assert status == 200 and json.loads(body)["players"] == ["ismcts:easy", "human"]
     session.close()
+
+
+def test_new_game_config_speed_saves_and_replay_routes(served, tmp_path):
+    session, srv = served
+    session.save_dir = tmp_path
+    status, body = request(srv, "POST", "/api/new", {"game": "samurai", "config": {"players": 3},
+                                                     "players": ["human", "random", "random"], "seed": 1})
+    assert status == 200 and len(json.loads(body)["seat_names"]) == 3
+    for bad in ([1], "x", 3):
+        assert request(srv, "POST", "/api/new", {"config": bad, "players": ["human", "random", "random"]})[0] == 400
+    assert request(srv, "POST", "/api/save", {"name": "three"})[0] == 200
+    status, body = request(srv, "GET", "/api/saves")
+    listed = json.loads(body)
+    assert listed["saves"] == ["three"] and listed["games"][0]["name"] == "three" and listed["games"][0]["game"] == "Samurai"
+    status, body = request(srv, "GET", "/api/replay?name=three", timeout=60)
+    assert status == 200 and body.decode("utf-8") == session.state.replay_html(0)
+    assert request(srv, "GET", "/api/replay", timeout=60)[0] == 200
+    assert request(srv, "GET", "/api/replay", token=False)[0] == 403
+    assert request(srv, "GET", "/api/replay?name=../x")[0] == 400
+    assert request(srv, "POST", "/api/speed", {"delay_ms": 100})[0] == 200 and session.delay_ms == 100
+    assert request(srv, "POST", "/api/speed", {"delay_ms": -5})[0] == 400 and session.delay_ms == 100

@@ -11,6 +11,14 @@ the last step, nor in the page's DOM (searched every ``DOM_EVERY`` steps and at 
 in the replay. Screenshots of each game at its start, middle and end go to
 ``$KASSEN_BROWSER_ARTIFACTS`` (default target/browser-artifacts/) and must have many colours.
 
+The person's opponents are an IS-MCTS level (capped at ``BOT_MS`` per decision). Every move
+that names a place on the board is played by clicking that place, and a click that another
+element takes instead fails the test (WebDriver's "element click intercepted"). Where seats'
+secrets are the same words (Samurai's tokens), the strings check cannot tell them apart; so at
+every step the seat's board picture, view and legal moves are also compared with those of
+determinizations of the state (the other seats' secrets drawn again): they must be equal, and
+for a game with secrets some determinizations must change what another seat sees.
+
 Against an IS-MCTS level the page shows who is thinking and the bot's moves as they come, and
 saves and starts a new game during the bot's turn (screenshots at 1280x800).
 """
@@ -38,6 +46,9 @@ from webdriver import Browser, WebDriverError
 #: Configs that end quickly (関ヶ原大作戦 has no end turn of its own).
 CONFIGS: dict[str, dict[str, Any]] = {"sekigahara_daisakusen": {"max_turns": 3}}
 MAX_CLICKS = 1500
+#: The opponents' level: IS-MCTS, capped per decision so that a whole game stays short.
+BOT = "ismcts:easy@20ms"
+BOT_MS = 20
 DOM_EVERY = 10
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("KASSEN_BROWSER_ARTIFACTS", ROOT / "target" / "browser-artifacts"))
@@ -146,8 +157,8 @@ def wait_ready(browser: Browser, version: int) -> str:
 def test_play_a_whole_game_by_clicking(browser, game_id):
     seat = 0
     n = kassen.load_game(game_id, CONFIGS.get(game_id, {})).num_players()
-    bot = bot_specs()[0]["spec"]
-    session = Session(game_id, CONFIGS.get(game_id, {}), seed=3, players=["human"] + [bot] * (n - 1))
+    session = Session(game_id, CONFIGS.get(game_id, {}), seed=3, players=["human"] + [BOT] * (n - 1))
+    game = session.game
     responses: list[str] = []
     lock = threading.Lock()
 
@@ -165,6 +176,9 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
     looked_up: set[str] = set()
     checked = 0
     board_clicks = 0
+    resampled = 0  # steps where a determinization changed another seat's view
+    secrets = False  # whether another seat ever saw what this one did not
+    board_moves = 0  # moves chosen that name a place on the board
     try:
         browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
         state = wait_ready(browser, 0)
@@ -206,6 +220,18 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
                 for text in fresh:
                     assert not contains_word(text, word), f"{game_id}: hidden {word!r} reached the page"
             checked += len(hidden)
+            # What the page is built from is the same in every world the seat cannot tell apart.
+            if clicks % DOM_EVERY == 0 or state == "over":
+                mine = (s.render_svg(seat), s.view(seat), s.legal_actions() if s.current_player() == seat else [])
+                for k in range(2):
+                    d = s.determinize(seat, clicks * 2 + k)
+                    assert (d.render_svg(seat), d.view(seat), d.legal_actions() if d.current_player() == seat else []) == mine, \
+                        f"{game_id}: the seat's page differs between worlds it cannot tell apart"
+                    if any(d.view(p) != s.view(p) for p in range(n) if p != seat):
+                        resampled += 1
+                mine_view = {k: v for k, v in s.view(seat).items() if k != "observer"}
+                if any({k: v for k, v in s.view(p).items() if k != "observer"} != mine_view for p in range(n) if p != seat):
+                    secrets = True
             if clicks == 20:
                 screenshot(browser, f"{game_id}_middle")
             if state == "over":
@@ -217,16 +243,27 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
             assert sorted(ids) == session.state.legal_actions(), "the page's moves are not the legal actions"
             choice = rng.choice(ids)
             version = browser.run("return Number(document.body.dataset.version || 0);")
-            on_board = browser.find(f"#board .clickable[data-action='{choice}']")
-            clicked = False
-            if on_board:
-                try:
-                    browser.click(on_board[0])
-                    clicked = True
-                    board_clicks += 1
-                except WebDriverError:
-                    clicked = False
-            if not clicked:
+            target = game.action_target(choice)
+            if target is not None:
+                # The move's place takes the click; an element drawn over it that takes the click
+                # instead raises WebDriverError (element click intercepted) and fails the test.
+                board_moves += 1
+                single = browser.find(f"#board .clickable[data-action='{choice}']")
+                place = single or browser.find(f"#board .clickable[data-target='{target}']")
+                assert place, f"{game_id}: the move's place {target!r} is not clickable on the board"
+                # A person pans the board to the place first (WebDriver clicks the middle of the
+                # part of it in view, which for a slanted road cut by the box's edge is off it).
+                browser.run("document.querySelector(arguments[0]).scrollIntoView({block: 'center', inline: 'center'});",
+                            f"#board .clickable[data-action='{choice}']" if single else f"#board .clickable[data-target='{target}']")
+                browser.click(place[0])
+                board_clicks += 1
+                if not single:
+                    # Several moves share the place: the click marked them; pick ours.
+                    marked = browser.run("return Array.from(document.querySelectorAll('#actions button.candidate'))"
+                                         ".map((b) => Number(b.dataset.action));")
+                    assert choice in marked, f"{game_id}: the click on {target!r} marked {marked}, not {choice}"
+                    browser.click(browser.find(f"#actions button[data-action='{choice}']")[0])
+            else:
                 browser.click(browser.find(f"#actions button[data-action='{choice}']")[0])
             state = wait_ready(browser, version)
             clicks += 1
@@ -234,7 +271,11 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
         assert "game over" in browser.run("return document.getElementById('status').textContent;")
         assert browser.run("return document.getElementById('end').classList.contains('open');"), "no end screen"
         colours = screenshot(browser, f"{game_id}_end")
-        print(f"{game_id}: {clicks} clicks ({board_clicks} on the board), {checked} hidden strings checked, {colours} colours")
+        print(f"{game_id}: {clicks} clicks ({board_clicks} on the board), {checked} hidden strings checked, "
+              f"{resampled} determinizations that changed another seat's view, {colours} colours")
+        assert board_clicks == board_moves, f"{game_id}: {board_moves} moves named a place, {board_clicks} clicked"
+        if secrets:
+            assert checked + resampled > 0, f"{game_id}: no secret of another seat was ever checked"
         # The replay of this game, as the seat saw it: nothing hidden in it either.
         page = kassen.replay_html(session.state, seat)
         for word in hidden:
@@ -394,16 +435,22 @@ def test_the_shared_modules_work_without_the_local_server_routes(browser):
               const { makeApi, ApiError } = await import("/js/api.js");
               const box = document.createElement("div"), moves = document.createElement("div"), log = document.createElement("div");
               document.body.append(box, moves, log);
-              const svg = '<svg xmlns="http://www.w3.org/2000/svg"><g data-target="a"><rect width="5" height="5"/></g>'
-                + '<g data-target="b"><circle r="3"/></g><g data-target="c"><path d="M0 0L1 1"/></g></svg>';
+              // A river drawn over both places, and a label over a.
+              const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="80"><g data-target="a"><rect x="10" y="10" width="40" height="40"/></g>'
+                + '<g data-target="b"><circle cx="100" cy="30" r="20"/></g><g data-target="c"><path d="M0 0L1 1"/></g>'
+                + '<line x1="0" y1="30" x2="200" y2="30" stroke="blue" stroke-width="8"/><text x="30" y="30">a</text></svg>';
               const acted = [], chosen = [];
               const legal = [{ id: 4, sentence: "Go to a", text: "a", target: "a" },
                              { id: 7, sentence: "March to b", text: "b1", target: "b" },
                              { id: 9, sentence: "Sail to b", text: "b2", target: "b" },
                              { id: 11, sentence: "Pass", text: "pass", target: null }];
               showBoard(box, svg, { legal, lastTarget: "c", onAct: (id) => acted.push(id), onChoose: (ids) => chosen.push(ids) });
-              box.querySelector('[data-target="a"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
-              box.querySelector('[data-target="b"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+              // The hit layer on top takes the clicks: the element at the place's centre is its copy.
+              const centre = (t) => { const r = box.querySelector(`.target[data-target="${t}"]`).getBoundingClientRect();
+                                      return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); };
+              const hitA = centre("a").closest(".clickable"), hitB = centre("b").closest(".clickable");
+              hitA.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+              hitB.dispatchEvent(new MouseEvent("click", { bubbles: true }));
               showMoves(moves, legal, (id) => acted.push(id));
               moves.querySelector('button[data-action="11"]').click();
               appendEvents(log, [{ step: 1, kind: "x", text: "First" }]);
@@ -418,7 +465,9 @@ def test_the_shared_modules_work_without_the_local_server_routes(browser):
               try { await api.get("/no"); } catch (e) { refused = [e instanceof ApiError, e.status, e.code, e.message]; }
               done({
                 clickable: Array.from(box.querySelectorAll(".clickable")).map((e) => e.dataset.target),
-                single: box.querySelector('[data-target="a"]').dataset.action || null,
+                targets: Array.from(box.querySelectorAll(".target")).map((e) => e.dataset.target),
+                hits: [hitA.dataset.target, hitB.dataset.target],
+                single: box.querySelector('.clickable[data-target="a"]').dataset.action || null,
                 last: Array.from(box.querySelectorAll(".last-move")).map((e) => e.dataset.target),
                 acted, chosen, buttons: moves.querySelectorAll("button.action").length,
                 log: Array.from(log.children).map((d) => [d.className, d.textContent]),
@@ -428,10 +477,43 @@ def test_the_shared_modules_work_without_the_local_server_routes(browser):
             """)
         assert "error" not in out, out
         assert out["clickable"] == ["a", "b"] and out["single"] == "4" and out["last"] == ["c"]
+        assert out["targets"] == ["a", "b"] and out["hits"] == ["a", "b"]
         assert out["acted"] == [4, 11] and out["chosen"] == [[7, 9]] and out["buttons"] == 4
         assert out["log"] == [["", "1First"], ["new", '2troops moved {"from":"a"}']]
         assert out["calls"] == [["/games/7/ok", "POST", "t", '{"a":1}'], ["/games/7/no", "GET", "t", None]]
         assert out["got"] == {"fine": True} and out["refused"] == [True, 409, 42, "taken"]
     finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("game_id", sorted(kassen.games()))
+def test_no_text_is_smaller_than_11_px(browser, game_id):
+    """At 1280x800 and 1024x768, no visible text of the page, the board's labels included (as
+    drawn: font size times the picture's scale), is under 11 CSS px (issue 33 item 2); the
+    board is as large as that needs, in a box that scrolls (screenshots of each size)."""
+    from measure import SMALLEST_FONT
+
+    n = kassen.load_game(game_id).num_players()
+    session = Session(game_id, {}, seed=3, players=["human"] + ["random"] * (n - 1))
+    server = make_server(session, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        for w, h in ((1280, 800), (1024, 768)):
+            browser.resize(w, h)
+            browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+            wait_ready(browser, 0)
+            screenshot(browser, f"{game_id}_{w}x{h}")
+            small = browser.run(SMALLEST_FONT)
+            assert small and small[0][0] >= 11, f"{game_id} at {w}x{h}: {small}"
+            # The whole picture can be seen: the board's box scrolls to its far corner.
+            far = browser.run("const b = document.getElementById('board'); b.scrollLeft = b.scrollWidth; b.scrollTop = b.scrollHeight;"
+                              "const r = b.querySelector('svg').getBoundingClientRect(), o = b.getBoundingClientRect();"
+                              "return [r.right <= o.right + 1, r.bottom <= o.bottom + 1];")
+            assert far == [True, True], f"{game_id} at {w}x{h}: the board cannot be scrolled to its corner"
+    finally:
+        browser.resize(1500, 1000)
+        session.close()
         server.shutdown()
         server.server_close()

@@ -1,27 +1,216 @@
 // The board: an SVG picture drawn by the engine, whose elements carry `data-target` names.
 // showBoard puts the picture into `box`, outlines the element the last move named, and makes
-// the elements that legal moves name clickable: one move is played at once (onAct(id)), several
+// the places that legal moves name clickable: one move is played at once (onAct(id)), several
 // are handed to onChoose(ids) to pick from.
+//
+// A place takes the click anywhere inside its outline, whatever is drawn over it (a road, a
+// river, a piece, a neighbour's label): the places of the legal moves are highlighted where
+// they are drawn (class `target`), and a transparent copy of each one's shapes is laid on top
+// of the whole picture (the hit layer: one group per place, class `clickable`, with its
+// `data-target` and, when a single move names it, `data-action`), which takes the clicks.
 
 import { movesByTarget } from "./moves.js";
 
-export function showBoard(box, svgText, { legal = [], lastTarget = null, onAct = () => {}, onChoose = () => {} } = {}) {
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SHAPES = "polygon, rect, circle, ellipse, path, line, polyline";
+// Lines are hard to hit at their drawn width: their copies are at least this wide.
+const MIN_STROKE = 12;
+
+// The smallest size, in CSS pixels, of a text of the picture as `readable` shows it.
+export const MIN_TEXT_PX = 11;
+
+// `readable`: the picture is shown as large as its box is wide, and larger where that would
+// draw a text under MIN_TEXT_PX (the box then scrolls: drag the picture or use the scroll bars
+// to pan), times `zoom`. Without it the page's CSS sizes the picture.
+export function showBoard(box, svgText, { legal = [], lastTarget = null, onAct = () => {}, onChoose = () => {},
+                                          readable = false, zoom = 1 } = {}) {
+  const scroll = [box.scrollLeft, box.scrollTop];
   box.innerHTML = svgText || "";
   const svg = box.querySelector("svg");
-  if (svg) svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  if (!svg) return;
+  svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  if (readable) {
+    sizeReadable(box, svg, zoom);
+    [box.scrollLeft, box.scrollTop] = scroll;
+  }
   const byTarget = movesByTarget(legal);
-  for (const el of box.querySelectorAll("[data-target]")) {
+  const places = new Map();
+  for (const el of svg.querySelectorAll("[data-target]")) {
     const t = el.getAttribute("data-target");
     if (lastTarget && lastTarget === t) el.classList.add("last-move");
+    if (!byTarget.has(t)) continue;
+    el.classList.add("target");
+    if (!places.has(t)) places.set(t, []);
+    places.get(t).push(el);
+  }
+  if (!places.size) return;
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("class", "hit-layer");
+  svg.appendChild(layer);
+  // Places drawn as lines (roads) go first, areas after: where a road's wide copy meets a
+  // town's, the town takes the click.
+  const groups = [];
+  for (const [t, els] of places) {
     const ids = byTarget.get(t);
-    if (!ids) continue;
-    el.classList.add("clickable");
-    if (ids.length === 1) el.dataset.action = String(ids[0]);
-    el.addEventListener("click", () => {
+    const g = document.createElementNS(SVG_NS, "g");
+    g.setAttribute("class", "clickable");
+    g.setAttribute("data-target", t);
+    if (ids.length === 1) g.dataset.action = String(ids[0]);
+    let area = false;
+    // A picture not on screen yet has no matrices: its places then take the clicks themselves.
+    if (!svg.getScreenCTM()) {
+      for (const el of els) el.addEventListener("click", () => (ids.length === 1 ? onAct(ids[0]) : onChoose(ids)));
+      continue;
+    }
+    for (const el of els) {
+      const copies = [];
+      for (const shape of [el, ...el.querySelectorAll(SHAPES)]) {
+        if (!shape.matches(SHAPES)) continue;
+        const copy = copyShape(svg, shape);
+        if (copy) copies.push(copy);
+      }
+      // A place drawn as several small shapes (a town's circle and its markers) takes the
+      // click in the box around them too, at least MIN_HIT wide and high.
+      const areas = copies.filter((c) => c.dataset.area);
+      if (areas.length > 1 || (areas.length === 1 && small(el))) {
+        const box = boxAround(svg, el);
+        if (box) g.appendChild(box);
+      }
+      for (const c of copies) {
+        if (c.dataset.area) area = true;
+        g.appendChild(c);
+      }
+    }
+    g.addEventListener("click", (ev) => {
+      ev.stopPropagation();
       if (ids.length === 1) onAct(ids[0]);
       else onChoose(ids);
     });
+    groups.push([area, g]);
   }
+  groups.sort((a, b) => Number(a[0]) - Number(b[0]));
+  for (const [, g] of groups) layer.appendChild(g);
+}
+
+// Places smaller than this (in the picture's units) get a hit box this large.
+const MIN_HIT = 22;
+
+function small(el) {
+  const b = el.getBBox();
+  return b.width < MIN_HIT || b.height < MIN_HIT;
+}
+
+// A transparent rectangle around `el` in the picture's coordinates, at least MIN_HIT a side.
+function boxAround(svg, el) {
+  const m = el.getScreenCTM(), root = svg.getScreenCTM();
+  if (!m || !root) return null;
+  const b = el.getBBox();
+  const w = Math.max(b.width, MIN_HIT), h = Math.max(b.height, MIN_HIT);
+  const r = document.createElementNS(SVG_NS, "rect");
+  r.setAttribute("x", String(b.x + b.width / 2 - w / 2));
+  r.setAttribute("y", String(b.y + b.height / 2 - h / 2));
+  r.setAttribute("width", String(w));
+  r.setAttribute("height", String(h));
+  const l = root.inverse().multiply(m);
+  r.setAttribute("transform", `matrix(${l.a} ${l.b} ${l.c} ${l.d} ${l.e} ${l.f})`);
+  r.setAttribute("fill", "transparent");
+  r.setAttribute("stroke", "none");
+  r.setAttribute("pointer-events", "all");
+  r.dataset.area = "1";
+  return r;
+}
+
+// A transparent copy of `shape` in the picture's coordinates (its transforms applied), taking
+// clicks on its inside and its outline; null for a shape that is not drawn.
+function copyShape(svg, shape) {
+  // Screen matrices: a shape inside a nested <svg> (a side panel) is placed right too.
+  const m = shape.getScreenCTM && shape.getScreenCTM();
+  const root = svg.getScreenCTM && svg.getScreenCTM();
+  if (!m || !root) return null;
+  const copy = shape.cloneNode(false);
+  // A dashed road takes the click in its gaps too.
+  for (const a of ["id", "class", "style", "data-target", "data-action", "stroke-dasharray", "opacity", "visibility"]) {
+    copy.removeAttribute(a);
+  }
+  const local = root.inverse().multiply(m);
+  copy.setAttribute("transform", `matrix(${local.a} ${local.b} ${local.c} ${local.d} ${local.e} ${local.f})`);
+  const cs = getComputedStyle(shape);
+  // A closed shape takes the click anywhere inside, painted or not; a line (a road) and an
+  // open path along its stroke.
+  const closed = ["polygon", "rect", "circle", "ellipse"].includes(shape.localName);
+  const filled = closed || (shape.localName === "path" && cs.fill !== "none");
+  if (filled) copy.dataset.area = "1";
+  const width = parseFloat(cs.strokeWidth) || 0;
+  copy.setAttribute("stroke-width", String(Math.max(width, filled ? width : MIN_STROKE)));
+  copy.setAttribute("fill", filled ? "transparent" : "none");
+  copy.setAttribute("stroke", "transparent");
+  copy.setAttribute("pointer-events", filled ? "all" : "stroke");
+  return copy;
+}
+
+// The picture's drawn size (its width and height attributes, else its viewBox).
+function drawnSize(svg) {
+  const vb = svg.viewBox && svg.viewBox.baseVal;
+  const w = parseFloat(svg.getAttribute("width")) || (vb && vb.width) || 0;
+  const h = parseFloat(svg.getAttribute("height")) || (vb && vb.height) || 0;
+  return [w, h];
+}
+
+// The smallest font size of the picture's texts in its own units (their transforms applied).
+function smallestText(svg) {
+  const root = svg.getScreenCTM();
+  if (!root) return null;
+  const inv = root.inverse();
+  let min = Infinity;
+  for (const t of svg.querySelectorAll("text")) {
+    if (!t.textContent.trim()) continue;
+    const m = t.getScreenCTM();
+    if (!m) continue;
+    const l = inv.multiply(m);
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(Math.abs(l.a * l.d - l.b * l.c));
+    if (px > 0 && px < min) min = px;
+  }
+  return Number.isFinite(min) ? min : null;
+}
+
+function sizeReadable(box, svg, zoom) {
+  const [w, h] = drawnSize(svg);
+  if (!w || !h) return;
+  svg.style.maxWidth = "none";
+  svg.style.maxHeight = "none";
+  // First at the drawn size, to measure the texts (the measure is in the picture's units).
+  svg.style.width = w + "px";
+  svg.style.height = h + "px";
+  const small = smallestText(svg);
+  const fit = Math.max(1, box.clientWidth - 2) / w;
+  const scale = Math.max(fit, small ? MIN_TEXT_PX / small : 1) * zoom;
+  svg.style.width = Math.round(w * scale) + "px";
+  svg.style.height = Math.round(h * scale) + "px";
+  box.dataset.scale = scale.toFixed(3);
+}
+
+// Dragging the picture pans the box it scrolls in; a drag is not a click.
+export function panByDragging(box) {
+  let from = null, moved = false;
+  box.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    from = [e.clientX, e.clientY, box.scrollLeft, box.scrollTop];
+    moved = false;
+  });
+  box.addEventListener("pointermove", (e) => {
+    if (!from) return;
+    const dx = e.clientX - from[0], dy = e.clientY - from[1];
+    if (!moved && Math.abs(dx) + Math.abs(dy) < 6) return;
+    moved = true;
+    box.scrollLeft = from[2] - dx;
+    box.scrollTop = from[3] - dy;
+  });
+  const stop = () => { from = null; };
+  box.addEventListener("pointerup", stop);
+  box.addEventListener("pointerleave", stop);
+  box.addEventListener("click", (e) => {
+    if (moved) { e.stopPropagation(); e.preventDefault(); moved = false; }
+  }, true);
 }
 
 export function clearBoard(box) {

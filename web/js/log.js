@@ -8,13 +8,29 @@ export function eventText(e) {
   return String(e.kind || "event").replace(/_/g, " ") + " " + JSON.stringify(rest);
 }
 
+// Whether two events are one happening told twice: the same step and seat, one of them told
+// to some seats only (a secret, like the token a seat drew) and the other its public side.
+function sameHappening(a, b) {
+  return a && b && a.step === b.step && a.seat !== undefined && a.seat === b.seat &&
+    (Array.isArray(a.audience) !== Array.isArray(b.audience));
+}
+
 // Appends `events` to the log element `box`; they are marked new unless the log was empty
-// (the first events of a seat), and the marks of earlier ones are cleared.
+// (the first events of a seat), and the marks of earlier ones are cleared. The secret and
+// public sides of one happening share a line.
 export function appendEvents(box, events) {
   const fresh = box.childElementCount > 0;
   for (const old of box.querySelectorAll("div.new")) old.classList.remove("new");
   for (const e of events) {
+    const last = box.lastElementChild;
+    if (last && sameHappening(last._event, e) && !last._merged) {
+      last.append("; " + eventText(e));
+      last._merged = true;
+      if (fresh) last.className = "new";
+      continue;
+    }
     const div = document.createElement("div");
+    div._event = e;
     if (fresh) div.className = "new";
     const n = document.createElement("span");
     n.className = "n";

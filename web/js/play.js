@@ -6,9 +6,10 @@
 // so the bot's moves appear one by one; every button keeps working meanwhile.
 
 import { makeApi, pageToken } from "./api.js";
-import { showBoard, clearBoard } from "./board.js";
-import { appendEvents, clearLog } from "./log.js";
+import { showBoard, clearBoard, panByDragging } from "./board.js";
+import { appendEvents, clearLog, eventText } from "./log.js";
 import { showMoves, markCandidates } from "./moves.js";
+import { configChoices, seatNames, words } from "./config.js";
 
 const $ = (id) => document.getElementById(id);
 const board = $("board"), actions = $("actions"), log = $("log"), status = $("status");
@@ -19,6 +20,10 @@ let since = 0, busy = false, seat = null, snap = null, step = 0;
 // Bumped when the page asks for another game (new, load, a move): an answer to an older
 // request for the state is dropped.
 let epoch = 0, poll = null, shownSvg = null;
+// The seat's event sentences by step (the step of the move that caused them): the last move is
+// told by its sentences. The board's zoom (1: as wide as its box, never with text under 11 px).
+let sentences = new Map(), zoom = 1;
+const ZOOMS = [1, 1.25, 1.5, 2, 3];
 
 function open(id, yes) { $(id).classList.toggle("open", yes); }
 function bumpVersion() { document.body.dataset.version = String(Number(document.body.dataset.version || 0) + 1); }
@@ -66,24 +71,22 @@ function show(s) {
   document.title = "kassen: " + s.game_name;
   if (s.handoff) { seat = null; since = 0; showHandoff(s); bumpVersion(); return; }
   open("handoff", false);
-  if (s.seat !== seat) { clearLog(log); seat = s.seat; shownSvg = null; }
+  if (s.seat !== seat) { clearLog(log); sentences = new Map(); seat = s.seat; shownSvg = null; }
   // The same picture with no moves to click (a bot still thinking) is not drawn again.
-  if (s.svg !== shownSvg || s.legal.length) {
-    showBoard(board, s.svg, {
-      legal: s.legal,
-      lastTarget: s.last_move ? s.last_move.target : null,
-      onAct: act,
-      onChoose: (ids) => markCandidates(actions, ids),
-    });
-    shownSvg = s.svg;
-  }
+  if (s.svg !== shownSvg || s.legal.length) drawBoard(s);
   if (s.events.length || !log.childElementCount) appendEvents(log, s.events);
+  for (const e of s.events) {
+    if (!sentences.has(e.step)) sentences.set(e.step, []);
+    sentences.get(e.step).push(eventText(e));
+  }
   since = s.events_total;
   step = s.step;
   showMoves(actions, s.legal, act);
-  const me = seatName(s, s.seat);
+  const me = s.spectating ? "watching" : seatName(s, s.seat);
+  $("speed").hidden = !s.spectating;
+  if (s.spectating) $("speed-ms").value = String(s.delay_ms);
   status.classList.toggle("thinking", Boolean(s.thinking) && !s.terminal);
-  $("lastmove").textContent = s.last_move && s.last_move.text ? "Last move (" + seatName(s, s.last_move.seat) + "): " + s.last_move.text : "";
+  $("lastmove").textContent = lastMoveText(s);
   if (s.terminal) {
     status.textContent = "game over: " + result(s);
     $("prompt").textContent = "The game is over.";
@@ -91,11 +94,13 @@ function show(s) {
     document.body.dataset.state = "over";
   } else if (s.thinking) {
     status.textContent = thinkingText(s);
-    $("prompt").textContent = "You are " + me + ". " + seatName(s, s.thinking.seat) +
+    $("prompt").textContent = (s.spectating ? "You are watching the bots play (as a spectator: no seat's secrets). "
+      : "You are " + me + ". ") + seatName(s, s.thinking.seat) +
       " is playing its turn; its moves appear here and on the board as it makes them.";
     const note = document.createElement("p");
     note.className = "small";
-    note.textContent = "No moves for you now: " + seatName(s, s.thinking.seat) + " is to act.";
+    note.textContent = (s.spectating ? "Only bots play this game: " : "No moves for you now: ") +
+      seatName(s, s.thinking.seat) + " is to act.";
     actions.appendChild(note);
     document.body.dataset.state = "thinking";
     schedulePoll();
@@ -104,7 +109,8 @@ function show(s) {
     $("prompt").textContent = "The bot stopped; start a new game or load one.";
     document.body.dataset.state = "ready";
   } else if (s.legal.length) {
-    status.textContent = "You are " + me + ": your move";
+    // The header names the decision (Sekigahara's bid for initiative, a battle's choice).
+    status.textContent = "You are " + me + ": your move" + (s.prompt ? " (" + s.prompt + ")" : "");
     $("prompt").textContent = cap(s.prompt || "choose a move");
     document.body.dataset.state = "ready";
   } else {
@@ -115,6 +121,27 @@ function show(s) {
   bumpVersion();
 }
 
+function drawBoard(s) {
+  showBoard(board, s.svg, {
+    legal: s.legal,
+    lastTarget: s.last_move ? s.last_move.target : null,
+    onAct: act,
+    onChoose: (ids) => markCandidates(actions, ids),
+    readable: true,
+    zoom,
+  });
+  shownSvg = s.svg;
+}
+
+// "Last move (Ishida): Ishida moves 3 blocks from Gifu to Ogaki." — the sentences of the
+// seat's events of that move; nothing when the seat saw no event of it.
+function lastMoveText(s) {
+  const m = s.last_move;
+  if (!m || m.step === null || m.step === undefined) return "";
+  const said = sentences.get(m.step);
+  return said && said.length ? "Last move (" + seatName(s, m.seat) + "): " + said.join(" ") : "";
+}
+
 function result(s) {
   const w = s.winners || [];
   if (!w.length) return "a draw";
@@ -123,6 +150,8 @@ function result(s) {
 
 function showEnd(s) {
   $("end-title").textContent = "Game over: " + result(s);
+  // Why the game ended, with the score: the sentence of the game's last event.
+  $("end-reason").textContent = s.end_text || "";
   const t = $("end-table");
   t.textContent = "";
   const head = t.insertRow();
@@ -157,12 +186,63 @@ $("handoff-ok").onclick = async () => {
   if (mine === epoch) show(s);
 };
 $("end-board").onclick = () => open("end", false);
+$("end-replay").onclick = () => openReplay(null);
+$("btn-replay").onclick = () => openReplay(null);
 $("end-new").onclick = () => { open("end", false); openNewGame(); };
+
+// The new-game dialog: the game, its config choices (players, rule switches, limits; those of
+// the game on screen preset), a row per seat of the chosen config, the seed.
+function configFields(gameId) {
+  const g = snap.games[gameId];
+  const box = $("ng-config");
+  box.textContent = "";
+  const current = gameId === snap.game ? (snap.config || {}) : {};
+  for (const c of configChoices(g)) {
+    let input;
+    const value = c.key in current ? current[c.key] : c.def;
+    const label = document.createElement("label");
+    if (c.kind === "switch") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = Boolean(value);
+      label.append(input, " " + words(c.key));
+    } else if (c.kind === "number") {
+      input = document.createElement("input");
+      input.type = "number"; input.step = "1"; input.value = String(value);
+      label.append(words(c.key) + " ", input);
+    } else {
+      input = document.createElement("select");
+      for (const v of c.values) input.add(new Option(String(v), JSON.stringify(v)));
+      if (value !== undefined) input.value = JSON.stringify(value);
+      label.append(words(c.key) + " ", input);
+    }
+    input.className = "ng-config";
+    input.dataset.key = c.key;
+    input.dataset.kind = c.kind;
+    input.onchange = () => seatRows(gameId);
+    box.appendChild(label);
+  }
+  seatRows(gameId);
+}
+
+function configValue() {
+  const config = {};
+  for (const input of document.querySelectorAll(".ng-config")) {
+    const k = input.dataset.key;
+    if (input.dataset.kind === "switch") config[k] = input.checked;
+    else if (input.dataset.kind === "number") config[k] = Number(input.value);
+    else config[k] = JSON.parse(input.value);
+  }
+  return config;
+}
 
 function seatRows(gameId) {
   const box = $("ng-seats");
+  const before = Array.from(box.querySelectorAll(".ng-seat")).map((s) => s.value);
   box.textContent = "";
-  const names = snap.games[gameId].seats;
+  const config = configValue();
+  const names = seatNames(snap.games[gameId], config);
+  const same = gameId === snap.game && names.length === snap.players.length;
   names.forEach((name, p) => {
     const label = document.createElement("label");
     label.textContent = cap(name) + " ";
@@ -170,7 +250,7 @@ function seatRows(gameId) {
     sel.className = "ng-seat";
     sel.add(new Option("Person at this screen", "human"));
     for (const b of snap.bots) { const o = new Option("Bot: " + b.name, b.spec); o.title = b.description; sel.add(o); }
-    sel.value = gameId === snap.game ? snap.players[p] : (p === 0 ? "human" : snap.bots[0].spec);
+    sel.value = before[p] || (same ? snap.players[p] : (p === 0 ? "human" : snap.bots[0].spec));
     label.appendChild(sel);
     box.appendChild(label);
   });
@@ -181,27 +261,49 @@ function openNewGame() {
   g.textContent = "";
   for (const [id, info] of Object.entries(snap.games)) g.add(new Option(info.name, id));
   g.value = snap.game;
-  g.onchange = () => seatRows(g.value);
-  seatRows(snap.game);
+  g.onchange = () => { $("ng-seats").textContent = ""; configFields(g.value); };
+  $("ng-seats").textContent = "";
+  configFields(snap.game);
   $("ng-seed").value = String(Math.floor(Math.random() * 1e6));
+  $("ng-msg").textContent = "";
   open("newgame", true);
 }
 $("btn-new").onclick = openNewGame;
 $("ng-cancel").onclick = () => open("newgame", false);
 $("ng-start").onclick = async () => {
-  const body = { game: $("ng-game").value, seed: Number($("ng-seed").value) || 0,
+  const body = { game: $("ng-game").value, config: configValue(), seed: Number($("ng-seed").value) || 0,
                  players: Array.from(document.querySelectorAll(".ng-seat")).map((x) => x.value) };
   try {
-    open("newgame", false);
     const mine = ++epoch;
     const s = await api.post("/api/new", body);
+    open("newgame", false);
     if (mine !== epoch) return;
     seat = null;
     show(s);
   } catch (err) {
-    status.textContent = "refused: " + err.message;
+    $("ng-msg").textContent = "Not started: " + err.message;
   }
 };
+
+// Opens the replay page of the game on screen (name null) or of a save in a new tab: it is
+// fetched with the session's token and shown from the browser's memory.
+async function openReplay(name) {
+  const tab = window.open("", "_blank");
+  try {
+    const r = await fetch("/api/replay" + (name ? "?name=" + encodeURIComponent(name) : ""),
+                          { headers: { "X-Kassen-Token": pageToken() } });
+    if (!r.ok) throw new Error((await r.json()).error || "refused");
+    const url = URL.createObjectURL(new Blob([await r.text()], { type: "text/html" }));
+    if (tab) tab.location = url; else window.open(url, "_blank");
+  } catch (err) {
+    if (tab) tab.close();
+    status.textContent = "no replay: " + err.message;
+  }
+}
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+}
 
 async function openSaveLoad(saving) {
   $("sl-title").textContent = saving ? "Save this game" : "Load a saved game";
@@ -210,23 +312,40 @@ async function openSaveLoad(saving) {
   $("sl-msg").textContent = "";
   const list = $("sl-list");
   list.textContent = "";
-  const saves = (await api.get("/api/saves")).saves || [];
+  const answer = await api.get("/api/saves");
+  const saves = answer.saves || [];
   if (!saving) {
     if (!saves.length) list.textContent = "No saved games yet.";
-    for (const name of saves) {
+    // One row per save: its name, game, when it was saved, how far it has got, whose move.
+    const t = document.createElement("table");
+    t.className = "saves";
+    const head = t.insertRow();
+    for (const h of ["Name", "Game", "Saved", "Turn", "Whose move", ""]) {
+      const th = document.createElement("th"); th.textContent = h; head.appendChild(th);
+    }
+    for (const g of answer.games || saves.map((name) => ({ name }))) {
+      const r = t.insertRow();
+      const turn = g.error ? "" : (g.turn !== null && g.turn !== undefined ? "turn " + g.turn + ", " : "") + "step " + g.step;
+      const who = g.error ? "cannot be read" : (g.over ? "game over" : cap(g.to_act || ""));
+      for (const v of [g.name, g.game || "", g.saved ? when(g.saved) : "", turn, who]) r.insertCell().textContent = v;
+      const cell = r.insertCell();
       const b = document.createElement("button");
-      b.textContent = name; b.className = "load"; b.style.display = "block"; b.style.margin = "3px 0";
+      b.textContent = "Open"; b.className = "load"; b.dataset.name = g.name;
       b.onclick = async () => {
         try {
           const mine = ++epoch;
-          const s = await api.post("/api/load", { name: name });
+          const s = await api.post("/api/load", { name: g.name });
           if (mine === epoch) { seat = null; show(s); }
           open("saveload", false);
         }
         catch (err) { $("sl-msg").textContent = err.message; }
       };
-      list.appendChild(b);
+      const rb = document.createElement("button");
+      rb.textContent = "Replay"; rb.className = "replay"; rb.dataset.name = g.name;
+      rb.onclick = () => openReplay(g.name);
+      cell.append(b, " ", rb);
     }
+    if (saves.length) list.appendChild(t);
   } else if (saves.length) {
     list.textContent = "Saved games: " + saves.join(", ");
   }
@@ -239,5 +358,24 @@ $("sl-ok").onclick = async () => {
   try { const r = await api.post("/api/save", { name: $("sl-name").value }); $("sl-msg").textContent = "Saved as " + r.saved + "."; }
   catch (err) { $("sl-msg").textContent = err.message; }
 };
+
+$("speed-ms").onchange = async () => {
+  try { show(await api.post("/api/speed", { delay_ms: Number($("speed-ms").value) })); }
+  catch (err) { status.textContent = "refused: " + err.message; }
+};
+
+function setZoom(z) {
+  zoom = z;
+  $("zoom-level").textContent = Math.round(z * 100) + "%";
+  if (snap && snap.svg) drawBoard(snap);
+}
+$("zoom-in").onclick = () => setZoom(ZOOMS.find((z) => z > zoom) || zoom);
+$("zoom-out").onclick = () => setZoom(ZOOMS.slice().reverse().find((z) => z < zoom) || zoom);
+panByDragging(board);
+let resized = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resized);
+  resized = setTimeout(() => { if (snap && snap.svg) drawBoard(snap); }, 150);
+});
 
 api.get("/api/state?since=0").then(show);

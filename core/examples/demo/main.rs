@@ -4,8 +4,8 @@
 //! spectator's events (`sekigahara.rs`, `three_kingdoms_redux.rs`, `daisakusen.rs`); the
 //! notes below are about the generic log the other games get.
 //!
-//! Run it in release (it plays several full games with search):
-//! `cargo run --release -p kassen-core --example demo`.
+//! `make demo` builds it in the debug profile the tests use (lightly optimized, see the
+//! workspace's Cargo.toml) and runs it: `cargo run -p kassen-core --example demo`.
 //!
 //! The log shows only public information, the way a spectator sees the game:
 //! - a move is printed as its `action_to_string` only when a spectator can tell it apart from
@@ -33,8 +33,13 @@ use serde_json::{json, Value};
 const GAME_SEED: u64 = 1;
 
 /// Per-decision time of the strongest bot in the demo: the `hard` level's search (the same
-/// algorithm and game knowledge) capped so that the whole demo takes a few minutes.
-const DEMO_MS_PER_DECISION: u32 = 150;
+/// algorithm and game knowledge) capped so that the demo's games take under 2 minutes in all
+/// in the debug build `make demo` makes, on a busy 2-core machine (186 s at 150 ms and 128
+/// playouts; the timing of each game goes to stderr).
+const DEMO_MS_PER_DECISION: u32 = 40;
+
+/// Playouts per legal move of the flat Monte Carlo seats.
+const DEMO_PLAYOUTS: u32 = 48;
 
 /// Seat 0 is the strongest bot (IS-MCTS, the `hard` level capped at [`DEMO_MS_PER_DECISION`]);
 /// seat 1 flat Monte Carlo; the others alternate between a random player and Monte Carlo.
@@ -44,7 +49,7 @@ pub(crate) fn bots_for(players: usize) -> Vec<Box<dyn Bot>> {
             let seed = 100 + seat as u64;
             match seat {
                 0 => from_spec(&format!("ismcts:hard@{DEMO_MS_PER_DECISION}ms"), seed).expect("a built-in bot"),
-                s if s % 2 == 1 => Box::new(MonteCarloBot::new(seed).with_playouts(128)),
+                s if s % 2 == 1 => Box::new(MonteCarloBot::new(seed).with_playouts(DEMO_PLAYOUTS)),
                 _ => Box::new(RandomBot::new(seed)),
             }
         })

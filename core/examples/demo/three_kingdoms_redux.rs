@@ -126,6 +126,18 @@ pub fn play(game: &GameHandle, name: &str, seed: u64) -> StateHandle {
             println!("    {:<4} {}", KINGDOMS[k], sc);
         }
     }
-    println!("  returns: {:?}", state.returns());
+    let returns = state.returns();
+    let shown: Vec<String> = returns.iter().enumerate().map(|(k, r)| format!("{} {r:+.3}", KINGDOMS[k])).collect();
+    println!("  returns: {}", shown.join(", "));
+    // The highest return wins; kingdoms that share it share the win (a tie the rulebook leaves
+    // standing), and nobody wins when every kingdom has the same return.
+    let best = returns.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let winners: Vec<String> =
+        (0..returns.len()).filter(|&k| returns[k] == best).map(|k| format!("seat {k}, {} ({})", KINGDOMS[k], bots[k].name())).collect();
+    match winners.len() {
+        n if n == returns.len() => println!("  no winner (every kingdom ends level)"),
+        1 => println!("  winner: {}", winners[0]),
+        _ => println!("  winners (shared): {}", winners.join("; ")),
+    }
     state
 }

@@ -8,9 +8,12 @@ the bot to act, if any, and its progress); ``POST /api/act`` with ``{"action": i
 background. ``step`` is the snapshot's ``step`` the move answers: a move for any other step (a
 repeated or stale request) is not played, and the answer is the current snapshot with
 ``"applied": false``. Game client routes: ``POST /api/ready`` (the next person takes the
-screen after a hand-off), ``POST /api/new`` with ``{"game", "players", "seed"}`` (players:
+screen after a hand-off), ``POST /api/new`` with ``{"game", "config", "players", "seed"}`` (players:
 ``"human"`` or a bot the snapshot's ``bots`` offers; others are refused with code 101),
-``GET /api/saves``, ``POST /api/save`` and ``POST /api/load`` with ``{"name"}`` (games are saved
+``POST /api/speed`` with ``{"delay_ms"}`` (the pause after each bot move while only bots
+play and the page watches as the spectator), ``GET /api/saves`` (names, and per save its game, time, step, turn and whose move),
+``GET /api/replay`` (``?name=`` a save; without it the game on screen: the replay page as the
+seat saw it), ``POST /api/save`` and ``POST /api/load`` with ``{"name"}`` (games are saved
 on the server's side, never sent to the page). Errors are ``{"error": message, "code":
 number}`` with a 4xx status.
 
@@ -55,7 +58,7 @@ IDLE_TIMEOUT = 15.0
 REQUEST_TIMEOUT = 30.0
 BACKLOG = 1024
 TOKEN_HEADER = "X-Kassen-Token"
-CLIENT_ROUTES = ("/api/ready", "/api/new", "/api/save", "/api/load")
+CLIENT_ROUTES = ("/api/ready", "/api/new", "/api/save", "/api/load", "/api/speed")
 
 
 class RequestError(ValueError):
@@ -216,9 +219,13 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
             elif url.path == "/api/state":
                 self._check_token()
                 self._json(200, session.snapshot(self._since(parse_qs(url.query))))
+            elif url.path == "/api/replay":
+                self._check_token()
+                names = parse_qs(url.query).get("name")
+                self._send(200, session.replay(names[0] if names else None).encode("utf-8"), "text/html; charset=utf-8")
             elif url.path == "/api/saves":
                 self._check_token()
-                self._json(200, {"saves": session.saves()})
+                self._json(200, {"saves": session.saves(), "games": session.save_list()})
             else:
                 raise RequestError("not found", 404)
 
@@ -264,7 +271,12 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
                     raise RequestError("seed must be a non-negative integer")
                 if game is not None and not isinstance(game, str):
                     raise RequestError("game must be a game id")
-                self._json(200, session.new_game(game, players, seed))
+                config = req.get("config")
+                if config is not None and not isinstance(config, dict):
+                    raise RequestError("config must be a JSON object")
+                self._json(200, session.new_game(game, players, seed, config))
+            elif path == "/api/speed":
+                self._json(200, session.set_delay(req.get("delay_ms")))
             elif path == "/api/save":
                 self._json(200, session.save(req.get("name")))
             else:

@@ -24,13 +24,14 @@ import threading
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from kassen._kassen import CHANCE, SPECTATOR, State, games, load_game
+from kassen._kassen import CHANCE, SPECTATOR, State, covered_configs, games, load_game
 from kassen.bots import bot_specs
 from kassen.exceptions import InvalidConfigError
 from kassen.play.bots import SeatBot
+from kassen.replay import PLAY_SAVE_FORMAT
 
 HUMAN = "human"
-SAVE_FORMAT = "kassen.play/1"
+SAVE_FORMAT = PLAY_SAVE_FORMAT
 SAVE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -74,11 +75,14 @@ _GAMES: dict[str, dict[str, Any]] = {}
 
 
 def _game_list() -> dict[str, dict[str, Any]]:
-    """Every registered game under its default config: its name and seat names."""
+    """Every registered game: its name, seat names under its default config, the default
+    config and the example configs that show its choices (players, rule switches, limits)."""
     if not _GAMES:
         for gid, name in games().items():
-            seats = load_game(gid, {}).new_initial_state(0).view(SPECTATOR)["seats"]
-            _GAMES[gid] = {"name": name, "seats": [s["name"] for s in seats]}
+            game = load_game(gid, {})
+            seats = game.new_initial_state(0).view(SPECTATOR)["seats"]
+            _GAMES[gid] = {"name": name, "seats": [s["name"] for s in seats], "default_config": game.info()["config"],
+                           "configs": covered_configs(gid)}
     return _GAMES
 
 
@@ -96,6 +100,8 @@ class Session:
         self._cancel = threading.Event()
         self._worker: Optional[threading.Thread] = None
         self._thinking: Optional[dict[str, Any]] = None
+        # The pause after each bot move while only bots play (the spectator's speed control).
+        self.delay_ms = 500
         self.bot_error: Optional[str] = None
         # The bots the page offers: the built-in levels, and those the session starts with.
         self._choices = bot_specs()
@@ -119,8 +125,6 @@ class Session:
         players = list(players)
         if len(players) != n:
             raise ValueError(f"{game_id} has {n} seats; got {len(players)} players")
-        if HUMAN not in players:
-            raise ValueError("at least one seat must be played by a person")
         offered = {HUMAN} | {b["spec"] for b in self._choices}
         for spec in players:
             if not isinstance(spec, str) or spec not in offered:
@@ -130,10 +134,14 @@ class Session:
         self._stop_bots()
         self.game, self.config, self.players, self.bots, self.seed = game, config, players, bots, seed
         self.humans = [p for p, spec in enumerate(players) if spec == HUMAN]
-        self.seat = self.humans[0]
+        # Nobody plays: the page watches the bots as the spectator, at `delay_ms` per move.
+        self.seat = self.humans[0] if self.humans else SPECTATOR
         self.handoff: Optional[int] = None
         self._chance = random.Random(seed)
         self.state = state if state is not None else game.new_initial_state(seed)
+        # The history index of the last move a seat made here (its events carry it as their
+        # `step`): the page shows their sentences as the last move.
+        self._last_step: Optional[int] = None
         self.bot_error = None
         self._play_chance()
         if not self.state.is_terminal() and self.state.current_player() in self.humans:
@@ -211,11 +219,22 @@ class Session:
             with self._lock:
                 if action is None or cancelled.is_set() or len(self.state.history()) != step:
                     return
+                self._last_step = step
                 self.state.apply_action(action)
                 moves += 1
                 if self._thinking is not None:
                     self._thinking.update(moves=moves, iterations=None, elapsed_ms=None)
                 self._changed.notify_all()
+            if not self.humans and self.delay_ms:
+                cancelled.wait(self.delay_ms / 1000)
+
+    def set_delay(self, delay_ms: int) -> dict[str, Any]:
+        """The pause after each bot move while only bots play, in milliseconds (0 to 10,000)."""
+        if not isinstance(delay_ms, int) or isinstance(delay_ms, bool) or not 0 <= delay_ms <= 10_000:
+            raise ValueError("delay_ms must be an integer from 0 to 10000")
+        with self._lock:
+            self.delay_ms = delay_ms
+            return self._snapshot(0)
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Waits until no bot is thinking (a person is to act, or the game is over); False if
@@ -256,6 +275,9 @@ class Session:
         return {
             "game": self.game.id,
             "game_name": games().get(self.game.id, self.game.id),
+            "config": self.config,
+            "spectating": not self.humans,
+            "delay_ms": self.delay_ms,
             "seat_names": [s["name"] for s in view["seats"]],
             "players": self.players,
             "bots": self._choices,
@@ -278,8 +300,11 @@ class Session:
         events = self.state.events_with_text(seat, max(0, since))
         last = view.get("last_action")
         last_move = None
-        if last is not None and last.get("id") is not None:
-            last_move = {"seat": last.get("seat"), "text": last.get("text"), "target": self.game.action_target(last["id"])}
+        if last is not None:
+            # The seat's event sentences of that move (``step``) are what the page shows; a
+            # move the seat may not see has no id, text or target here.
+            last_move = {"seat": last.get("seat"), "step": self._last_step, "text": last.get("text"),
+                         "target": self.game.action_target(last["id"]) if last.get("id") is not None else None}
         terminal = self.state.is_terminal()
         out.update({
             "seat": seat,
@@ -294,6 +319,7 @@ class Session:
             "terminal": terminal,
             "returns": self.state.returns() if terminal else None,
             "winners": view.get("winners") if terminal else None,
+            "end_text": self._end_text(seat) if terminal else None,
             # The position a move answers: a move names it, so a repeated request is not
             # played twice (see ``act``).
             "step": len(self.state.history()),
@@ -302,6 +328,12 @@ class Session:
             "bot_error": self.bot_error,
         })
         return out
+
+    def _end_text(self, seat: int) -> Optional[str]:
+        """Why the game ended, with the score: the sentence of the seat's last event (every
+        game's last event, its ``game_over``, says it)."""
+        events = self.state.events_with_text(seat, 0)
+        return events[-1].get("text") if events else None
 
     # === what the page may do ===
 
@@ -317,7 +349,11 @@ class Session:
                 raise ValueError("the next player has not taken the screen yet")
             if step is not None and step != len(self.state.history()):
                 return dict(self._snapshot(since), applied=False)
+            step = len(self.state.history())
+            if self.seat == SPECTATOR:
+                raise ValueError("a spectator cannot move")
             self.state.apply_action_as(self.seat, action)
+            self._last_step = step
             self._play_chance()
             if self._bot_to_act():
                 self._start_bots()
@@ -345,6 +381,56 @@ class Session:
     def saves(self) -> list[str]:
         """The names of the games saved in the save directory."""
         return sorted(p.name[: -len(".kassen.json")] for p in self.save_dir.glob("*.kassen.json"))
+
+    def save_list(self) -> list[dict[str, Any]]:
+        """The saved games, newest first, as the load list shows them: ``name``, ``game`` (its
+        name), ``saved`` (the file's time, seconds since the epoch), ``step`` (moves and chance
+        draws so far), ``turn`` (the game's own turn or round count, when its view has one),
+        ``to_act`` (the name of the seat to move; None when over) and ``over``. A file that does
+        not load is listed with ``error`` instead. Nothing of any seat's secrets is in it."""
+        out = []
+        for name in self.saves():
+            path = self._path(name)
+            entry: dict[str, Any] = {"name": name, "saved": int(path.stat().st_mtime)}
+            try:
+                doc = json.loads(path.read_text(encoding="utf-8"))
+                state = State.from_json(json.dumps(doc["state"]))
+                view = state.view(SPECTATOR)
+                body = view.get("body") or {}
+                turn = next((body[k] for k in ("turn", "round") if isinstance(body.get(k), int)), None)
+                p = (view.get("to_act") or {}).get("seat")
+                entry.update({"game": games().get(state.game().id, state.game().id), "step": len(state.history()),
+                              "turn": turn, "over": state.is_terminal(),
+                              "to_act": view["seats"][p]["name"] if isinstance(p, int) and p >= 0 else None})
+            except Exception as e:  # noqa: BLE001 - a damaged file is listed as such, not fatal
+                entry["error"] = str(e)[:200]
+            out.append(entry)
+        out.sort(key=lambda e: e["saved"], reverse=True)
+        return out
+
+    def replay(self, name: Optional[str] = None) -> str:
+        """The replay page (:mod:`kassen.replay`) of the game on screen, or of the saved game
+        ``name``, as the seat on screen (the saved seat) saw it: none of the other seats'
+        secrets are in it."""
+        with self._lock:
+            if name is None:
+                if self.handoff is not None:
+                    raise ValueError("the next player has not taken the screen yet")
+                state, seat = self.state.clone(), self.seat
+            else:
+                path = self._path(name)
+                if not path.is_file():
+                    raise ValueError(f"no saved game {name!r}")
+                doc = json.loads(path.read_text(encoding="utf-8"))
+                if doc.get("format") != SAVE_FORMAT:
+                    raise ValueError(f"{name!r} is not a kassen.play save")
+                state = State.from_json(json.dumps(doc["state"]))
+                seat = doc.get("seat")
+                players = doc.get("players")
+                if not (isinstance(seat, int) and isinstance(players, list) and 0 <= seat < len(players)
+                        and players[seat] == HUMAN):
+                    raise ValueError(f"{name!r} names no person's seat")
+        return state.replay_html(seat)
 
     def _path(self, name: str) -> Path:
         if not isinstance(name, str) or not SAVE_NAME.fullmatch(name):

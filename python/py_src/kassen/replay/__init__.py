@@ -6,7 +6,8 @@ pictures and events go into the page, so the hidden parts stay hidden as the sea
 The pictures are stored packed: every distinct line of SVG markup once, and each frame as
 edits of the frame before it (``replay_frames`` unpacks them), so a whole game opens at once.
 
-CLI: ``python -m kassen.replay saved.json --seat 0 -o replay.html``.
+CLI: ``python -m kassen.replay saved.json --seat 0 -o replay.html`` (a ``State.to_json`` file or a
+save of the play page).
 """
 
 from __future__ import annotations
@@ -16,12 +17,31 @@ from typing import Any, Union
 
 from kassen._kassen import SPECTATOR, State
 
-__all__ = ["replay_html", "replay_data", "replay_frames"]
+__all__ = ["replay_html", "replay_data", "replay_frames", "saved_state", "PLAY_SAVE_FORMAT"]
+
+
+#: The save files of the local play page (``python -m kassen.play``): the state's ``to_json``
+#: document under ``"state"``, with who played each seat.
+PLAY_SAVE_FORMAT = "kassen.play/1"
+
+
+def saved_state(text: str) -> State:
+    """The state of a saved game: ``State.to_json`` text, or a play page's save file (format
+    ``kassen.play/1``, the state under ``"state"``). Anything else is refused as
+    ``State.from_json`` refuses it."""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    if isinstance(doc, dict) and doc.get("format") == PLAY_SAVE_FORMAT and isinstance(doc.get("state"), dict):
+        return State.from_json(json.dumps(doc["state"]))
+    return State.from_json(text)
 
 
 def replay_html(saved: Union[State, str], seat: int = SPECTATOR) -> str:
-    """The replay page of a saved game (a ``State`` or its ``to_json`` text) for ``seat``."""
-    state = State.from_json(saved) if isinstance(saved, str) else saved
+    """The replay page of a saved game (a ``State``, its ``to_json`` text or a play page's save
+    file) for ``seat``."""
+    state = saved_state(saved) if isinstance(saved, str) else saved
     return state.replay_html(seat)
 
 

@@ -1,5 +1,5 @@
 """``python -m kassen.replay saved.json [--seat N] [-o out.html]``: writes a self-contained
-HTML replay of a saved game (``State.to_json`` text) as one seat (default: the spectator)
+HTML replay of a saved game (``State.to_json`` text, or a save of the play page) as one seat (default: the spectator)
 saw it.
 
 A save this build cannot load (one of an earlier ``rules_version``, a malformed or damaged
@@ -17,7 +17,7 @@ from kassen.replay import replay_html
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kassen.replay", description=__doc__)
-    ap.add_argument("saved", help="a saved game (State.to_json text)")
+    ap.add_argument("saved", help="a saved game (State.to_json text, or a save of python -m kassen.play)")
     ap.add_argument("--seat", type=int, default=-1, help="the seat whose view is shown (-1: spectator)")
     ap.add_argument("-o", "--output", default="replay.html")
     args = ap.parse_args(argv)
