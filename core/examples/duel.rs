@@ -116,7 +116,7 @@ fn main() {
     let d = 1.0 + z * z / n;
     let c = (p + z * z / (2.0 * n)) / d;
     let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
-    let all = |i: usize, f: fn(&(f64, [Vec<f64>; 2], [Vec<f64>; 2])) -> &[Vec<f64>; 2]| -> Value {
+    let all = |i: usize, f: fn(&GameTimes) -> &[Vec<f64>; 2]| -> Value {
         let mut v: Vec<f64> = results.iter().flat_map(|r| f(r)[i].iter().copied()).collect();
         summary(&mut v)
     };
@@ -127,6 +127,9 @@ fn main() {
             "decision_ms_a": all(0, |r| &r.2), "decision_ms_b": all(1, |r| &r.2)})
     );
 }
+
+/// A game's score for A and its thinking times per turn and per decision, of A and of B.
+type GameTimes = (f64, [Vec<f64>; 2], [Vec<f64>; 2]);
 
 /// `{"median", "worst", "n"}` of times in ms.
 fn summary(v: &mut [f64]) -> Value {
