@@ -139,14 +139,22 @@ impl Sekigahara {
     }
 
     fn legal(&self, s: &State, out: &mut Vec<ActionId>) {
+        let start = out.len();
+        if self.legal_unsorted(s, out) {
+            out[start..].sort_unstable();
+        }
+    }
+
+    /// The legal actions in the order the phases list them (what [`Sekigahara::legal`] sorts);
+    /// `true` when they may be out of order (the card draws come sorted).
+    fn legal_unsorted(&self, s: &State, out: &mut Vec<ActionId>) -> bool {
         if s.pending == Pending::Over {
-            return;
+            return false;
         }
         if s.due.any() {
             cards::legal_draws(self, s, out);
-            return;
+            return false;
         }
-        let start = out.len();
         match s.pending {
             Pending::ReinforceDiscard { .. } | Pending::Bid { .. } | Pending::ChooseFirst { .. } => week::legal(self, s, out),
             Pending::Mode
@@ -166,7 +174,7 @@ impl Sekigahara {
             }
             Pending::Over => {}
         }
-        out[start..].sort_unstable();
+        true
     }
 }
 
@@ -255,13 +263,14 @@ impl Game for Sekigahara {
         if a >= self.layout.num_actions() {
             return false;
         }
-        // One scratch vector per thread: checking an action allocates nothing.
+        // One scratch vector per thread: checking an action allocates nothing; membership
+        // needs no sorting.
         thread_local!(static SCRATCH: std::cell::RefCell<Vec<ActionId>> = const { std::cell::RefCell::new(Vec::new()) });
         SCRATCH.with(|v| {
             let mut v = v.borrow_mut();
             v.clear();
-            self.legal(s, &mut v);
-            v.binary_search(&a).is_ok()
+            self.legal_unsorted(s, &mut v);
+            v.contains(&a)
         })
     }
 
