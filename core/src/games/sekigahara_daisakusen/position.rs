@@ -368,21 +368,16 @@ fn program(g: &Daisakusen, s: &State) -> Result<(), String> {
         if f.stage == 0 && !f.siege {
             return Err("fight: the besieged fire first only in a siege (R 7.2)".into());
         }
-        // R 7.2, 10.0: while the dice are rolled, an attack is a siege exactly when the target
-        // hex has a working castle, and that castle is the defenders': a side's counters stand
-        // in a working castle only as its owner (entering an enemy castle takes it and stops
-        // it working, R 10.0(4); a defection hands it over working).
-        if matches!(p, Pending::Dice | Pending::Allocate { .. }) && f.target < NO_HEX && (f.target as usize) < d.hexes.len() {
-            let c = d.hexes[f.target as usize].castle;
-            if f.siege != g.castle_alive(s, f.target) {
-                return Err(format!(
-                    "fight: siege {} at hex {}, whose castle works: {} (R 7.2)",
-                    f.siege, d.hexes[f.target as usize].id, !f.siege
-                ));
-            }
-            if f.siege && cmdr_at == f.from && g.castle_owner(s, c) == s.units[s.cmdr as usize].side {
-                return Err(format!("fight: a siege of the castle at {} by its own side (R 7.2, 10.0)", d.hexes[f.target as usize].id));
-            }
+        // R 7.2: while the dice are rolled, an attack is a siege exactly when the target hex
+        // has a working castle (nothing changes the castle during the rolls).
+        if matches!(p, Pending::Dice | Pending::Allocate { .. })
+            && (f.target as usize) < d.hexes.len()
+            && f.siege != g.castle_alive(s, f.target)
+        {
+            return Err(format!(
+                "fight: siege {} at hex {}, whose castle works: {} (R 7.2)",
+                f.siege, d.hexes[f.target as usize].id, !f.siege
+            ));
         }
     }
     if let Pending::Allocate { side } = p {

@@ -232,22 +232,13 @@ fn siege_at_ogaki() -> State {
     s
 }
 
-/// R 7.2, 10.0: a siege is of the defenders' working castle. Written with 大垣 owned by the
-/// attacking side, or with the attack on 大垣 a field battle, the position cannot arise.
+/// R 7.2: while the dice are rolled, the attack on 大垣 (a working castle) is a siege; written
+/// as a field battle, the position cannot arise.
 #[test]
-fn r7_2_a_siege_is_of_the_defenders_working_castle() {
+fn r7_2_an_attack_on_a_working_castle_is_a_siege() {
     let g = game();
     let s = siege_at_ogaki();
     assert_eq!(g.validate_position(&s), Ok(()));
-    let f = s.fight.unwrap();
-    let c = g.data().hexes[f.target as usize].castle;
-    let mut t = s.clone();
-    if s.units[s.cmdr as usize].side == super::super::data::WEST {
-        t.castle_west |= 1 << c;
-    } else {
-        t.castle_west &= !(1 << c);
-    }
-    rejected(&g, &t, "a siege of the castle at 1716 by its own side");
     let mut t = s.clone();
     t.fight.as_mut().unwrap().siege = false;
     t.fight.as_mut().unwrap().stage = 1;
