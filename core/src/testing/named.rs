@@ -53,4 +53,23 @@ mod tests {
             }
         }
     }
+
+    /// The worked example of each game's rules document (`docs/rules/<id>.md`, the first json
+    /// block under "Positions written by name") loads, and reads back as written.
+    #[test]
+    fn every_rules_document_has_a_named_position_that_loads() {
+        for (id, _) in games() {
+            let path = format!("{}/../docs/rules/{id}.md", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let section =
+                text.split("## Positions written by name").nth(1).unwrap_or_else(|| panic!("{path}: no section on named positions"));
+            let block =
+                section.split("```json\n").nth(1).and_then(|b| b.split("\n```").next()).unwrap_or_else(|| panic!("{path}: no example"));
+            let s = StateHandle::from_position_json(block).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let written: serde_json::Value = serde_json::from_str(block).unwrap();
+            let mut again = s.to_named_position().unwrap()["position"].clone();
+            again.as_object_mut().unwrap().remove("rng");
+            assert_eq!(again, written["position"], "{path}: the example does not read back as written");
+        }
+    }
 }

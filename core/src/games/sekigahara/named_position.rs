@@ -146,3 +146,52 @@ impl Sekigahara {
         ])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use crate::engine::{load_game, StateHandle};
+    use crate::error::ErrorCode;
+
+    /// The documents of a named position of the initial state, for editing.
+    fn named() -> Value {
+        let mut doc = load_game("sekigahara", None).unwrap().new_initial_state(3).to_named_position().unwrap();
+        doc["position"].as_object_mut().unwrap().remove("rng");
+        doc
+    }
+
+    #[test]
+    fn blocks_are_written_by_side_place_and_leader() {
+        let doc = named();
+        let osaka = doc["position"]["blocks"]["Ishida"]["Osaka"].as_array().unwrap();
+        assert!(osaka.contains(&Value::from("Ishida Mitsunari")), "{osaka:?}");
+        assert!(StateHandle::from_position_value(&doc).is_ok());
+    }
+
+    #[test]
+    fn an_unknown_place_is_refused_with_the_nearest_names() {
+        let mut doc = named();
+        let ishida = doc["position"]["blocks"]["Ishida"].as_object_mut().unwrap();
+        let osaka = ishida.remove("Osaka").unwrap();
+        ishida.insert("Osakka".into(), osaka);
+        let e = StateHandle::from_position_value(&doc).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidPosition);
+        let m = e.to_string();
+        assert!(m.contains("unknown location \"Osakka\"; nearest: \"Osaka\""), "{m}");
+    }
+
+    #[test]
+    fn an_unknown_block_and_a_missing_block_are_refused() {
+        let mut doc = named();
+        let osaka = doc["position"]["blocks"]["Ishida"]["Osaka"].as_array_mut().unwrap();
+        let i = osaka.iter().position(|b| b == "Ishida Mitsunari").unwrap();
+        osaka[i] = Value::from("Ishida Mitsunary");
+        let m = StateHandle::from_position_value(&doc).unwrap_err().to_string();
+        assert!(m.contains("unknown block \"Ishida Mitsunary\"; nearest: \"Ishida Mitsunari\""), "{m}");
+        let osaka = doc["position"]["blocks"]["Ishida"]["Osaka"].as_array_mut().unwrap();
+        osaka.remove(i);
+        let m = StateHandle::from_position_value(&doc).unwrap_err().to_string();
+        assert!(m.contains("every block has a place; missing Ishida Mitsunari"), "{m}");
+    }
+}

@@ -368,6 +368,17 @@ fn program(g: &Daisakusen, s: &State) -> Result<(), String> {
         if f.stage == 0 && !f.siege {
             return Err("fight: the besieged fire first only in a siege (R 7.2)".into());
         }
+        // R 7.2: while the dice are rolled, an attack is a siege exactly when the target hex
+        // has a working castle (nothing changes the castle during the rolls).
+        if matches!(p, Pending::Dice | Pending::Allocate { .. })
+            && (f.target as usize) < d.hexes.len()
+            && f.siege != g.castle_alive(s, f.target)
+        {
+            return Err(format!(
+                "fight: siege {} at hex {}, whose castle works: {} (R 7.2)",
+                f.siege, d.hexes[f.target as usize].id, !f.siege
+            ));
+        }
     }
     if let Pending::Allocate { side } = p {
         if side > 1 {

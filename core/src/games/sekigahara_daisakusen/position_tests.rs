@@ -232,6 +232,19 @@ fn siege_at_ogaki() -> State {
     s
 }
 
+/// R 7.2: while the dice are rolled, the attack on 大垣 (a working castle) is a siege; written
+/// as a field battle, the position cannot arise.
+#[test]
+fn r7_2_an_attack_on_a_working_castle_is_a_siege() {
+    let g = game();
+    let s = siege_at_ogaki();
+    assert_eq!(g.validate_position(&s), Ok(()));
+    let mut t = s.clone();
+    t.fight.as_mut().unwrap().siege = false;
+    t.fight.as_mut().unwrap().stage = 1;
+    rejected(&g, &t, "fight: siege false at hex 1716, whose castle works: true");
+}
+
 fn scenarios() -> Vec<(&'static str, &'static str, State)> {
     let g = game();
     vec![
