@@ -9,8 +9,9 @@
 #
 # Environment: KASSEN_BENCH_SECONDS (seconds per configuration, default 1), CC (default cc),
 # KASSEN_VENV (default .venv), KASSEN_BENCH_PY_ARGS (extra arguments, e.g. --quick).
-# A surface that cannot be built here (no header yet, no venv, no script) is skipped with a
-# message; the others still run.
+# The virtualenv is created or repaired (numpy, gymnasium, maturin) before the Python part. A
+# surface that cannot be built here (no header yet, no script) is skipped with a message; the
+# others still run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -54,13 +55,20 @@ fi
 
 echo
 echo "== Python: python/bench/bench_python.py with a release wheel"
-if [ ! -x "$VENV/bin/python" ]; then
-    echo "SKIPPED: no virtualenv at $VENV (\`make test-python\` creates it; or set KASSEN_VENV)"
-elif [ ! -f python/bench/bench_python.py ]; then
+# The virtualenv is created if missing and repaired if a package the benchmarks need (numpy,
+# gymnasium for the vector env, maturin for the wheel) is missing, e.g. in one made by
+# `make wheel`.
+if [ ! -f python/bench/bench_python.py ]; then
     echo "SKIPPED: python/bench/bench_python.py is not on this branch yet"
-elif [ ! -x "$VENV/bin/maturin" ]; then
-    echo "SKIPPED: maturin is not installed in $VENV (needed for the release wheel)"
 else
+    if [ ! -x "$VENV/bin/python" ]; then
+        echo "creating the virtualenv $VENV"
+        python3 -m venv "$VENV"
+    fi
+    if ! "$VENV/bin/python" -c "import numpy, gymnasium" 2>/dev/null || [ ! -x "$VENV/bin/maturin" ]; then
+        echo "installing numpy, gymnasium and maturin into $VENV"
+        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check numpy gymnasium maturin
+    fi
     WHEELS=$TARGET/wheels/bench
     rm -rf "$WHEELS"
     "$VENV/bin/maturin" build --quiet --release -m python/Cargo.toml --target-dir "$TARGET" \

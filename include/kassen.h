@@ -277,27 +277,32 @@ typedef struct kassen_batch_dims {
      */
     size_t num_actions;
     /**
-     * Elements of one observation.
+     * Elements of one observation (bytes of the compact observation, or values of the tensor).
      */
     size_t obs_len;
     /**
-     * 1 if observations are uint8 (`obs_u8`), 0 if float (`obs_f32`).
+     * 1 if observations are bytes (`obs_u8`: compact or uint8), 0 if float (`obs_f32`).
      */
     uint8_t obs_uint8;
     /**
      * Width of one `legal_ids` row: the game's `max_legal_actions` (at most `num_actions`).
      */
     size_t max_legal_actions;
+    /**
+     * 1 if observations are the compact observation (the default), 0 if the tensor.
+     */
+    uint8_t obs_compact;
 } kassen_batch_dims;
 
 /**
  * Caller-owned output buffers of `kassen_batch_reset` and `kassen_batch_step`, each with
  * its length in elements, which must be exactly (with the sizes of `kassen_batch_dims`):
  *
- * - `obs_f32` (float batches; `obs_u8` NULL) or `obs_u8` (uint8 batches; `obs_f32` NULL):
- *   `num_envs * obs_len`, the observation of the player to act (or of the fixed seat, or of
- *   the learner in single-agent mode); uint8 values are round(clamp(v, 0, 1) * 255), ties
- *   to even;
+ * - `obs_f32` (float batches; `obs_u8` NULL) or `obs_u8` (compact and uint8 batches;
+ *   `obs_f32` NULL): `num_envs * obs_len`, the observation of the player to act (or of the
+ *   fixed seat, or of the learner in single-agent mode): the compact observation (laid out
+ *   as `compact_layout` in the game's info JSON), the float tensor, or the tensor as uint8
+ *   values round(clamp(v, 0, 1) * 255), ties to even;
  * - `mask`: `num_envs * num_actions`, 1 where the action id is legal for the player to act;
  * - `player`: `num_envs`, the seat to act (-1: a chance node of an explicit-chance game);
  * - `rewards`: `num_envs * num_players`, the change of the returns this step (the final
@@ -409,8 +414,9 @@ const char *kassen_last_error_message(void);
  * Creates a batch of `game` from `options_json`, a NUL-terminated JSON object:
  * `{"num_envs": N, "seed": S, "threads": T, "obs_seat": seat or null, "opponent": "random",
  * "monte_carlo", "monte_carlo:P" or null, "learner_seat": L, "max_episode_steps": M or
- * null, "obs_dtype": "float32" or "uint8"}`; only `num_envs` is required (defaults: seed 0,
- * 1 thread, observe the player to act, no opponent, seat 0, no step limit, float32).
+ * null, "obs_dtype": "compact", "float32" or "uint8"}`; only `num_envs` is required
+ * (defaults: seed 0, 1 thread, observe the player to act, no opponent, seat 0, no step
+ * limit, compact).
  *
  * Env `i`'s `k`-th episode starts from the seed `kassen_batch_episode_seed(S, i, k)`; results
  * do not depend on `threads`. With an opponent the batch is single-agent: the learner plays
@@ -670,6 +676,15 @@ kassen_status kassen_game_num_players(const struct kassen_game *game, uint32_t *
  * written.
  */
 kassen_status kassen_game_num_distinct_actions(const struct kassen_game *game, uint32_t *out);
+
+/**
+ * Writes the number of bytes of a compact observation to `*out` (the end of the last field
+ * of `compact_layout` in the info JSON).
+ *
+ * Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+ * written.
+ */
+kassen_status kassen_game_compact_len(const struct kassen_game *game, size_t *out);
 
 /**
  * Writes the number of floats of an observation tensor to `*out` (the product of
@@ -1297,6 +1312,23 @@ kassen_status kassen_state_observation_tensor(const struct kassen_state *state,
                                               float *buf,
                                               size_t cap,
                                               size_t *out_len);
+
+/**
+ * Copies the compact observation of `player` (a seat, or -1 for the spectator) into the
+ * caller's array `buf` of `cap` bytes, and its length (`kassen_game_compact_len`) into
+ * `*out_len`. The bytes are laid out as `compact_layout` in the info JSON says (field name,
+ * offset, bytes, dtype, shape, range; see `docs/observations/<game>.md`).
+ *
+ * Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+ * `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+ * `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_PLAYER` or
+ * `KASSEN_STATUS_PANIC`.
+ */
+kassen_status kassen_state_compact_observation(const struct kassen_state *state,
+                                               int32_t player,
+                                               uint8_t *buf,
+                                               size_t cap,
+                                               size_t *out_len);
 
 /**
  * Saves the state as JSON text (format `kassen.state/1`: game, rules version, config,

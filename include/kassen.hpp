@@ -224,6 +224,12 @@ class Game {
         detail::check(kassen_game_observation_len(game_, &n));
         return n;
     }
+    /// Bytes of a compact observation (its fields: `compact_layout` in the info JSON).
+    std::size_t compact_len() const {
+        std::size_t n = 0;
+        detail::check(kassen_game_compact_len(game_, &n));
+        return n;
+    }
     /// The initial state, its RNG seeded by `seed`.
     State new_initial_state(uint64_t seed) const;
     /// A game of this very game and config started at a constructed position (a position
@@ -440,6 +446,19 @@ class State {
     std::size_t observation_tensor(int32_t player, span<float> out) const {
         std::size_t n = 0;
         detail::check(kassen_state_observation_tensor(state_, player, out.data(), out.size(), &n));
+        return n;
+    }
+    /// The compact observation of `player` (a seat or SPECTATOR): every fact it may know, as
+    /// bytes laid out as `compact_layout` in the info JSON.
+    std::vector<uint8_t> compact_observation(int32_t player) const {
+        return detail::collect<uint8_t>([&](uint8_t *b, std::size_t c, std::size_t *n) {
+            return kassen_state_compact_observation(state_, player, b, c, n);
+        });
+    }
+    /// Fills `out` with the compact observation and returns its length (no allocation).
+    std::size_t compact_observation(int32_t player, span<uint8_t> out) const {
+        std::size_t n = 0;
+        detail::check(kassen_state_compact_observation(state_, player, out.data(), out.size(), &n));
         return n;
     }
     /// The saved state (every seat's secrets: not for players' eyes).

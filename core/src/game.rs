@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::compact::CompactField;
 use crate::error::{RuleError, SetupError};
 use crate::events::Events;
 use crate::layout::Feature;
@@ -48,6 +49,10 @@ pub struct GameInfo {
     /// Named feature ranges that tile the flat observation tensor in order, with the bounds
     /// of their values (every registered game keeps them in `[0, 1]`; see [`crate::layout`]).
     pub observation_layout: Vec<Feature>,
+    /// The fields that tile [`Game::compact_observation`]'s bytes in order (see
+    /// [`crate::compact`]); its length is [`GameInfo::compact_len`].
+    #[serde(default)]
+    pub compact_layout: Vec<CompactField>,
     /// An upper bound on the number of actions (player and chance) in one game.
     pub max_game_length: u32,
     /// Version of the rules implementation; saved states carry it.
@@ -150,6 +155,11 @@ impl GameInfo {
     /// Length of the flat observation tensor.
     pub fn observation_len(&self) -> usize {
         self.observation_shape.iter().product()
+    }
+
+    /// Length in bytes of the compact observation.
+    pub fn compact_len(&self) -> usize {
+        crate::compact::layout_len(&self.compact_layout)
     }
 }
 
@@ -290,6 +300,14 @@ pub trait Game: Send + Sync + Sized + 'static {
         self.observation_tensor(s, player, scratch);
         crate::quantize::quantize(scratch, out);
     }
+
+    /// Writes the compact observation of `player` (or the spectator) into `out`, which has
+    /// `info().compact_len()` bytes laid out as `info().compact_layout` ([`crate::compact`]):
+    /// every fact `player` may know, once, in the narrowest exact type, and nothing else. Two
+    /// states whose views differ for `player` give different bytes; a determinization for
+    /// `player` gives the same bytes (the conformance suite checks both). The caller does not
+    /// clear `out` first.
+    fn compact_observation(&self, s: &Self::State, player: Player, out: &mut [u8]);
 
     /// Determinization by history: an action log that `observer` cannot tell apart from
     /// `history` (every action and chance outcome applied since the initial state). Replayed

@@ -9,6 +9,7 @@
 pub mod batch;
 pub mod bits;
 pub mod bots;
+pub mod compact;
 pub mod engine;
 pub mod error;
 pub mod events;

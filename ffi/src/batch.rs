@@ -26,21 +26,24 @@ pub struct kassen_batch_dims {
     pub num_players: usize,
     /// `num_distinct_actions` of the game: the length of one mask row.
     pub num_actions: usize,
-    /// Elements of one observation.
+    /// Elements of one observation (bytes of the compact observation, or values of the tensor).
     pub obs_len: usize,
-    /// 1 if observations are uint8 (`obs_u8`), 0 if float (`obs_f32`).
+    /// 1 if observations are bytes (`obs_u8`: compact or uint8), 0 if float (`obs_f32`).
     pub obs_uint8: u8,
     /// Width of one `legal_ids` row: the game's `max_legal_actions` (at most `num_actions`).
     pub max_legal_actions: usize,
+    /// 1 if observations are the compact observation (the default), 0 if the tensor.
+    pub obs_compact: u8,
 }
 
 /// Caller-owned output buffers of `kassen_batch_reset` and `kassen_batch_step`, each with
 /// its length in elements, which must be exactly (with the sizes of `kassen_batch_dims`):
 ///
-/// - `obs_f32` (float batches; `obs_u8` NULL) or `obs_u8` (uint8 batches; `obs_f32` NULL):
-///   `num_envs * obs_len`, the observation of the player to act (or of the fixed seat, or of
-///   the learner in single-agent mode); uint8 values are round(clamp(v, 0, 1) * 255), ties
-///   to even;
+/// - `obs_f32` (float batches; `obs_u8` NULL) or `obs_u8` (compact and uint8 batches;
+///   `obs_f32` NULL): `num_envs * obs_len`, the observation of the player to act (or of the
+///   fixed seat, or of the learner in single-agent mode): the compact observation (laid out
+///   as `compact_layout` in the game's info JSON), the float tensor, or the tensor as uint8
+///   values round(clamp(v, 0, 1) * 255), ties to even;
 /// - `mask`: `num_envs * num_actions`, 1 where the action id is legal for the player to act;
 /// - `player`: `num_envs`, the seat to act (-1: a chance node of an explicit-chance game);
 /// - `rewards`: `num_envs * num_players`, the change of the returns this step (the final
@@ -154,14 +157,14 @@ unsafe fn buf<'a, T>(p: *mut T, len: usize) -> &'a mut [T] {
 /// # Safety
 /// Every pointer in `o` is NULL or valid for its length.
 unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype, also: Option<Span>) -> Result<BatchOut<'a>, Failure> {
-    let obs_span = match (dtype, o.obs_f32.is_null(), o.obs_u8.is_null()) {
-        (ObsDtype::F32, _, true) => span(o.obs_f32, o.obs_len, "out.obs_f32")?,
-        (ObsDtype::U8, true, _) => span(o.obs_u8, o.obs_len, "out.obs_u8")?,
-        (ObsDtype::F32, _, _) => {
+    let obs_span = match (dtype.bytes(), o.obs_f32.is_null(), o.obs_u8.is_null()) {
+        (false, _, true) => span(o.obs_f32, o.obs_len, "out.obs_f32")?,
+        (true, true, _) => span(o.obs_u8, o.obs_len, "out.obs_u8")?,
+        (false, _, _) => {
             return Err(Failure::new(kassen_status::InvalidArgument, "a float batch needs out.obs_f32 set and out.obs_u8 NULL"))
         }
-        (ObsDtype::U8, _, _) => {
-            return Err(Failure::new(kassen_status::InvalidArgument, "a uint8 batch needs out.obs_u8 set and out.obs_f32 NULL"))
+        (true, _, _) => {
+            return Err(Failure::new(kassen_status::InvalidArgument, "a compact or uint8 batch needs out.obs_u8 set and out.obs_f32 NULL"))
         }
     };
     let legal = match (o.legal_count.is_null(), o.legal_ids.is_null()) {
@@ -188,9 +191,10 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype, also: Option<Spa
     // SAFETY (all): the caller's promise that each buffer is valid for its length; checked
     // above to be non-NULL, aligned, addressable and disjoint from every other.
     Ok(BatchOut {
-        obs: match dtype {
-            ObsDtype::F32 => ObsBuf::F32(unsafe { buf(o.obs_f32, o.obs_len) }),
-            ObsDtype::U8 => ObsBuf::U8(unsafe { buf(o.obs_u8, o.obs_len) }),
+        obs: if dtype.bytes() {
+            ObsBuf::U8(unsafe { buf(o.obs_u8, o.obs_len) })
+        } else {
+            ObsBuf::F32(unsafe { buf(o.obs_f32, o.obs_len) })
         },
         mask: unsafe { buf(o.mask, o.mask_len) },
         player: unsafe { buf(o.player, o.player_len) },
@@ -209,8 +213,9 @@ unsafe fn outputs<'a>(o: &'a kassen_batch_out, dtype: ObsDtype, also: Option<Spa
 /// Creates a batch of `game` from `options_json`, a NUL-terminated JSON object:
 /// `{"num_envs": N, "seed": S, "threads": T, "obs_seat": seat or null, "opponent": "random",
 /// "monte_carlo", "monte_carlo:P" or null, "learner_seat": L, "max_episode_steps": M or
-/// null, "obs_dtype": "float32" or "uint8"}`; only `num_envs` is required (defaults: seed 0,
-/// 1 thread, observe the player to act, no opponent, seat 0, no step limit, float32).
+/// null, "obs_dtype": "compact", "float32" or "uint8"}`; only `num_envs` is required
+/// (defaults: seed 0, 1 thread, observe the player to act, no opponent, seat 0, no step
+/// limit, compact).
 ///
 /// Env `i`'s `k`-th episode starts from the seed `kassen_batch_episode_seed(S, i, k)`; results
 /// do not depend on `threads`. With an opponent the batch is single-agent: the learner plays
@@ -303,7 +308,8 @@ pub unsafe extern "C" fn kassen_batch_get_dims(batch: *const kassen_batch, out: 
         let batch = unsafe { arg_ref(batch, "batch") }?;
         let out = Out::new(out, "out")?;
         let d = batch.inner.dims();
-        let obs_uint8 = (batch.inner.options().obs_dtype == ObsDtype::U8) as u8;
+        let dtype = batch.inner.options().obs_dtype;
+        let (obs_uint8, obs_compact) = (dtype.bytes() as u8, (dtype == ObsDtype::Compact) as u8);
         let dims = kassen_batch_dims {
             num_envs: d.num_envs,
             num_players: d.num_players,
@@ -311,6 +317,7 @@ pub unsafe extern "C" fn kassen_batch_get_dims(batch: *const kassen_batch, out: 
             obs_len: d.obs_len,
             obs_uint8,
             max_legal_actions: d.max_legal,
+            obs_compact,
         };
         unsafe { out.write(dims) };
         Ok(())

@@ -171,6 +171,22 @@ pub unsafe extern "C" fn kassen_game_num_distinct_actions(game: *const kassen_ga
     }
 }
 
+/// Writes the number of bytes of a compact observation to `*out` (the end of the last field
+/// of `compact_layout` in the info JSON).
+///
+/// Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on failure `*out` is not
+/// written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_game_compact_len(game: *const kassen_game, out: *mut usize) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let game = unsafe { arg_ref(game, "game") }?;
+        let out = Out::new(out, "out")?;
+        unsafe { out.write(game.inner.info().compact_len()) };
+        Ok(())
+    }
+}
+
 /// Writes the number of floats of an observation tensor to `*out` (the product of
 /// `observation_shape` in the info JSON).
 ///

@@ -582,6 +582,31 @@ pub unsafe extern "C" fn kassen_state_observation_tensor(
     }
 }
 
+/// Copies the compact observation of `player` (a seat, or -1 for the spectator) into the
+/// caller's array `buf` of `cap` bytes, and its length (`kassen_game_compact_len`) into
+/// `*out_len`. The bytes are laid out as `compact_layout` in the info JSON says (field name,
+/// offset, bytes, dtype, shape, range; see `docs/observations/<game>.md`).
+///
+/// Buffer rules as for `kassen_state_legal_actions`. Returns `KASSEN_STATUS_OK`,
+/// `KASSEN_STATUS_NULL_POINTER` (`state` or `out_len` is NULL, or `buf` is NULL while
+/// `cap > 0`), `KASSEN_STATUS_BUFFER_TOO_SMALL`, `KASSEN_STATUS_INVALID_PLAYER` or
+/// `KASSEN_STATUS_PANIC`.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_compact_observation(
+    state: *const kassen_state,
+    player: i32,
+    buf: *mut u8,
+    cap: usize,
+    out_len: *mut usize,
+) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers, `buf` valid for `cap` bytes.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let obs = state.inner.compact_observation(player)?;
+        unsafe { write_slice(&obs, buf, cap, out_len, "buf") }
+    }
+}
+
 /// Saves the state as JSON text (format `kassen.state/1`: game, rules version, config,
 /// seed and action log, plus a snapshot). Contains the hidden information of every seat:
 /// do not show it to players.
@@ -714,6 +739,7 @@ mod tests {
                 max_chance_outcomes: 2,
                 observation_shape: vec![1],
                 observation_layout: kassen_core::layout::LayoutBuilder::new().unit("zero", 1, "always 0").build(),
+                compact_layout: kassen_core::compact::CompactBuilder::new().u8("zero", &[1], 0, "always 0").build(),
                 max_game_length: 10,
                 rules_version: "boom/1".into(),
                 rulebook: "none".into(),
@@ -773,6 +799,10 @@ mod tests {
         fn view_body<'a>(&'a self, s: &'a Self::State, _: Player) -> impl serde::Serialize + 'a {
             json!({ "taken": s.0 })
         }
+        fn compact_observation(&self, _: &Self::State, _: Player, out: &mut [u8]) {
+            out.fill(0);
+        }
+
         fn observation_tensor(&self, _: &Self::State, _: Player, out: &mut [f32]) {
             out.fill(0.0);
         }

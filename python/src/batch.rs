@@ -133,8 +133,9 @@ pub struct Batch {
     inner: Mutex<Inner>,
     game: GameHandle,
     dims: BatchDims,
+    dtype: ObsDtype,
     obs: ObsArray,
-    /// `(num_envs, *observation_shape)`.
+    /// `(num_envs, compact_len)` or `(num_envs, *observation_shape)`.
     obs_shape: Vec<usize>,
     mask: Py<PyArrayDyn<u8>>,
     player: Py<PyArrayDyn<i32>>,
@@ -320,8 +321,8 @@ impl Batch {
 impl Batch {
     #[new]
     #[pyo3(
-        signature = (game, num_envs, seed=Seed(0), *, threads=IntArg(Ok(1)), obs_seat=None, opponent=None, learner_seat=IntArg(Ok(0)), max_episode_steps=None, obs_dtype="float32"),
-        text_signature = "(game, num_envs, seed=0, *, threads=1, obs_seat=None, opponent=None, learner_seat=0, max_episode_steps=None, obs_dtype='float32')"
+        signature = (game, num_envs, seed=Seed(0), *, threads=IntArg(Ok(1)), obs_seat=None, opponent=None, learner_seat=IntArg(Ok(0)), max_episode_steps=None, obs_dtype="compact"),
+        text_signature = "(game, num_envs, seed=0, *, threads=1, obs_seat=None, opponent=None, learner_seat=0, max_episode_steps=None, obs_dtype='compact')"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -336,12 +337,14 @@ impl Batch {
         max_episode_steps: Option<IntArg>,
         obs_dtype: &str,
     ) -> Result<Batch> {
+        crate::numpy_check::require(py, "Batch")?;
         let dtype = match obs_dtype {
+            "compact" => ObsDtype::Compact,
             "float32" => ObsDtype::F32,
             "uint8" => ObsDtype::U8,
             other => {
                 return Err(Error::invalid_argument(format!(
-                    "obs_dtype must be \"float32\" or \"uint8\", got {}",
+                    "obs_dtype must be \"compact\", \"float32\" or \"uint8\", got {}",
                     kassen_core::input::quote(other)
                 )))
             }
@@ -360,10 +363,14 @@ impl Batch {
         let batch = guard(|| Ok(handle.new_batch(opts)?))?;
         let d = batch.dims();
         let mut obs_shape = vec![d.num_envs];
-        obs_shape.extend(&handle.info().observation_shape);
+        if dtype == ObsDtype::Compact {
+            obs_shape.push(d.obs_len);
+        } else {
+            obs_shape.extend(&handle.info().observation_shape);
+        }
         let (obs, obs_own) = match dtype {
             ObsDtype::F32 => owned::<f32>(py, &obs_shape, "obs", true).map(|(a, o)| (ObsArray::F32(a), o))?,
-            ObsDtype::U8 => owned::<u8>(py, &obs_shape, "obs", true).map(|(a, o)| (ObsArray::U8(a), o))?,
+            ObsDtype::U8 | ObsDtype::Compact => owned::<u8>(py, &obs_shape, "obs", true).map(|(a, o)| (ObsArray::U8(a), o))?,
         };
         let n = d.num_envs;
         let (mask, mask_own) = owned::<u8>(py, &[n, d.num_actions], "mask", false)?;
@@ -381,6 +388,7 @@ impl Batch {
             inner: Mutex::new(Inner { batch }),
             game: handle,
             dims: d,
+            dtype,
             obs,
             obs_shape,
             mask,
@@ -514,10 +522,7 @@ impl Batch {
 
     #[getter]
     fn obs_dtype(&self) -> &'static str {
-        match self.obs {
-            ObsArray::F32(_) => "float32",
-            ObsArray::U8(_) => "uint8",
-        }
+        self.dtype.name()
     }
 
     /// The batch seed (the last `reset(seed)` or the constructor's).

@@ -88,6 +88,23 @@ impl Game {
         Ok(value_to_py(py, &v)?)
     }
 
+    /// The number of bytes of `State.compact_observation`.
+    fn compact_len(&self) -> usize {
+        self.inner.info().compact_len()
+    }
+
+    /// The fields that tile `State.compact_observation`'s bytes, in order: a list of dicts
+    /// `{name, offset, bytes, dtype, shape, low, high, description}` (`dtype` is `"bits"`
+    /// (packed little-endian bit order), `"uint8"`, `"uint16"`, `"int16"` (little-endian) or
+    /// `"record"`; the same list as `info()["compact_layout"]`).
+    fn compact_layout<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
+        let v = guard(|| {
+            let mut info = self.inner.info_json();
+            Ok(info["compact_layout"].take())
+        })?;
+        Ok(value_to_py(py, &v)?)
+    }
+
     /// Whether chance nodes are left to the caller (`current_player() == CHANCE`).
     fn explicit_chance(&self) -> bool {
         self.inner.explicit_chance()

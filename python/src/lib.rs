@@ -8,6 +8,7 @@ mod bots;
 mod convert;
 mod errors;
 mod game;
+mod numpy_check;
 mod render;
 mod state;
 

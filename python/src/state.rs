@@ -120,6 +120,7 @@ impl State {
 
     /// A numpy bool array of length `num_distinct_actions`, true where legal.
     fn legal_actions_mask<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyArray1<bool>>> {
+        crate::numpy_check::require(py, "State.legal_actions_mask")?;
         let mask = self.with(py, |s| guard(|| Ok(s.legal_actions_mask())))?;
         Ok(PyArray1::from_vec(py, mask))
     }
@@ -150,6 +151,7 @@ impl State {
     /// next with the legal actions of the new state, as a numpy uint32 array (empty once the
     /// game is over).
     fn apply_and_legal<'py>(&self, py: Python<'py>, action: IntArg) -> Result<(i32, Bound<'py, PyArray1<u32>>)> {
+        crate::numpy_check::require(py, "State.apply_and_legal")?;
         let a = self.action(&action)?;
         let (player, legal) = self.with(py, |s| {
             guard(|| {
@@ -255,6 +257,7 @@ impl State {
         player: IntArg,
         out: Option<Bound<'py, PyArrayDyn<f32>>>,
     ) -> Result<Bound<'py, PyArrayDyn<f32>>> {
+        crate::numpy_check::require(py, "State.observation_tensor")?;
         let p = self.player(&player)?;
         let arr = match out {
             Some(arr) => arr,
@@ -269,6 +272,15 @@ impl State {
             })?;
         }
         Ok(arr)
+    }
+
+    /// The compact observation of `player` (`-1`: spectator) as a uint8 array of
+    /// `Game.compact_len()` bytes, laid out as `Game.compact_layout()`.
+    fn compact_observation<'py>(&self, py: Python<'py>, player: IntArg) -> Result<Bound<'py, PyArray1<u8>>> {
+        crate::numpy_check::require(py, "State.compact_observation")?;
+        let p = self.player(&player)?;
+        let obs = self.with(py, |s| guard(|| Ok(s.compact_observation(p)?)))?;
+        Ok(PyArray1::from_vec(py, obs))
     }
 
     /// The perfect-recall event history of `player` (`-1`: public events), as dicts.
@@ -314,6 +326,7 @@ impl State {
     /// outcomes by probability, all from one generator seeded `seed` (not the state's own).
     #[pyo3(signature = (seed, n=1))]
     fn random_rollouts<'py>(&self, py: Python<'py>, seed: Seed, n: usize) -> Result<Bound<'py, numpy::PyArray2<f64>>> {
+        crate::numpy_check::require(py, "State.random_rollouts")?;
         let players = self.game.num_players();
         // The result is allocated here, fallibly: a huge `n` is an error with a code, never an abort.
         let len = n.checked_mul(players).filter(|&l| l <= isize::MAX as usize / 8).ok_or_else(|| {

@@ -45,7 +45,7 @@ def test_batch_matches_single_states(gid, cfg):
             assert b.current_player[i] == p
             assert np.array_equal(b.mask[i].astype(bool), s.legal_actions_mask())
             seat = p if p >= 0 else kassen.SPECTATOR
-            assert np.array_equal(b.obs[i], s.observation_tensor(seat))
+            assert np.array_equal(b.obs[i], s.compact_observation(seat))
             legal = s.legal_actions()
             assert b.legal_count[i] == len(legal)
             assert list(b.legal_ids[i, : len(legal)]) == legal[: b.max_legal_actions]
@@ -90,8 +90,8 @@ def test_arrays_are_views_of_the_batch_buffers():
     b.step(random_actions(mask, np.random.default_rng(0)))
     assert b.obs is not None and b.obs.__array_interface__["data"][0] == addr
     assert np.shares_memory(b.obs, obs) and np.shares_memory(b.mask, mask)
-    assert obs.dtype == np.float32 and mask.dtype == np.uint8
-    assert obs.shape == (4, *kassen.load_game("samurai").observation_shape())
+    assert obs.dtype == np.uint8 and mask.dtype == np.uint8 and b.obs_dtype == "compact"
+    assert obs.shape == (4, kassen.load_game("samurai").compact_len())
     # The arrays handed out earlier see the new step: they are the buffers themselves.
     before = obs.copy()
     for k in range(5):
@@ -101,7 +101,7 @@ def test_arrays_are_views_of_the_batch_buffers():
 
 def test_uint8_observations_quantize_the_floats():
     game = kassen.load_game("sekigahara_daisakusen")
-    f = Batch(game, 2, seed=5)
+    f = Batch(game, 2, seed=5, obs_dtype="float32")
     q = Batch(game, 2, seed=5, obs_dtype="uint8")
     f.reset()
     q.reset()
@@ -262,7 +262,7 @@ def test_sample_legal_ids_falls_back_to_the_mask_for_a_cut_list():
         sample_legal_ids(counts, ids, rng)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "uint8"])
+@pytest.mark.parametrize("dtype", ["compact", "float32", "uint8"])
 def test_obs_out_receives_the_observations(dtype):
     # The same batch stepped twice, once into its own obs and once into fresh arrays: the
     # fresh arrays hold what obs would, obs keeps the step before, and every array handed
@@ -286,7 +286,7 @@ def test_obs_out_receives_the_observations(dtype):
     assert all(np.array_equal(a, b) for a, b in kept)
     assert not fresh.obs.any()
     a = random_actions(own.mask, rng)
-    other = np.float32 if dtype == "uint8" else np.uint8
+    other = np.uint8 if dtype == "float32" else np.float32
     with pytest.raises(KassenError, match="obs_out"):
         fresh.step(a, obs_out=np.empty(own.obs.shape, other))
     with pytest.raises(InvalidArgumentError, match="shape"):
@@ -364,8 +364,9 @@ def test_hostile_thread_counts_are_a_coded_error():
 def test_a_retyped_reshaped_or_resized_batch_array_is_refused_not_written():
     # The batch writes only into memory it owns; an array object whose dtype, shape or
     # strides a caller changed is refused before every call, and numpy cannot resize the
-    # memory away (once: free(): corrupted unsorted chunks).
-    b = Batch(kassen.load_game("samurai"), 4, seed=1)
+    # memory away (once: free(): corrupted unsorted chunks). A float batch: its obs can be
+    # retyped to bytes.
+    b = Batch(kassen.load_game("samurai"), 4, seed=1, obs_dtype="float32")
     b.reset()
     rng = np.random.default_rng(0)
     a = random_actions(b.mask, rng)
@@ -409,7 +410,8 @@ def test_actions_may_be_a_view_of_the_batch_arrays():
 
 
 def test_an_output_array_sharing_memory_with_the_batch_is_refused():
-    b = Batch(kassen.load_game("samurai"), 2, seed=3)
+    # A float batch: its obs holds more bytes than two mask rows.
+    b = Batch(kassen.load_game("samurai"), 2, seed=3, obs_dtype="float32")
     b.reset()
     a = random_actions(b.mask, np.random.default_rng(2))
     flat = b.obs.view(np.uint8).reshape(-1)

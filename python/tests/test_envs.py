@@ -152,7 +152,7 @@ def test_aec_state_is_every_seat_observation(config):
     env = KassenAECEnv(*config)
     env.reset(seed=2)
     s = env.game_state
-    expected = np.concatenate([s.observation_tensor(p).ravel() for p in range(env.game.num_players())])
+    expected = np.concatenate([s.compact_observation(p) for p in range(env.game.num_players())])
     np.testing.assert_array_equal(env.state(), expected)
     assert env.state().shape == env.state_space.shape
 

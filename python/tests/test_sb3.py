@@ -35,7 +35,7 @@ def test_vec_env_contract_masks_and_episodes():
     assert vec.num_envs == 4 and vec.render_mode is None
     assert vec.seed(5) == [5] * 4
     obs = vec.reset()
-    assert obs.shape == (4, *vec.observation_space.shape) and obs.dtype == np.float32
+    assert obs.shape == (4, *vec.observation_space.shape) and obs.dtype == np.uint8
     rng = np.random.default_rng(2)
     episodes = truncations = 0
     for _ in range(300):

@@ -123,6 +123,15 @@ static void episodes(const char *id, const char *options1, const char *options2,
             CHECK(memcmp(mask, x1.out.mask, len) == 0);
             CHECK_OK(kassen_state_current_player(single, &p));
             CHECK(p == x1.out.player[0]);
+            if (x1.d.obs_compact) {
+                /* The batch's default observation is the state's compact observation. */
+                size_t clen = 0, got = 0;
+                CHECK_OK(kassen_game_compact_len(game, &clen));
+                uint8_t *obs = malloc(clen);
+                CHECK_OK(kassen_state_compact_observation(single, p >= 0 ? p : -1, obs, clen, &got));
+                CHECK(got == clen && clen == x1.d.obs_len && memcmp(obs, x1.out.obs_u8, clen) == 0);
+                free(obs);
+            }
         }
         pick(&x1, actions, &rng);
         CHECK_OK(kassen_batch_step(b1, actions, NUM_ENVS, &x1.out));
@@ -223,15 +232,21 @@ static void errors(void) {
     x.out.mask = NULL;
     CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_NULL_POINTER);
     x.out.mask = mask;
+    /* The default observation is the compact one: bytes in obs_u8, obs_f32 NULL. */
+    CHECK(x.d.obs_uint8 == 1 && x.d.obs_compact == 1 && x.out.obs_f32 == NULL);
+    uint8_t *obs = x.out.obs_u8;
     x.out.obs_u8 = mask;
     CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
-    x.out.obs_u8 = NULL;
-    /* A NULL observation buffer is the documented NULL_POINTER (issue 24.5). */
-    float *obs = x.out.obs_f32;
+    /* A float buffer beside the bytes is refused. */
+    x.out.obs_u8 = obs;
+    x.out.obs_f32 = x.out.rewards;
+    CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_INVALID_ARGUMENT);
     x.out.obs_f32 = NULL;
+    /* A NULL observation buffer is the documented NULL_POINTER (issue 24.5). */
+    x.out.obs_u8 = NULL;
     CHECK_STATUS(kassen_batch_step(b, actions, 3, &x.out), KASSEN_STATUS_NULL_POINTER);
-    CHECK(strstr(kassen_last_error_message(), "obs_f32") != NULL);
-    x.out.obs_f32 = obs;
+    CHECK(strstr(kassen_last_error_message(), "obs_u8") != NULL);
+    x.out.obs_u8 = obs;
     /* A misaligned buffer is refused, not written through (issue 24.5). */
     float *misaligned = malloc(x.out.rewards_len * sizeof(float) + 1);
     float *rewards = x.out.rewards;

@@ -43,6 +43,17 @@ namespace Kassen
         /// <summary>The number of floats of an observation tensor.</summary>
         public int ObservationLength { get; private set; }
 
+        /// <summary>Bytes of a compact observation (State.CompactObservation).</summary>
+        public int CompactLength
+        {
+            get
+            {
+                UIntPtr n;
+                Kassen.Check(Native.kassen_game_compact_len(handle, out n));
+                return checked((int)n.ToUInt64());
+            }
+        }
+
         /// <summary>id, name, players, num_distinct_actions, observation_shape, config, provenance, ...</summary>
         public string InfoJson()
         {

@@ -19,6 +19,7 @@ namespace Kassen
         public UIntPtr NumEnvs, NumPlayers, NumActions, ObsLen;
         public byte ObsUint8;
         public UIntPtr MaxLegalActions;
+        public byte ObsCompact;
     }
 
     /// <summary>kassen_batch_out: caller-owned (pinned) arrays and their lengths.</summary>
@@ -89,6 +90,7 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_game_num_players(GameHandle game, out uint n);
         [DllImport(Lib)] internal static extern int kassen_game_num_distinct_actions(GameHandle game, out uint n);
         [DllImport(Lib)] internal static extern int kassen_game_observation_len(GameHandle game, out UIntPtr n);
+        [DllImport(Lib)] internal static extern int kassen_game_compact_len(GameHandle game, out UIntPtr n);
 
         [DllImport(Lib)] internal static extern int kassen_batch_new_n(GameHandle game, byte[] optionsJson, UIntPtr optionsLen, out BatchHandle batch);
         [DllImport(Lib)] internal static extern void kassen_batch_free(IntPtr batch);
@@ -139,6 +141,7 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_events_json(StateHandle state, int player, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_events_since_json(StateHandle state, int player, ulong fromIndex, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_observation_tensor(StateHandle state, int player, float[] buf, UIntPtr cap, out UIntPtr len);
+        [DllImport(Lib)] internal static extern int kassen_state_compact_observation(StateHandle state, int player, byte[] buf, UIntPtr cap, out UIntPtr len);
         [DllImport(Lib)] internal static extern int kassen_state_to_json(StateHandle state, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_from_json_n(byte[] json, UIntPtr len, out StateHandle state);
         [DllImport(Lib)] internal static extern int kassen_state_from_position_n(byte[] json, UIntPtr len, out StateHandle state);

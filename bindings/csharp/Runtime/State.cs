@@ -261,6 +261,14 @@ namespace Kassen
             return Length(Native.kassen_state_observation_tensor(handle, player, buffer, Cap(buffer), out n), n);
         }
 
+        /// <summary>Fills `buffer` with `player`'s compact observation (Game.CompactLength bytes, laid out as
+        /// compact_layout in the info JSON) and returns its length. Allocates nothing.</summary>
+        public int CompactObservation(int player, byte[] buffer)
+        {
+            UIntPtr n;
+            return Length(Native.kassen_state_compact_observation(handle, player, buffer, Cap(buffer), out n), n);
+        }
+
         /// <summary>A short description of `action` (show a seat only its own legal actions).</summary>
         public string ActionToString(uint action)
         {

@@ -56,6 +56,11 @@
 //! With two or more threads, each call also makes a handful for its parts, per call and not
 //! per slot.
 //!
+//! **Observations** ([`ObsDtype`]): by default each env's compact observation
+//! ([`crate::compact`]: `compact_len` bytes laid out as the game's `compact_layout`, every fact
+//! the observed seat may know, exactly, a few hundred bytes to a few kilobytes per step); on
+//! request the float tensor (`observation_len` f32 values) or its uint8 form.
+//!
 //! **uint8 observations** are `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds) of the float observation (every
 //! feature of every game's observation layout has bounds `[0, 1]`, which the conformance suite checks, so
 //! `(v - low) / (high - low)` is `v`): indicators are exact (0 and 255), other values are rounded to the nearest 1/255.
@@ -78,10 +83,30 @@ use crate::game::{ActionId, Player};
 /// Element type of the observation buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ObsDtype {
+    /// The game's compact observation ([`crate::compact`]): bytes laid out as
+    /// `GameInfo::compact_layout`, `compact_len` of them per env. The default.
     #[default]
+    Compact,
+    /// The float tensor (`observation_len` values per env).
     F32,
-    /// `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds).
+    /// The float tensor as `round(clamp(v, 0, 1) × 255)` (ties to even, as numpy rounds).
     U8,
+}
+
+impl ObsDtype {
+    /// The option's name: `"compact"`, `"float32"`, `"uint8"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ObsDtype::Compact => "compact",
+            ObsDtype::F32 => "float32",
+            ObsDtype::U8 => "uint8",
+        }
+    }
+
+    /// Whether the observation buffer holds bytes (`ObsBuf::U8`): compact and uint8.
+    pub fn bytes(self) -> bool {
+        self != ObsDtype::F32
+    }
 }
 
 /// Who plays the seats other than the learner in single-agent mode.
@@ -160,7 +185,7 @@ impl BatchOptions {
             opponent: None,
             learner_seat: 0,
             max_episode_steps: None,
-            obs_dtype: ObsDtype::F32,
+            obs_dtype: ObsDtype::Compact,
         }
     }
 }
@@ -171,6 +196,7 @@ pub struct BatchDims {
     pub num_envs: usize,
     pub num_players: usize,
     pub num_actions: usize,
+    /// Elements of one observation: the compact length in bytes, or the float tensor's length.
     pub obs_len: usize,
     /// Width of a `legal_ids` row: the game's `max_legal_actions` (at most `num_actions`).
     pub max_legal: usize,
@@ -229,7 +255,7 @@ impl BatchBuffers {
         let obs = n * d.obs_len;
         BatchBuffers {
             obs_f32: vec![0.0; if dtype == ObsDtype::F32 { obs } else { 0 }],
-            obs_u8: vec![0; if dtype == ObsDtype::U8 { obs } else { 0 }],
+            obs_u8: vec![0; if dtype.bytes() { obs } else { 0 }],
             mask: vec![0; n * d.num_actions],
             player: vec![0; n],
             rewards: vec![0.0; n * d.num_players],

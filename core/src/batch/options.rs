@@ -24,7 +24,8 @@ fn small(m: &Map<String, Value>, key: &str) -> Result<Option<u32>, SetupError> {
 impl BatchOptions {
     /// Reads `{"num_envs": N, "seed": S, "threads": T, "obs_seat": seat or null, "opponent":
     /// "random" or null, "learner_seat": L, "max_episode_steps": M or null, "obs_dtype":
-    /// "float32" or "uint8"}`; only `num_envs` is required. Unknown keys are an error.
+    /// "compact" (the default), "float32" or "uint8"}`; only `num_envs` is required. Unknown
+    /// keys are an error.
     pub fn from_json(v: &Value) -> Result<BatchOptions, SetupError> {
         let m = v.as_object().ok_or_else(|| SetupError::InvalidConfig("batch options must be a json object".into()))?;
         if let Some(k) = m.keys().find(|k| !KEYS.contains(&k.as_str())) {
@@ -50,11 +51,12 @@ impl BatchOptions {
         };
         o.opponent = text("opponent")?.map(Opponent::parse).transpose()?;
         o.obs_dtype = match text("obs_dtype")? {
-            None | Some("float32") => ObsDtype::F32,
+            None | Some("compact") => ObsDtype::Compact,
+            Some("float32") => ObsDtype::F32,
             Some("uint8") => ObsDtype::U8,
             Some(other) => {
                 return Err(SetupError::InvalidConfig(format!(
-                    "obs_dtype must be \"float32\" or \"uint8\", got {}",
+                    "obs_dtype must be \"compact\", \"float32\" or \"uint8\", got {}",
                     crate::input::quote(other)
                 )))
             }
@@ -78,6 +80,9 @@ mod tests {
         assert_eq!((o.seed, o.threads, o.learner_seat), (9, 2, 1));
         assert_eq!((o.opponent, o.max_episode_steps, o.obs_dtype), (Some(Opponent::Random), Some(100), ObsDtype::U8));
         assert_eq!(BatchOptions::from_json(&json!({"num_envs": 2})).unwrap(), BatchOptions::new(2, 0));
+        assert_eq!(BatchOptions::new(2, 0).obs_dtype, ObsDtype::Compact);
+        let dtype = |d: &str| BatchOptions::from_json(&json!({"num_envs": 1, "obs_dtype": d})).unwrap().obs_dtype;
+        assert_eq!((dtype("compact"), dtype("float32"), dtype("uint8")), (ObsDtype::Compact, ObsDtype::F32, ObsDtype::U8));
         for bad in [
             json!({}),
             json!({"num_envs": -1}),

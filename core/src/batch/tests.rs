@@ -65,8 +65,8 @@ fn batch_matches_single_states_in_every_game() {
                 let mask: Vec<u8> = s.legal_actions_mask().into_iter().map(u8::from).collect();
                 assert_eq!(&bufs.mask[i * d.num_actions..(i + 1) * d.num_actions], &mask[..]);
                 let seat = if s.current_player() >= 0 { s.current_player() } else { crate::SPECTATOR };
-                let obs = s.observation_tensor(seat).unwrap();
-                assert_eq!(&bufs.obs_f32[i * d.obs_len..(i + 1) * d.obs_len], &obs[..]);
+                let obs = s.compact_observation(seat).unwrap();
+                assert_eq!(&bufs.obs_u8[i * d.obs_len..(i + 1) * d.obs_len], &obs[..]);
                 let legal = s.legal_actions();
                 assert_eq!(bufs.legal_count[i] as usize, legal.len());
                 let k = legal.len().min(d.max_legal);
@@ -122,10 +122,8 @@ fn truncation_ends_episodes_at_the_step_limit() {
     }
     // The slot was reset: the observation after step 10 is the start of episode 1.
     let fresh = game.new_initial_state(episode_seed(1, 0, 1));
-    assert_eq!(
-        seen[10].obs_f32[..fresh.observation_tensor(fresh.current_player()).unwrap().len()],
-        fresh.observation_tensor(fresh.current_player()).unwrap()[..]
-    );
+    let obs = fresh.compact_observation(fresh.current_player()).unwrap();
+    assert_eq!(seen[10].obs_u8[..obs.len()], obs[..]);
 }
 
 #[test]
@@ -164,13 +162,27 @@ fn single_agent_samurai_episodes_end_with_the_learners_returns() {
 #[test]
 fn uint8_observations_quantize_the_float_ones() {
     for game in every_config() {
-        let f = trajectory(&game, BatchOptions::new(2, 4), 30);
+        let f = trajectory(&game, BatchOptions { obs_dtype: ObsDtype::F32, ..BatchOptions::new(2, 4) }, 30);
         let q = trajectory(&game, BatchOptions { obs_dtype: ObsDtype::U8, ..BatchOptions::new(2, 4) }, 30);
         for (f, q) in f.iter().zip(&q) {
             let expect: Vec<u8> = f.obs_f32.iter().map(|v| (v.clamp(0.0, 1.0) * 255.0).round_ties_even() as u8).collect();
             assert_eq!(expect, q.obs_u8);
             assert_eq!(f.mask, q.mask);
         }
+    }
+}
+
+#[test]
+fn float_observations_stay_available_beside_the_compact_default() {
+    for game in every_config() {
+        let (mut b, mut bufs) = batch(&game, BatchOptions { obs_dtype: ObsDtype::F32, ..BatchOptions::new(2, 6) });
+        b.reset(None, &mut bufs.out()).unwrap();
+        let d = b.dims();
+        assert_eq!(d.obs_len, game.info().observation_len());
+        let s = game.new_initial_state(episode_seed(6, 1, 0));
+        let seat = if s.current_player() >= 0 { s.current_player() } else { crate::SPECTATOR };
+        assert_eq!(bufs.obs_f32[d.obs_len..], s.observation_tensor(seat).unwrap()[..], "{game:?}");
+        assert_eq!(game.new_batch(BatchOptions::new(1, 0)).unwrap().dims().obs_len, game.info().compact_len());
     }
 }
 
@@ -192,9 +204,9 @@ fn a_rejected_step_changes_nothing() {
     actions[2] = d.num_actions as ActionId;
     assert_eq!(b.step(&actions, &mut bufs.out()).unwrap_err().code(), crate::ErrorCode::ActionOutOfRange);
     assert_eq!(b.step(&good[..3], &mut bufs.out()).unwrap_err().code(), crate::ErrorCode::InvalidArgument);
-    let mut short = BatchBuffers::new(BatchDims { num_envs: 3, ..d }, ObsDtype::F32);
+    let mut short = BatchBuffers::new(BatchDims { num_envs: 3, ..d }, ObsDtype::Compact);
     assert!(matches!(b.step(&good, &mut short.out()), Err(BatchError::WrongLength { what: "obs", .. })));
-    let mut other = BatchBuffers::new(d, ObsDtype::U8);
+    let mut other = BatchBuffers::new(d, ObsDtype::F32);
     assert!(matches!(b.step(&good, &mut other.out()), Err(BatchError::WrongDtype { .. })));
     assert_eq!(bufs, before);
     // The batch is where it was: the good actions give what a fresh batch gives.
@@ -219,7 +231,7 @@ fn reset_with_a_seed_replays_and_without_moves_on() {
     assert_eq!(bufs, second);
     let s = game.new_initial_state(episode_seed(21, 1, 1));
     let len = b.dims().obs_len;
-    assert_eq!(bufs.obs_f32[len..2 * len], s.observation_tensor(s.current_player()).unwrap()[..]);
+    assert_eq!(bufs.obs_u8[len..2 * len], s.compact_observation(s.current_player()).unwrap()[..]);
 }
 
 #[test]
@@ -279,8 +291,8 @@ fn monte_carlo_opponent_plays_the_bots_choice() {
     for _ in 0..60 {
         for (i, s) in refs.iter().enumerate() {
             assert_eq!(bufs.player[i], s.current_player());
-            let obs = s.observation_tensor(learner as Player).unwrap();
-            assert_eq!(&bufs.obs_f32[i * d.obs_len..(i + 1) * d.obs_len], &obs[..]);
+            let obs = s.compact_observation(learner as Player).unwrap();
+            assert_eq!(&bufs.obs_u8[i * d.obs_len..(i + 1) * d.obs_len], &obs[..]);
         }
         pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
         b.step(&actions, &mut bufs.out()).unwrap();
@@ -317,11 +329,12 @@ fn a_new_mask_buffer_each_call_gives_the_same_outputs() {
         let mut actions = Vec::new();
         for (k, expect) in same.iter().enumerate().skip(1) {
             pick(&bufs.mask, d.num_actions, &mut rng, &mut actions);
-            let mut other = BatchBuffers::new(d, ObsDtype::F32);
+            let mut other = BatchBuffers::new(d, ObsDtype::Compact);
             other.mask.fill(1);
+            other.obs_u8.fill(0xA5);
             b.step(&actions, &mut other.out()).unwrap();
             assert_eq!(other.mask, expect.mask, "{game:?} step {k}");
-            assert_eq!(other.obs_f32, expect.obs_f32, "{game:?} step {k}");
+            assert_eq!(other.obs_u8, expect.obs_u8, "{game:?} step {k}");
             bufs = other;
         }
     }

@@ -106,7 +106,7 @@ impl<G: Game> TypedBatch<G> {
             num_envs: opts.num_envs,
             num_players: n,
             num_actions,
-            obs_len: info.observation_len(),
+            obs_len: if opts.obs_dtype == ObsDtype::Compact { info.compact_len() } else { info.observation_len() },
             max_legal: (info.buffer_sizes.max_legal_actions as usize).clamp(1, num_actions.max(1)),
         };
         let mut slots = Vec::new();
@@ -137,12 +137,12 @@ impl<G: Game> TypedBatch<G> {
 
     fn check_out(&self, out: &BatchOut<'_>) -> Result<(), BatchError> {
         let d = self.dims;
-        let (dtype, got_dtype, obs_len) = match &out.obs {
-            ObsBuf::F32(b) => (ObsDtype::F32, "float32", b.len()),
-            ObsBuf::U8(b) => (ObsDtype::U8, "uint8", b.len()),
+        let (bytes, got_dtype, obs_len) = match &out.obs {
+            ObsBuf::F32(b) => (false, "float32", b.len()),
+            ObsBuf::U8(b) => (true, "uint8", b.len()),
         };
-        if dtype != self.opts.obs_dtype {
-            let expected = if self.opts.obs_dtype == ObsDtype::F32 { "float32" } else { "uint8" };
+        if bytes != self.opts.obs_dtype.bytes() {
+            let expected = if self.opts.obs_dtype.bytes() { "uint8" } else { "float32" };
             return Err(BatchError::WrongDtype { expected, got: got_dtype });
         }
         let n = d.num_envs;
@@ -331,6 +331,7 @@ impl<G: Game> Ctx<'_, G> {
         };
         match &mut o.obs {
             ObsBuf::F32(buf) => rules.observation_tensor(&slot.state, seat, buf),
+            ObsBuf::U8(buf) if self.opts.obs_dtype == ObsDtype::Compact => rules.compact_observation(&slot.state, seat, buf),
             ObsBuf::U8(buf) => rules.observation_tensor_u8(&slot.state, seat, buf, o.scratch),
         }
     }

@@ -173,6 +173,16 @@ impl<G: Game> DynState for Bound<G> {
         Ok(())
     }
 
+    fn compact_observation_into(&self, player: Player, out: &mut [u8]) -> Result<(), RuleError> {
+        self.check_player(player)?;
+        let n = self.game.info.compact_len();
+        if out.len() != n {
+            return Err(RuleError::BadBuffer { expected: n as u32, got: out.len() as u32 });
+        }
+        self.game.rules.compact_observation(&self.state, player, out);
+        Ok(())
+    }
+
     fn events_since(&self, player: Player, from: usize) -> Result<Vec<Event>, RuleError> {
         self.check_player(player)?;
         Ok(self.with_events(|all| all.iter().filter(|e| e.audience.includes(player)).skip(from).cloned().collect()))

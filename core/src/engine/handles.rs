@@ -95,6 +95,9 @@ pub trait DynState: Send + Sync {
     fn view_json(&self, player: Player) -> Result<String, RuleError>;
     /// Writes the observation into `out` (`info().observation_len()` elements).
     fn observation_tensor_into(&self, player: Player, out: &mut [f32]) -> Result<(), RuleError>;
+    /// Writes the compact observation into `out` (`info().compact_len()` bytes; see
+    /// [`crate::compact`]).
+    fn compact_observation_into(&self, player: Player, out: &mut [u8]) -> Result<(), RuleError>;
     /// The perfect-recall event history of `player` ([`SPECTATOR`](crate::game::SPECTATOR): public events only).
     fn events(&self, player: Player) -> Result<Vec<Event>, RuleError> {
         self.events_since(player, 0)
@@ -328,6 +331,13 @@ impl StateHandle {
     pub fn observation_tensor(&self, player: Player) -> Result<Vec<f32>, RuleError> {
         let mut out = vec![0.0; self.game().info().observation_len()];
         self.observation_tensor_into(player, &mut out)?;
+        Ok(out)
+    }
+
+    /// The compact observation of `player` ([`crate::compact`]).
+    pub fn compact_observation(&self, player: Player) -> Result<Vec<u8>, RuleError> {
+        let mut out = vec![0; self.game().info().compact_len()];
+        self.compact_observation_into(player, &mut out)?;
         Ok(out)
     }
 

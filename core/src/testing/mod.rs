@@ -28,6 +28,7 @@ use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR, TERMINAL};
 use crate::rng::Rng;
 use crate::DynGame;
 
+pub mod compact;
 mod info_state;
 mod metadata;
 pub mod named;
@@ -83,20 +84,29 @@ pub fn random_playout(game: &dyn DynGame, seed: u64) -> (StateHandle, Vec<Action
 pub fn check<G: Game>(game: &Arc<Instance<G>>, seeds: &[u64]) -> Result<Report, String> {
     let mut report = Report::default();
     let mut recall = info_state::Recall::default();
+    let mut complete = compact::Complete::default();
     for &seed in seeds {
-        check_one(game, seed, &mut report, &mut recall).map_err(|e| format!("{} seed {seed}: {e}", G::ID))?;
+        check_one(game, seed, &mut report, &mut recall, &mut complete).map_err(|e| format!("{} seed {seed}: {e}", G::ID))?;
         report.variant_states +=
             variants::check(&**game, seed, variants::rounds()).map_err(|e| format!("{} one-action variants: {e}", G::ID))?;
     }
     Ok(report)
 }
 
-fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report, recall: &mut info_state::Recall) -> Result<(), String> {
+fn check_one<G: Game>(
+    game: &Arc<Instance<G>>,
+    seed: u64,
+    report: &mut Report,
+    recall: &mut info_state::Recall,
+    complete: &mut compact::Complete,
+) -> Result<(), String> {
     let info = game.info().clone();
     let n = info.num_distinct_actions;
     let players = game.num_players() as i32;
     metadata::check_declared(&info)?;
     crate::layout::check_tiles(&info.observation_layout, info.observation_len())?;
+    crate::compact::check_tiles(&info.compact_layout, info.compact_len())?;
+    ensure(info.compact_len() > 0, || "the game has no compact observation".into())?;
     let mut rng = Rng::from_seed(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 1);
     let mut s = game.new_initial_state(seed);
     let mut chosen = Vec::new();
@@ -141,6 +151,7 @@ fn check_one<G: Game>(game: &Arc<Instance<G>>, seed: u64, report: &mut Report, r
         check_views(game, &s, players, step, &mut rng, report)?;
         seen = info_state::check_step(&s, players, &seen)?;
         recall.check(&s, players, step as usize)?;
+        complete.check(&s, players, step as usize)?;
         check_action_strings(&s, &legal)?;
         if cp >= 0 {
             // Its own generator: the conformance games stay the ones they were.
@@ -302,6 +313,9 @@ fn check_views<G: Game>(
         let mut expected = vec![0u8; len];
         crate::quantize::quantize(&t, &mut expected);
         ensure(bytes == expected, || format!("observer {p} at step {step}: the uint8 observation is not the quantized float one"))?;
+        if step % 10 == 5 {
+            compact::check_twin(s, p, rng.next_u64()).map_err(|e| format!("step {step}: {e}"))?;
+        }
         if step % 10 == 0 && check_determinization(s, p, rng.next_u64())? {
             report.hidden_variants += 1;
         }

@@ -12,6 +12,8 @@
 //! - equal keys mean an equal view, tensor, events since the change, player to act and, where
 //!   the observer acts, legal actions: the key separates everything the observer can tell apart.
 //!
+//! - where their views differ, so do their compact observations (`compact.rs`).
+//!
 //! Deterministic (seeded). Its size is [`rounds`] changed steps per game.
 
 use std::hash::Hasher;
@@ -170,6 +172,7 @@ pub fn check(game: &dyn DynGame, seed: u64, rounds: usize) -> Result<u32, String
         loop {
             let last = k >= actions.len() || k > i + REPLAY || !b.is_legal(actions[k]);
             compare(&a, &b, players, &since, &mut same, last).map_err(|e| fail(k, e))?;
+            super::compact::check_apart(&a, &b, players).map_err(|e| fail(k, e))?;
             compared += 1;
             if last || (same.iter().all(|x| !x) && a.current_player() == b.current_player()) {
                 break;

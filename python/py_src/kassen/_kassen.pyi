@@ -57,6 +57,10 @@ class Game:
     def observation_shape(self) -> tuple[int, ...]: ...
     def observation_layout(self) -> list[dict[str, Any]]:
         """Named ranges ``{name, offset, length, low, high, description}`` tiling the tensor."""
+    def compact_len(self) -> int: ...
+    def compact_layout(self) -> list[dict[str, Any]]:
+        """Fields ``{name, offset, bytes, dtype, shape, low, high, description}`` tiling the
+        compact observation (dtype ``bits``, ``uint8``, ``uint16``, ``int16`` or ``record``)."""
     def explicit_chance(self) -> bool: ...
     def state_from_json(self, text: str) -> State: ...
     def load_position(self, position: Union[str, dict[str, Any]]) -> State:
@@ -99,6 +103,9 @@ class State:
     def observation_tensor(
         self, player: int, out: Optional[npt.NDArray[np.float32]] = None
     ) -> npt.NDArray[np.float32]: ...
+    def compact_observation(self, player: int) -> npt.NDArray[np.uint8]:
+        """Every fact ``player`` may know, once, as ``Game.compact_len()`` bytes laid out as
+        ``Game.compact_layout()`` (docs/observations/<game>.md)."""
     def events(self, player: int) -> list[dict[str, Any]]: ...
     def events_since(self, player: int, start: int) -> list[dict[str, Any]]: ...
     def events_with_text(self, player: int, start: int) -> list[dict[str, Any]]: ...
@@ -147,7 +154,12 @@ class Batch:
     k))``; results do not depend on ``threads``. ``opponent="random"`` (uniformly random legal
     actions) or ``"monte_carlo"`` / ``"monte_carlo:P"`` (``kassen.MonteCarloBot``, default or
     ``P`` playouts per decision) makes a single-agent batch: the learner plays
-    ``learner_seat``, the other seats (and chance nodes) are played inside ``step``. uint8 observations are ``np.round(np.clip(v, 0, 1) * 255)`` (ties to even).
+    ``learner_seat``, the other seats (and chance nodes) are played inside ``step``.
+
+    ``obs_dtype``: ``"compact"`` (the default) writes each env's compact observation, a uint8
+    row of ``Game.compact_len()`` bytes laid out as ``Game.compact_layout()``; ``"float32"``
+    the observation tensor (``Game.observation_shape()``), ``"uint8"`` the tensor as
+    ``np.round(np.clip(v, 0, 1) * 255)`` (ties to even).
 
     ``legal_count`` and ``legal_ids`` list the legal actions of each env (row ``i`` starts
     with its first ``min(legal_count[i], max_legal_actions)`` ids, ascending), for sampling
@@ -175,7 +187,7 @@ class Batch:
         opponent: Optional[str] = None,
         learner_seat: int = 0,
         max_episode_steps: Optional[int] = None,
-        obs_dtype: str = "float32",
+        obs_dtype: str = "compact",
     ) -> Batch: ...
     def reset(
         self,

@@ -27,6 +27,7 @@
 mod action;
 mod bot;
 mod capture;
+mod compact;
 pub mod data;
 mod hidden;
 mod named_position;
@@ -222,6 +223,7 @@ impl Game for Samurai {
             max_chance_outcomes: self.data.tokens.len() as u32,
             observation_shape: vec![tensor::len(self)],
             observation_layout: tensor::layout(self),
+            compact_layout: compact::layout(self),
             max_game_length: self.n as u32 * per_player + figures + passes,
             rules_version: "samurai/1".into(),
             rulebook: "docs/rules/samurai.md (the rules as implemented, in English, from a Korean summary of the Hans im Glück 1998 rules)"
@@ -347,6 +349,10 @@ impl Game for Samurai {
 
     fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
         self.text(body, observer)
+    }
+
+    fn compact_observation(&self, s: &State, player: Player, out: &mut [u8]) {
+        compact::write(self, s, player, out)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

@@ -50,6 +50,7 @@ mod aftermath;
 mod battle;
 mod bot;
 mod cards;
+mod compact;
 mod control;
 pub mod data;
 mod describe;
@@ -216,6 +217,7 @@ impl Game for Sekigahara {
             max_chance_outcomes: (d.side_cards.iter().map(|v| v.len()).max().unwrap_or(0) as u32).max(blocks),
             observation_shape: vec![tensor::len(self)],
             observation_layout: tensor::layout(self),
+            compact_layout: compact::layout(self),
             max_game_length: phases * (movement + combat) + d.weeks as u32 * week + 2 * blocks + 2 * cards,
             rules_version: "sekigahara/3".into(),
             rulebook: "docs/rules/sekigahara.md (the rules as implemented, in English, from Japanese and Korean translations of the GMT 2011 rules)".into(),
@@ -346,6 +348,10 @@ impl Game for Sekigahara {
 
     fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
         self.text(body, observer)
+    }
+
+    fn compact_observation(&self, s: &State, player: Player, out: &mut [u8]) {
+        compact::write(self, s, player, out)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

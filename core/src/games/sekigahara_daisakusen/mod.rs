@@ -52,6 +52,7 @@ mod action;
 mod board;
 mod bot;
 mod combat;
+mod compact;
 pub mod data;
 mod movement;
 mod named_position;
@@ -237,6 +238,7 @@ impl Game for Daisakusen {
             max_chance_outcomes: d.cards.len().max(6) as u32,
             observation_shape: vec![view::tensor_len(self)],
             observation_layout: tensor::layout(self),
+            compact_layout: compact::layout(self),
             max_game_length: units + self.max_turns as u32 * per_turn,
             rules_version: "sekigahara_daisakusen/2".into(),
             rulebook: "docs/rules/sekigahara_daisakusen.md (the rules as implemented, in English, from a Chinese translation of the Game Journal No.32 rules)".into(),
@@ -366,6 +368,10 @@ impl Game for Daisakusen {
 
     fn decision<'a>(&'a self, s: &'a State, _observer: Player) -> impl Serialize + 'a {
         view::pending_json(self, s)
+    }
+
+    fn compact_observation(&self, s: &State, player: Player, out: &mut [u8]) {
+        compact::write(self, s, player, out)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

@@ -52,6 +52,7 @@
 mod action;
 mod bonus;
 mod bot;
+mod compact;
 pub mod data;
 mod flow;
 mod hidden;
@@ -220,6 +221,7 @@ impl Game for Tkr {
             max_chance_outcomes: max_outcomes,
             observation_shape: vec![view::tensor_len(self)],
             observation_layout: tensor::layout(self),
+            compact_layout: compact::layout(self),
             max_game_length: 40_000,
             rules_version: "three_kingdoms_redux/3".into(),
             rulebook: "docs/rules/three_kingdoms_redux.md (the rules as implemented, in English, from the Korean edition)".into(),
@@ -359,6 +361,10 @@ impl Game for Tkr {
 
     fn decision<'a>(&'a self, s: &'a State, _observer: Player) -> impl Serialize + 'a {
         view::decision(self, s)
+    }
+
+    fn compact_observation(&self, s: &State, player: Player, out: &mut [u8]) {
+        compact::write(self, s, player, out)
     }
 
     fn observation_tensor(&self, s: &State, player: Player, out: &mut [f32]) {

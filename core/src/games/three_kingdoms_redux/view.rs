@@ -37,6 +37,10 @@ pub fn tensor_len(g: &Tkr) -> usize {
     3 * (SEAT_SCALARS + d + 36) + gn * 5 + 3 * d + 2 + r * 5 + 54 + 1 + 1 + 4 + 18 + 18 + PENDING_KINDS + 3 + 4 + 1
 }
 
+pub(super) fn pending_index(p: &Pending) -> usize {
+    pending_kind(p).0
+}
+
 fn pending_kind(p: &Pending) -> (usize, &'static str) {
     match p {
         Pending::Criterion => (0, "criterion"),

@@ -78,8 +78,10 @@ class _AECProtocol:
 class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[misc]
     """A kassen game as an AEC environment; agents are ``"player_0"``, ``"player_1"``, ...
 
-    - ``observe(agent)``: ``{"observation": observation_tensor(seat), "action_mask": int8}``
-      (the mask is all zeros for an agent that is not to act);
+    - ``observe(agent)``: ``{"observation": ..., "action_mask": int8}`` (the mask is all zeros
+      for an agent that is not to act); the observation is ``compact_observation(seat)``
+      (uint8, ``game.compact_len()`` bytes, the default) or with ``observation="tensor"``
+      ``observation_tensor(seat)`` (float32);
     - ``state()``: every seat's observation, concatenated in seat order (``state_space``),
       for centralized critics; it holds exactly what the seats together may see;
     - ``step(action)``: the selected agent's action id (``None`` once the game is over);
@@ -106,10 +108,12 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         illegal_action_penalty: Optional[float] = None,
         max_episode_steps: Optional[int] = None,
+        observation: str = "compact",
     ) -> None:
         if _pz is not None:
             super().__init__()
         self.game = game if isinstance(game, Game) else load_game(game, dict(config or {}))
+        self.observation = common.check_observation(observation)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_action_penalty = common.illegal_action_penalty(self.game, illegal_action_penalty)
         if max_episode_steps is not None and max_episode_steps < 1:
@@ -122,13 +126,18 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: List[str] = []
         num_actions = self.game.num_distinct_actions()
-        low, high = observation_bounds(self.game)
+        if observation == "compact":
+            low, high = common.compact_bounds(self.game)
+            dtype: Any = np.uint8
+        else:
+            low, high = observation_bounds(self.game)
+            dtype = np.float32
         self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(low, high, dtype=np.float32),
+            "observation": spaces.Box(low, high, dtype=dtype),
             "action_mask": spaces.Box(0, 1, (num_actions,), MASK_DTYPE),
         }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
-        self.state_space = spaces.Box(np.tile(low.ravel(), n), np.tile(high.ravel(), n), dtype=np.float32)
+        self.state_space = spaces.Box(np.tile(low.ravel(), n), np.tile(high.ravel(), n), dtype=dtype)
         self.game_state: Optional[State] = None
         self._rng = np.random.default_rng()
         self._returns = [0.0] * n
@@ -165,12 +174,17 @@ class KassenAECEnv(_Base if _pz is not None else _AECProtocol):  # type: ignore[
             mask = state.legal_actions_mask().astype(MASK_DTYPE)
         else:
             mask = np.zeros(self.game.num_distinct_actions(), dtype=MASK_DTYPE)
-        return {"observation": state.observation_tensor(seat), "action_mask": mask}
+        return {"observation": self._observation(state, seat), "action_mask": mask}
+
+    def _observation(self, state: State, seat: int) -> np.ndarray:
+        if self.observation == "compact":
+            return state.compact_observation(seat)
+        return state.observation_tensor(seat)
 
     def state(self) -> np.ndarray:
-        """Every seat's observation tensor, flattened and concatenated in seat order."""
+        """Every seat's observation, flattened and concatenated in seat order."""
         state = self._require_state()
-        return np.concatenate([state.observation_tensor(seat).ravel()
+        return np.concatenate([self._observation(state, seat).ravel()
                                for seat in range(self.game.num_players())])
 
     def step(self, action: Optional[int]) -> None:

@@ -4,7 +4,7 @@ and chance sampling."""
 from __future__ import annotations
 
 import functools
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 import numpy as np
 
@@ -85,6 +85,55 @@ def observation_bounds(game: Game) -> Tuple[np.ndarray, np.ndarray]:
     if np.isnan(low).any() or np.isnan(high).any():
         raise ValueError(f"{game.id}: the observation layout does not cover the tensor")
     return low.reshape(shape), high.reshape(shape)
+
+
+#: The observations an environment can give: ``"compact"`` (the default) or ``"tensor"``.
+OBSERVATIONS = ("compact", "tensor")
+
+
+def check_observation(observation: str) -> str:
+    if observation not in OBSERVATIONS:
+        raise ValueError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
+    return observation
+
+
+def compact_bounds(game: Game) -> Tuple[np.ndarray, np.ndarray]:
+    """Per-byte (low, high) of ``compact_observation``, uint8 arrays of ``compact_len()``
+    bytes, from the game's compact layout: a byte field's declared maximum, the used bits
+    of a bit field's last byte, the high byte of a uint16 field's maximum; 255 elsewhere."""
+    size = game.compact_len()
+    low = np.zeros(size, dtype=np.uint8)
+    high = np.full(size, 255, dtype=np.uint8)
+    for f in game.compact_layout():
+        start, count = int(f["offset"]), int(np.prod(f["shape"]))
+        if f["dtype"] == "uint8":
+            high[start:start + count] = min(int(f["high"]), 255)
+        elif f["dtype"] == "bits" and count % 8:
+            high[start + int(f["bytes"]) - 1] = (1 << (count % 8)) - 1
+        elif f["dtype"] == "uint16":
+            high[start + 1:start + 2 * count:2] = min(int(f["high"]) >> 8, 255)
+    return low, high
+
+
+def compact_fields(game: Game, obs: np.ndarray) -> Dict[str, np.ndarray]:
+    """The fields of compact observations ``obs`` (uint8, last axis ``compact_len()``, any
+    leading axes: one observation or a batch) as arrays of their shapes: bits unpacked to
+    0/1 uint8, uint16 and int16 fields as those types, records as their raw bytes."""
+    obs = np.asarray(obs, dtype=np.uint8)
+    lead = obs.shape[:-1]
+    out: Dict[str, np.ndarray] = {}
+    for f in game.compact_layout():
+        raw = obs[..., int(f["offset"]):int(f["offset"]) + int(f["bytes"])]
+        shape = tuple(int(x) for x in f["shape"])
+        count = int(np.prod(shape))
+        if f["dtype"] == "bits":
+            out[f["name"]] = np.unpackbits(raw, axis=-1, count=count, bitorder="little").reshape(lead + shape)
+        elif f["dtype"] in ("uint16", "int16"):
+            dtype = "<u2" if f["dtype"] == "uint16" else "<i2"
+            out[f["name"]] = np.ascontiguousarray(raw).view(dtype).reshape(lead + shape)
+        else:
+            out[f["name"]] = raw.reshape(lead + shape)
+    return out
 
 
 def sample_legal_actions(masks: np.ndarray, rng: np.random.Generator, *,

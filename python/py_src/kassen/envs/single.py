@@ -68,8 +68,11 @@ def random_policy(state: State, rng: np.random.Generator) -> int:
 class KassenEnv(_Base):  # type: ignore[misc]
     """One seat of a kassen game as a single-agent environment.
 
-    - observation: ``state.observation_tensor(agent)`` (float32, ``game.observation_shape()``,
-      inside the finite bounds of the game's observation layout, normally [0, 1]);
+    - observation: with ``observation="compact"`` (the default) ``state.compact_observation(agent)``,
+      a ``Box`` of uint8 of ``game.compact_len()`` bytes laid out as ``game.compact_layout()``
+      (``kassen.envs.common.compact_fields`` splits it into named arrays); with
+      ``observation="tensor"`` ``state.observation_tensor(agent)`` (float32,
+      ``game.observation_shape()``, inside the bounds of the game's observation layout, [0, 1]);
     - action: an action id in ``Discrete(num_distinct_actions)``. The legal ids are
       ``info["action_mask"]`` and ``env.action_masks()`` (int8 0/1, for MaskablePPO);
     - an illegal id, with ``illegal_action="penalize"`` (the default, so that Gymnasium's and
@@ -107,8 +110,10 @@ class KassenEnv(_Base):  # type: ignore[misc]
         illegal_action: str = DEFAULT_ILLEGAL_ACTION,
         illegal_action_penalty: Optional[float] = None,
         max_episode_steps: Optional[int] = None,
+        observation: str = "compact",
     ) -> None:
         self.game = game if isinstance(game, Game) else load_game(game, dict(config or {}))
+        self.observation = common.check_observation(observation)
         self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_action_penalty = common.illegal_action_penalty(self.game, illegal_action_penalty)
         if max_episode_steps is not None and max_episode_steps < 1:
@@ -122,8 +127,12 @@ class KassenEnv(_Base):  # type: ignore[misc]
         self.opponent: Policy = opponent or random_policy
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
-        low, high = observation_bounds(self.game)
-        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        if observation == "compact":
+            low, high = common.compact_bounds(self.game)
+            self.observation_space = spaces.Box(low, high, dtype=np.uint8)
+        else:
+            low, high = observation_bounds(self.game)
+            self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.state: Optional[State] = None
         self._return = 0.0
         self._steps = 0
@@ -217,6 +226,8 @@ class KassenEnv(_Base):  # type: ignore[misc]
                 state.apply_action_as(p, int(self.opponent(state, rng)))
 
     def _obs(self) -> np.ndarray:
+        if self.observation == "compact":
+            return self._require_state().compact_observation(self.agent)
         return self._require_state().observation_tensor(self.agent)
 
     def _info(self) -> Dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 import numpy as np
 
 from kassen._kassen import Batch, Game, load_game
-from kassen.envs.common import MASK_DTYPE, observation_bounds
+from kassen.envs.common import MASK_DTYPE, compact_bounds, observation_bounds
 
 try:
     import gymnasium as _gym
@@ -28,8 +28,10 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
     (the Monte Carlo bot with its default or ``P`` playouts per decision: a stronger opponent,
     at the cost of its search).
 
-    - observations: ``(num_envs, *observation_shape)`` float32 in the layout's bounds, or uint8
-      (``round(v × 255)``) with ``obs_dtype="uint8"``;
+    - observations: ``(num_envs, compact_len)`` uint8 compact observations (the default,
+      ``obs_dtype="compact"``; fields in ``game.compact_layout()``), or the tensor:
+      ``(num_envs, *observation_shape)`` float32 in the layout's bounds (``"float32"``) or
+      uint8 ``round(v × 255)`` (``"uint8"``);
     - actions: one action id per env (``MultiDiscrete``); the legal ids are
       ``info["action_mask"]`` and ``action_masks()`` (int8 0/1, shape ``(num_envs,
       num_actions)``), and as lists ``legal_actions()`` (``(legal_count, legal_ids)``, for
@@ -65,7 +67,7 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
         opponent: str = "random",
         threads: int = 1,
         max_episode_steps: Optional[int] = None,
-        obs_dtype: str = "float32",
+        obs_dtype: str = "compact",
         copy: bool = True,
         seed: int = 0,
     ) -> None:
@@ -80,7 +82,10 @@ class KassenVectorEnv(_gym.vector.VectorEnv):  # type: ignore[misc]
         self.copy = copy
         self.render_mode = None
         low, high = observation_bounds(self.game)
-        if obs_dtype == "uint8":
+        if obs_dtype == "compact":
+            low, high = compact_bounds(self.game)
+            self.single_observation_space = _gym.spaces.Box(low, high, dtype=np.uint8)
+        elif obs_dtype == "uint8":
             self.single_observation_space = _gym.spaces.Box(0, 255, low.shape, np.uint8)
         else:
             self.single_observation_space = _gym.spaces.Box(low, high, dtype=np.float32)
