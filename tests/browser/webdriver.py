@@ -50,13 +50,16 @@ class Browser:
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      f"--window-size={width},{height}", "--hide-scrollbars"]}}}}
         self.session = self._call("POST", "/session", caps)["sessionId"]
+        # Stepping a long replay to its end in one script takes more than WebDriver's default
+        # 30 s on a busy machine.
+        self._s("POST", "/timeouts", {"script": 120_000})
 
     def _call(self, method: str, path: str, body: Optional[dict[str, Any]] = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
                                      headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(req, timeout=60) as r:
+            with urllib.request.urlopen(req, timeout=180) as r:
                 return json.loads(r.read())["value"]
         except urllib.error.HTTPError as e:
             raise WebDriverError(e.read().decode(errors="replace")) from None

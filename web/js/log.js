@@ -16,14 +16,14 @@ function sameHappening(a, b) {
 }
 
 // Appends `events` to the log element `box`; they are marked new unless the log was empty
-// (the first events of a seat), and the marks of earlier ones are cleared. The secret and
-// public sides of one happening share a line.
-export function appendEvents(box, events) {
+// (the first events of a seat), and the marks of earlier ones are cleared. With `merge`, the
+// secret and public sides of one happening share a line (the online page keeps one per event).
+export function appendEvents(box, events, { merge = false } = {}) {
   const fresh = box.childElementCount > 0;
   for (const old of box.querySelectorAll("div.new")) old.classList.remove("new");
   for (const e of events) {
     const last = box.lastElementChild;
-    if (last && sameHappening(last._event, e) && !last._merged) {
+    if (merge && last && sameHappening(last._event, e) && !last._merged) {
       last.append("; " + eventText(e));
       last._merged = true;
       if (fresh) last.className = "new";

@@ -74,7 +74,7 @@ function show(s) {
   if (s.seat !== seat) { clearLog(log); sentences = new Map(); seat = s.seat; shownSvg = null; }
   // The same picture with no moves to click (a bot still thinking) is not drawn again.
   if (s.svg !== shownSvg || s.legal.length) drawBoard(s);
-  if (s.events.length || !log.childElementCount) appendEvents(log, s.events);
+  if (s.events.length || !log.childElementCount) appendEvents(log, s.events, { merge: true });
   for (const e of s.events) {
     if (!sentences.has(e.step)) sentences.set(e.step, []);
     sentences.get(e.step).push(eventText(e));

@@ -119,7 +119,9 @@ impl Canvas {
             y += LINE;
             seat_marker(&mut s, seat, 8.0, y - 5.0, 6.0);
             let you = if f.observer == Some(seat) { " (you)" } else { "" };
-            s.text(20.0, y, PANEL_FONT, "start", "", &format!("{seat_name}{you}: seat {seat}, {}", seat_shape(seat)));
+            // The seat as every text names it (its name, not a second numbering), and its
+            // marker's shape for those who cannot tell the colours apart.
+            s.text(20.0, y, PANEL_FONT, "start", "", &format!("{}{you} ({} marker)", capitalized(seat_name), seat_shape(seat)));
         }
         for (swatch, label) in &self.legend {
             for (i, part) in wrap(label, PANEL - 22.0, PANEL_FONT).iter().enumerate() {
@@ -152,6 +154,12 @@ impl Canvas {
         }
         (s, y + MARGIN)
     }
+}
+
+/// `text` with its first letter in upper case ("tokugawa" -> "Tokugawa").
+fn capitalized(text: &str) -> String {
+    let mut c = text.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// `text` broken at spaces into lines at most `width` wide at font size `size` (a word
@@ -262,4 +270,22 @@ fn draw_footer(s: &mut Svg, f: &Frame, y: f64, w: f64) {
     }
     let text = clip(&text, w - MARGIN * 2.0 - 36.0, 13.0, false);
     s.text(MARGIN + 28.0, y + 26.0, 13.0, "start", "class=\"last-move\"", &text);
+}
+
+#[cfg(test)]
+mod tests {
+    /// The legend names each seat as the rest of the picture and the log do, with "(you)" for
+    /// the observer, and no second numbering ("player 1 (you): seat 0").
+    #[test]
+    fn the_legend_names_seats_once() {
+        for (id, name) in crate::games() {
+            let state = crate::load_game(id, None).expect("the default config loads").new_initial_state(1);
+            let seats = state.view(crate::SPECTATOR).expect("a view")["seats"].clone();
+            let first = seats[0]["name"].as_str().expect("a seat name");
+            let svg = state.render_svg(0).expect("the picture");
+            let you = format!("{}{} (you)", first[..1].to_uppercase(), &first[1..]);
+            assert!(svg.contains(&you), "{name}: no {you:?} in the legend");
+            assert!(!svg.contains(": seat 0"), "{name}: a second seat numbering in the legend");
+        }
+    }
 }

@@ -157,8 +157,8 @@ header h1 { font-size: 16px; margin: 0; }
 #log div.now { background: #F0E442; }
 #log span.n { color: #777; font-size: 11px; margin-right: 4px; }
 </style></head><body>
-<header><h1>%TITLE%</h1><button id="first">&#9198;</button><button id="prev">&#9664;</button>
-<input id="slider" type="range" min="0" value="0" step="1"><button id="next">&#9654;</button><button id="last">&#9197;</button>
+<header><h1>%TITLE%</h1><button id="first" title="first move">|&#9664;</button><button id="prev" title="previous move">&#9664;</button>
+<input id="slider" type="range" min="0" value="0" step="1"><button id="next" title="next move">&#9654;</button><button id="last" title="last move">&#9654;|</button>
 <span id="where"></span></header>
 <div id="wrap"><div id="board"></div><div id="log"></div></div>
 <script id="replay-data" type="application/json">%DATA%</script>
@@ -278,6 +278,24 @@ mod tests {
         let raw: usize = svgs.iter().map(|s| s.len()).sum();
         let packed = serde_json::to_string(&json!({"lines": table, "frames": ops})).unwrap().len();
         assert!(packed * 5 < raw, "{packed} bytes packed from {raw}");
+    }
+
+    /// The buttons' glyphs are drawn by the fonts the page names (Noto Sans, Noto Sans CJK):
+    /// ASCII and the geometric triangles ◀ ▶; U+23ED/U+23EE (⏭ ⏮) are in neither and show as
+    /// boxes.
+    #[test]
+    fn the_buttons_use_glyphs_of_the_named_fonts() {
+        let header = &PAGE[PAGE.find("<header>").expect("a header")..PAGE.find("</header>").expect("a header")];
+        for code in ["&#9198;", "&#9197;", "\u{23ee}", "\u{23ed}"] {
+            assert!(!header.contains(code), "{code} in the replay's buttons");
+        }
+        for id in ["first", "prev", "next", "last"] {
+            let at = header.find(&format!("id=\"{id}\"")).expect("the button");
+            let label = &header[header[at..].find('>').expect("a tag") + at + 1..];
+            let label = &label[..label.find("</button>").expect("a button")];
+            let text = label.replace("&#9664;", "\u{25c0}").replace("&#9654;", "\u{25b6}");
+            assert!(text.chars().all(|c| c.is_ascii_graphic() || c == '\u{25c0}' || c == '\u{25b6}'), "{id}: {label}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::Samurai;
-use crate::events::sentence::{list, title, Read};
+use crate::events::sentence::{count, list, title, Read};
 use crate::events::Body;
 use crate::game::Player;
 
@@ -44,6 +44,11 @@ impl Samurai {
             "token_chosen" => format!("{} takes a token from behind the screen ({} there now)", seat(), e.n("behind_screen")),
             "token_drawn" => format!("{you} draws {}", e.s("name")),
             "token_kept" => format!("{you} keeps a token behind the screen"),
+            // The drawing seat was also told which token (`token_drawn`, the same step): its
+            // line says which, this one only how many are left (one draw, one line).
+            "drew" if observer >= 0 && e.n("seat") == observer as u64 => {
+                format!("{} left in the stack", count(e.n("stack_left"), "token", "tokens"))
+            }
             "drew" => format!("{} draws a token ({} left in the stack)", seat(), e.n("stack_left")),
             "figure_placement_begins" => "The figures are placed on the cities and villages".to_string(),
             "figure_placed" => format!("{} places a {} on {}", seat(), e.s("figure"), self.hex_name(e.n("hex"))),

@@ -16,6 +16,17 @@ impl Daisakusen {
         format!("{} {}", c.id, c.name)
     }
 
+    /// A unit as [`Self::unit_name`] names it ("E13 福島正則"), with the romanized name of a
+    /// commander that has one after it ("E13 福島正則 (Fukushima Masanori)"): what the log
+    /// and the moves show a reader.
+    pub fn unit_label(&self, unit_name: &str) -> String {
+        let id = unit_name.split(' ').next().unwrap_or("");
+        match self.data.counters.iter().find(|c| c.id == id && !c.romaji.is_empty()) {
+            Some(c) => format!("{unit_name} ({})", c.romaji),
+            None => unit_name.to_string(),
+        }
+    }
+
     pub fn hex_name(&self, h: u16) -> String {
         let hx = &self.data.hexes[h as usize];
         if hx.castle != NONE {

@@ -19,7 +19,7 @@ impl Daisakusen {
     pub(super) fn text(&self, e: &Body, _observer: Player) -> Option<String> {
         let side = |k: &str| title(e.s(k));
         let hex = |k: &str| self.hex_text(e.s(k));
-        let unit = |k: &str| e.s(k).to_string();
+        let unit = |k: &str| self.unit_label(e.s(k));
         Some(match e.s("kind") {
             "setup_place" => format!("{} is placed on {}", unit("unit"), hex("hex")),
             "card_drawn" => format!("Turn {}: card {} {} is drawn", e.n("turn"), e.s("id"), e.s("card")),
@@ -98,5 +98,40 @@ impl Daisakusen {
             "game_over" => format!("Game over, a draw: {}", words(e.s("why"))),
             _ => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::SPECTATOR;
+
+    /// A commander is named with its romanized name beside the Japanese, in the log and in the
+    /// moves (issue 33 item 2): "E1 徳川家康 (Tokugawa Ieyasu)".
+    #[test]
+    fn commanders_are_named_in_latin_letters_too() {
+        let mut state = crate::load_game("sekigahara_daisakusen", None).expect("loads").new_initial_state(1);
+        let (mut logged, mut offered) = (false, false);
+        for i in 0..3000u64 {
+            if state.is_terminal() || (logged && offered) {
+                break;
+            }
+            let legal = state.legal_actions();
+            for &a in &legal {
+                let j = state.action_to_json(a).expect("a legal action");
+                if j["verb"] == "commander" {
+                    let text = j["text"].as_str().unwrap_or("");
+                    assert!(text.ends_with(')') && text.contains(" ("), "a commander move without its romaji: {text}");
+                    offered = true;
+                }
+            }
+            state.apply_in_place(legal[(i as usize * 7919) % legal.len()]).expect("a legal action");
+        }
+        for t in state.event_texts_since(SPECTATOR, 0).expect("the spectator's events").into_iter().flatten() {
+            if t.ends_with(" is activated") {
+                assert!(t.contains(" (") && t.contains(") is activated"), "a commander without its romaji: {t}");
+                logged = true;
+            }
+        }
+        assert!(logged && offered, "no commander was activated");
     }
 }

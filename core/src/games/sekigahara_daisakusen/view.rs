@@ -575,7 +575,12 @@ pub fn action_string(g: &Daisakusen, s: &State, a: ActionId) -> String {
 pub fn action_json(g: &Daisakusen, s: &State, a: ActionId) -> Value {
     let d = &g.data;
     let Some(action) = g.decode(a) else { return json!({"id": a, "verb": "invalid"}) };
-    let text = action_string(g, s, a);
+    // The text a reader sees: a commander it names with the romanized name beside the Japanese.
+    let mut text = action_string(g, s, a);
+    if let Action::Commander(u) | Action::Select(u) | Action::Hit(u) = action {
+        let name = g.unit_name(u);
+        text = text.replacen(&name, &g.unit_label(&name), 1);
+    }
     let (verb, extra) = match action {
         Action::Draw(c) => ("draw", json!({"card": d.cards[c as usize].id})),
         Action::Die(n) => ("die", json!({"value": n})),

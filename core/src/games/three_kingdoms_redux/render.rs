@@ -51,9 +51,8 @@ pub fn draw(g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
     let alliance = text(b, "alliance_action");
     let mut spaces: Vec<(String, String, Vec<&Value>)> = ACTIONS
         .iter()
-        .enumerate()
-        .map(|(i, id)| {
-            let name = d.action_names.get(i).filter(|n| !n.is_empty()).cloned().unwrap_or_else(|| title_case(id));
+        .map(|id| {
+            let name = g.action_label(id);
             let placed = list(b, "placements").iter().filter(|p| text(p, "action") == *id).collect();
             (id.to_string(), name, placed)
         })

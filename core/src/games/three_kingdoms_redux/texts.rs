@@ -34,6 +34,18 @@ impl Tkr {
         self.data.regions.iter().find(|r| r.id == id).map_or_else(|| title(id), |r| format!("{} ({})", title(&r.id), r.name_ko))
     }
 
+    /// An action space by its printed name (the data's `action_names`; its id in words where
+    /// the data has none): as the board, the log and the moves name it.
+    pub(super) fn action_label(&self, id: &str) -> String {
+        super::data::ACTIONS
+            .iter()
+            .position(|a| *a == id)
+            .and_then(|i| self.data.action_names.get(i))
+            .filter(|n| !n.is_empty())
+            .cloned()
+            .unwrap_or_else(|| capitalized(&words(id)))
+    }
+
     fn kingdom(v: &Value) -> String {
         v.as_u64().and_then(|k| KINGDOMS.get(k as usize)).map_or_else(|| "?".to_string(), |k| k.to_string())
     }
@@ -42,7 +54,7 @@ impl Tkr {
     pub(super) fn text(&self, e: &Body, observer: Player) -> Option<String> {
         let who = || Self::kingdom(&e["seat"].to_value());
         let you = if observer >= 0 { Self::kingdom(&Value::from(observer)) } else { "Someone".to_string() };
-        let action = |k: &str| format!("“{}”", capitalized(&words(e.s(k))));
+        let action = |k: &str| format!("“{}”", self.action_label(e.s(k)));
         let deck = || DECKS.get(e.n("deck") as usize).copied().unwrap_or("?");
         let kingdoms = |v: Value| -> String { list(&v.as_array().into_iter().flatten().map(Self::kingdom).collect::<Vec<_>>()) };
         Some(match e.s("kind") {

@@ -745,7 +745,13 @@ pub fn action_string(g: &Tkr, s: &State, id: ActionId) -> String {
 }
 
 pub fn action_json(g: &Tkr, s: &State, id: ActionId) -> Value {
-    let text = action_string(g, s, id);
+    // The text a reader sees names an action space as the board and the log do.
+    let mut text = action_string(g, s, id);
+    if let Some(Action::Alliance(x) | Action::Target(x) | Action::Perform(x) | Action::Decline(x)) = g.decode(id) {
+        if let Some(space) = ACTIONS.get(x as usize) {
+            text = text.replacen(space, &format!("“{}”", g.action_label(space)), 1);
+        }
+    }
     let verb = match g.decode(id) {
         Some(a) => format!("{a:?}").split(['(', ' ']).next().unwrap_or("").to_lowercase(),
         None => "invalid".into(),
