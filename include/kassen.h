@@ -163,6 +163,11 @@ enum kassen_status
      */
     KASSEN_STATUS_INVALID_PLAYER = 205,
     /**
+     * A move given as text (`kassen_state_parse_move`) names no legal move, or more than
+     * one; the message names the problem and the legal moves; the state is unchanged.
+     */
+    KASSEN_STATUS_UNREADABLE_MOVE = 206,
+    /**
      * The text is not well-formed JSON.
      */
     KASSEN_STATUS_MALFORMED_JSON = 300,
@@ -1399,6 +1404,62 @@ kassen_status kassen_state_equal(const struct kassen_state *a,
  * never freed by the caller. This function cannot fail.
  */
 const char *kassen_status_name(int32_t status);
+
+/**
+ * What `player` (a seat, or -1 for the spectator) knows of the state as one UTF-8 text for
+ * a language-model agent: the game and seat, what is being decided, the board and the
+ * seat's own holdings, its events since its last decision as sentences and, where it is to
+ * act, its legal moves as a numbered list of their move strings. It never contains
+ * information hidden from that player.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER` or
+ * `KASSEN_STATUS_INVALID_PLAYER`.
+ */
+kassen_status kassen_state_text_observation(const struct kassen_state *state,
+                                            int32_t player,
+                                            struct kassen_buf *out);
+
+/**
+ * Writes to `*out` the legal action of `player` that the NUL-terminated UTF-8 `text` means:
+ * a move string of `kassen_state_text_observation`, its number in the list, or a JSON action
+ * (`{"id": n}` or fields of the action's JSON), in any case, quoted, in a code fence or
+ * inside a sentence, as long as exactly one legal move is meant. The state is never changed.
+ *
+ * Returns `KASSEN_STATUS_UNREADABLE_MOVE` when the text names no legal move or several (the
+ * message of `kassen_last_error_message` names the problem and the legal moves),
+ * `KASSEN_STATUS_NOT_YOUR_TURN`, `KASSEN_STATUS_GAME_OVER`, `KASSEN_STATUS_INVALID_PLAYER`,
+ * `KASSEN_STATUS_INVALID_UTF8` or `KASSEN_STATUS_NULL_POINTER`; on failure `*out` is not
+ * written.
+ */
+kassen_status kassen_state_parse_move(const struct kassen_state *state,
+                                      int32_t player,
+                                      const char *text,
+                                      uint32_t *out);
+
+/**
+ * `kassen_state_parse_move` with the text given as (pointer, length in bytes) of UTF-8,
+ * without a NUL terminator. A NUL byte inside is rejected with
+ * `KASSEN_STATUS_INVALID_ARGUMENT`.
+ *
+ * Returns the statuses of `kassen_state_parse_move` (`KASSEN_STATUS_NULL_POINTER` also when
+ * `text` is NULL with a non-zero length); on failure `*out` is not written.
+ */
+kassen_status kassen_state_parse_move_n(const struct kassen_state *state,
+                                        int32_t player,
+                                        const uint8_t *text,
+                                        size_t len,
+                                        uint32_t *out);
+
+/**
+ * A short primer on the rules of `game` for a language model's system prompt (UTF-8
+ * markdown, at most about 2,000 words), condensed from the game's rules page.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL; on
+ * failure `*out` is not written.
+ */
+kassen_status kassen_game_rules_primer(const struct kassen_game *game, struct kassen_buf *out);
 
 /**
  * The version of the linked kassen library, e.g. `"0.1.0"`.

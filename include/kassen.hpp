@@ -236,6 +236,10 @@ class Game {
     /// document, see docs/positions.md). Another game's document throws
     /// Error(KASSEN_STATUS_WRONG_GAME), a broken one Error(KASSEN_STATUS_INVALID_POSITION).
     State load_position(std::string_view position_json) const;
+    /// A short primer on the game's rules for a language model's system prompt (markdown).
+    std::string rules_primer() const {
+        return detail::text([&](kassen_buf *out) { return kassen_game_rules_primer(game_, out); });
+    }
     /// Draws a view of this game (JSON text, as State::view_json writes it) as SVG.
     /// A NUL byte inside `view_json` throws Error(KASSEN_STATUS_INVALID_ARGUMENT).
     std::string render_view_svg(std::string_view view_json) const {
@@ -421,6 +425,18 @@ class State {
     /// What `player` (a seat or SPECTATOR) may know, as JSON.
     std::string view_json(int32_t player) const {
         return detail::text([&](kassen_buf *out) { return kassen_state_view_json(state_, player, out); });
+    }
+    /// What `player` (a seat or SPECTATOR) knows as one text for a language-model agent
+    /// (docs/text.md), with its numbered legal moves where it is to act.
+    std::string text_observation(int32_t player) const {
+        return detail::text([&](kassen_buf *out) { return kassen_state_text_observation(state_, player, out); });
+    }
+    /// The legal action of `player` that `text` means (a move string, its number or a JSON
+    /// action); throws Error(KASSEN_STATUS_UNREADABLE_MOVE) when it names none or several.
+    uint32_t parse_move(int32_t player, std::string_view text) const {
+        uint32_t out = 0;
+        detail::check(kassen_state_parse_move_n(state_, player, detail::bytes(text), text.size(), &out));
+        return out;
     }
     /// The events `player` has seen, as a JSON array.
     std::string events_json(int32_t player) const {

@@ -36,6 +36,9 @@ pub enum ErrorCode {
     GameOver = 203,
     NotChanceNode = 204,
     InvalidPlayer = 205,
+    /// A move given as text ([`crate::DynState::parse_move`]) names no legal move, or more
+    /// than one.
+    UnreadableMove = 206,
     // --- load (300s) ---
     MalformedJson = 300,
     UnsupportedFormat = 301,
@@ -60,7 +63,7 @@ impl ErrorCode {
     }
 
     /// Every code, in numeric order (for documentation and binding tables).
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 29] = [
         ErrorCode::Ok,
         ErrorCode::NullPointer,
         ErrorCode::InvalidUtf8,
@@ -80,6 +83,7 @@ impl ErrorCode {
         ErrorCode::GameOver,
         ErrorCode::NotChanceNode,
         ErrorCode::InvalidPlayer,
+        ErrorCode::UnreadableMove,
         ErrorCode::MalformedJson,
         ErrorCode::UnsupportedFormat,
         ErrorCode::LoadUnknownGame,
@@ -146,6 +150,9 @@ pub enum RuleError {
     /// leaves out (a determinization of a game that cannot sample a position's hidden parts).
     #[error("{0} is not supported on a state that started at a constructed position")]
     PositionNotSupported(&'static str),
+    /// The text of a move ([`crate::DynState::parse_move`]) means no legal move or several.
+    #[error("{0}")]
+    UnreadableMove(String),
 }
 
 impl RuleError {
@@ -159,6 +166,7 @@ impl RuleError {
             RuleError::InvalidPlayer { .. } => ErrorCode::InvalidPlayer,
             RuleError::BadBuffer { .. } => ErrorCode::BufferTooSmall,
             RuleError::PositionNotSupported(_) => ErrorCode::PositionNotSupported,
+            RuleError::UnreadableMove(_) => ErrorCode::UnreadableMove,
         }
     }
 }

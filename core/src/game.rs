@@ -253,6 +253,20 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
+    /// The board and holdings of a view `body` as compact text for the text observation
+    /// ([`crate::DynState::text_observation`]): named places and who is where, the observer's
+    /// own hidden holdings, scores and tracks. Built from the view only, never from a state.
+    /// `None`: the engine's generic rendering of the view body ([`crate::text::board`]).
+    fn board_text(&self, _body: &Value, _observer: Player) -> Option<String> {
+        None
+    }
+
+    /// A short primer on the rules for a language model's system prompt (at most about
+    /// 2,000 words), condensed from docs/rules/<id>.md ([`crate::text::primer`]). Empty: none.
+    fn rules_primer(&self) -> &'static str {
+        ""
+    }
+
     /// Seat names for the view envelope (`seats[i].name`), one per seat.
     fn seat_names(&self) -> Vec<String> {
         (1..=self.num_players()).map(|i| format!("player {i}")).collect()

@@ -24,6 +24,7 @@ pub mod quantize;
 pub mod render;
 pub mod rng;
 pub mod testing;
+pub mod text;
 pub mod view;
 
 pub use engine::{covered_configs, games, load_game, DynGame, DynState, GameHandle, StateHandle};

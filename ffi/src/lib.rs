@@ -19,6 +19,7 @@ pub mod render;
 pub mod search;
 pub mod state;
 pub mod status;
+pub mod text;
 pub mod version;
 
 use std::ffi::c_char;
@@ -32,6 +33,7 @@ pub use render::*;
 pub use search::*;
 pub use state::*;
 pub use status::{kassen_status, kassen_status_name};
+pub use text::*;
 pub use version::*;
 
 /// The message of the last failed kassen call on this thread, e.g.

@@ -60,6 +60,9 @@ pub enum kassen_status {
     NotChanceNode = 204,
     /// The player id is neither a seat of this game nor the spectator (-1).
     InvalidPlayer = 205,
+    /// A move given as text (`kassen_state_parse_move`) names no legal move, or more than
+    /// one; the message names the problem and the legal moves; the state is unchanged.
+    UnreadableMove = 206,
     /// The text is not well-formed JSON.
     MalformedJson = 300,
     /// The saved state has an unknown `format`.
@@ -88,7 +91,7 @@ pub enum kassen_status {
 impl kassen_status {
     /// Every status, in numeric order. (A function, not an associated const: cbindgen
     /// would export the const to the header.)
-    pub fn all() -> [kassen_status; 28] {
+    pub fn all() -> [kassen_status; 29] {
         [
             kassen_status::Ok,
             kassen_status::NullPointer,
@@ -109,6 +112,7 @@ impl kassen_status {
             kassen_status::GameOver,
             kassen_status::NotChanceNode,
             kassen_status::InvalidPlayer,
+            kassen_status::UnreadableMove,
             kassen_status::MalformedJson,
             kassen_status::UnsupportedFormat,
             kassen_status::LoadUnknownGame,
@@ -144,6 +148,7 @@ impl kassen_status {
             S::GameOver => ErrorCode::GameOver,
             S::NotChanceNode => ErrorCode::NotChanceNode,
             S::InvalidPlayer => ErrorCode::InvalidPlayer,
+            S::UnreadableMove => ErrorCode::UnreadableMove,
             S::MalformedJson => ErrorCode::MalformedJson,
             S::UnsupportedFormat => ErrorCode::UnsupportedFormat,
             S::LoadUnknownGame => ErrorCode::LoadUnknownGame,
@@ -180,6 +185,7 @@ impl kassen_status {
             ErrorCode::GameOver => S::GameOver,
             ErrorCode::NotChanceNode => S::NotChanceNode,
             ErrorCode::InvalidPlayer => S::InvalidPlayer,
+            ErrorCode::UnreadableMove => S::UnreadableMove,
             ErrorCode::MalformedJson => S::MalformedJson,
             ErrorCode::UnsupportedFormat => S::UnsupportedFormat,
             ErrorCode::LoadUnknownGame => S::LoadUnknownGame,
@@ -220,6 +226,7 @@ impl kassen_status {
             S::GameOver => "KASSEN_STATUS_GAME_OVER\0",
             S::NotChanceNode => "KASSEN_STATUS_NOT_CHANCE_NODE\0",
             S::InvalidPlayer => "KASSEN_STATUS_INVALID_PLAYER\0",
+            S::UnreadableMove => "KASSEN_STATUS_UNREADABLE_MOVE\0",
             S::MalformedJson => "KASSEN_STATUS_MALFORMED_JSON\0",
             S::UnsupportedFormat => "KASSEN_STATUS_UNSUPPORTED_FORMAT\0",
             S::LoadUnknownGame => "KASSEN_STATUS_LOAD_UNKNOWN_GAME\0",

@@ -50,6 +50,12 @@ impl Game {
         self.inner.action_target(action)
     }
 
+    /// A short primer on the game's rules for a language model's system prompt (at most
+    /// about 2,000 words), condensed from the game's rules page (docs/rules/<id>.md).
+    fn rules_primer(&self) -> &'static str {
+        self.inner.rules_primer()
+    }
+
     /// Static facts about the game and its normalized config, as a dict.
     fn info<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
         let v = guard(|| Ok(self.inner.info_json()))?;

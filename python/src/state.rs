@@ -233,6 +233,24 @@ impl State {
         self.with_detached(py, |s| guard(|| Ok(s.view_json(p)?)))
     }
 
+    /// What `player` (`-1`: spectator) knows as one text for a language-model agent
+    /// (docs/text.md): the game and seat, the decision, the board and holdings, its events
+    /// since its last decision and, where it acts, its numbered legal moves.
+    fn text_observation(&self, py: Python<'_>, player: IntArg) -> Result<String> {
+        let p = self.player(&player)?;
+        self.with_detached(py, |s| guard(|| Ok(s.text_observation(p)?)))
+    }
+
+    /// The legal action of `player` that `text` means: a move string of the text
+    /// observation, its number, or a JSON action, in any case, quoted, fenced or inside a
+    /// sentence, as long as exactly one legal move is meant. Raises `UnreadableMoveError`
+    /// (naming the problem and the options), `NotYourTurnError` or `GameOverError`; never
+    /// changes the state.
+    fn parse_move(&self, py: Python<'_>, player: IntArg, text: &str) -> Result<u32> {
+        let p = self.player(&player)?;
+        self.with_detached(py, |s| guard(|| Ok(s.parse_move(p, text)?)))
+    }
+
     /// The board as `player` (`-1`: spectator) sees it, as SVG text drawn from that
     /// player's view alone.
     fn render_svg(&self, py: Python<'_>, player: IntArg) -> Result<String> {

@@ -61,6 +61,13 @@ namespace Kassen
             return Utf8.TakeBuf(Native.kassen_game_info_json(handle, out buf), ref buf);
         }
 
+        /// <summary>A short primer on the game's rules for a language model's system prompt (markdown).</summary>
+        public string RulesPrimer()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_game_rules_primer(handle, out buf), ref buf);
+        }
+
         /// <summary>Draws a view of this game (JSON text, as State.ViewJson writes it) as an SVG document.</summary>
         public string RenderViewSvg(string viewJson)
         {

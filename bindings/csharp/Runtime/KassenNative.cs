@@ -138,6 +138,9 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_action_to_string(StateHandle state, uint action, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_action_to_json(StateHandle state, uint action, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_view_json(StateHandle state, int player, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_text_observation(StateHandle state, int player, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_parse_move_n(StateHandle state, int player, byte[] text, UIntPtr len, out uint action);
+        [DllImport(Lib)] internal static extern int kassen_game_rules_primer(GameHandle game, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_events_json(StateHandle state, int player, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_events_since_json(StateHandle state, int player, ulong fromIndex, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_observation_tensor(StateHandle state, int player, float[] buf, UIntPtr cap, out UIntPtr len);

@@ -290,6 +290,26 @@ namespace Kassen
             return Utf8.TakeBuf(Native.kassen_state_view_json(handle, player, out buf), ref buf);
         }
 
+        /// <summary>What `player` (a seat or Kassen.Spectator) knows as one text for a
+        /// language-model agent, with its numbered legal moves where it is to act.</summary>
+        public string TextObservation(int player)
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_text_observation(handle, player, out buf), ref buf);
+        }
+
+        /// <summary>The legal action of `player` that `text` means (a move string, its number
+        /// or a JSON action); throws KassenException (KASSEN_STATUS_UNREADABLE_MOVE) when it
+        /// names none or several.</summary>
+        public uint ParseMove(int player, string text)
+        {
+            if (text == null) throw new ArgumentNullException("text");
+            byte[] bytes = Utf8.ToBytes(text);
+            uint action;
+            Kassen.Check(Native.kassen_state_parse_move_n(handle, player, bytes, Utf8.Len(bytes), out action));
+            return action;
+        }
+
         /// <summary>The events `player` has seen, as a JSON array.</summary>
         public string EventsJson(int player)
         {

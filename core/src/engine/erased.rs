@@ -92,6 +92,14 @@ impl<G: Game> DynGame for Instance<G> {
         self.rules.event_text(body, observer)
     }
 
+    fn rules_primer(&self) -> &'static str {
+        self.rules.rules_primer()
+    }
+
+    fn name(&self) -> &'static str {
+        super::REGISTRY.iter().find(|e| e.id == G::ID).map_or(G::ID, |e| e.name)
+    }
+
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String> {
         crate::testing::check(&self.arc(), seeds)
     }
@@ -205,6 +213,33 @@ impl<G: Game> DynState for Bound<G> {
         }
         keys[slot] = Some(key);
         Ok(key)
+    }
+
+    fn text_observation(&self, player: Player) -> Result<String, RuleError> {
+        self.check_player(player)?;
+        let rules = &self.game.rules;
+        let view = crate::view::envelope(rules, &self.game.info, &self.state, player, self.last_seen(player));
+        let board = rules.board_text(&view["body"], player).unwrap_or_else(|| crate::text::board::render(&view["body"]));
+        let events: Vec<String> = self
+            .decision_events(player)
+            .iter()
+            .map(|e| rules.event_text(&e.body, player).unwrap_or_else(|| crate::text::generic_sentence(&e.body)))
+            .collect();
+        let mut moves = Vec::new();
+        if player >= 0 && rules.current_player(&self.state) == player {
+            let mut legal = Vec::new();
+            rules.legal_actions(&self.state, &mut legal);
+            moves = legal.iter().map(|&a| rules.action_to_string(&self.state, a)).collect();
+        }
+        let parts = crate::text::observation::Parts {
+            game_name: DynGame::name(&*self.game),
+            observer: player,
+            view: &view,
+            board: &board,
+            events: &events,
+            moves: &moves,
+        };
+        Ok(crate::text::observation::write(&parts))
     }
 
     fn info_state_string(&self, player: Player) -> Result<String, RuleError> {

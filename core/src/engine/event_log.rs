@@ -151,6 +151,18 @@ impl<G: Game> Bound<G> {
         }
     }
 
+    /// The events `player` saw since its last decision (the step of its last move; every
+    /// event when it has not moved yet); for the spectator, since the last move of anyone.
+    /// Both are known to the observer: every seat knows who moved at which step.
+    pub(super) fn decision_events(&self, player: Player) -> Vec<Event> {
+        self.with_log(|log| {
+            let from = log.moves.iter().rev().find(|m| player == SPECTATOR || m.actor == player).map_or(0, |m| m.step);
+            let list = log.list.as_slice();
+            let start = list.iter().rposition(|e| e.step < from).map_or(0, |i| i + 1);
+            list[start..].iter().filter(|e| e.audience.includes(player)).cloned().collect()
+        })
+    }
+
     /// The moves of this state's log as `player` knows them: `[step, actor, action or null]`.
     pub(super) fn known_moves(&self, player: Player) -> Vec<Value> {
         self.with_log(|log| log.moves.iter().map(|m| json!([m.step, m.actor, m.known_to(player)])).collect())

@@ -56,6 +56,10 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn action_target(&self, a: ActionId) -> Option<String>;
     /// A short human sentence for an event `observer` was shown ([`Game::event_text`](crate::game::Game::event_text)).
     fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String>;
+    /// The game's rules primer for a language model's system prompt ([`Game::rules_primer`](crate::game::Game::rules_primer)).
+    fn rules_primer(&self) -> &'static str;
+    /// The game's full name, as the registry lists it.
+    fn name(&self) -> &'static str;
     /// Runs the shared conformance suite (crate::testing) on this game from the given seeds.
     fn conformance(&self, seeds: &[u64]) -> Result<crate::testing::Report, String>;
     /// N states of this game stepped by one call ([`crate::batch`]).
@@ -141,6 +145,37 @@ pub trait DynState: Send + Sync {
     /// as it grows: a repeated query on the same state is a cached read, a query after a step
     /// costs only what is new.
     fn info_state_hash(&self, player: Player) -> Result<u64, RuleError>;
+    /// What `player` knows as one self-contained text for a language-model agent
+    /// (docs/text.md): the game and seat, what is being decided, the board and the seat's
+    /// holdings, its events since its last decision as sentences and, where it acts, its legal
+    /// moves as a numbered list of their move strings. Built from the seat's view, events and
+    /// legal actions only: a seat's text equals its determinizations' (the conformance suite
+    /// checks it).
+    fn text_observation(&self, player: Player) -> Result<String, RuleError>;
+    /// The legal move of `player` that `text` means ([`crate::text::parse`]): a move string of
+    /// the text observation, its number in the list, or a JSON action (`{"id": n}` or fields of
+    /// the action's JSON), in any case, quoted, in a code fence or inside a sentence, as long
+    /// as exactly one legal move is meant. Errors: not the player's turn, the game is over, or
+    /// `UnreadableMove` naming the problem and the options. Never changes the state.
+    fn parse_move(&self, player: Player, text: &str) -> Result<ActionId, RuleError> {
+        if self.is_terminal() {
+            return Err(RuleError::GameOver);
+        }
+        if player != self.current_player() {
+            let n = self.game().num_players();
+            if !(0..n as Player).contains(&player) {
+                return Err(RuleError::InvalidPlayer { player, num_players: n as u32 });
+            }
+            return Err(RuleError::NotYourTurn { player, current: self.current_player() });
+        }
+        let mut legal = Vec::new();
+        self.legal_actions_into(&mut legal);
+        let mut moves = Vec::with_capacity(legal.len());
+        for a in legal {
+            moves.push(crate::text::parse::Candidate { id: a, text: self.action_to_string(a)?, json: self.action_to_json(a)? });
+        }
+        crate::text::parse::resolve(text, &moves)
+    }
     /// The information state behind [`DynState::info_state_hash`] as a JSON string:
     /// `{"player", "current_player", "events", "moves"}`, `moves` as `[step, actor, action]`
     /// with `action` null where `player` may not see it. A game that started at a constructed

@@ -36,6 +36,7 @@ pub mod named;
 pub(crate) mod positions;
 pub mod schema;
 mod soak;
+mod text;
 mod variants;
 pub use soak::{soak, SoakReport};
 
@@ -156,6 +157,9 @@ fn check_one<G: Game>(
         if cp >= 0 {
             // Its own generator: the conformance games stay the ones they were.
             check_bot_hooks(game, &s, &legal, &mut Rng::from_seed(seed ^ (step as u64) << 20))?;
+        }
+        if step % 10 == 0 {
+            text::check(&s, players, &mut rng.clone()).map_err(|e| format!("text at step {step}: {e}"))?;
         }
         if step % 25 == 0 {
             check_events_append(&s, &legal, players)?;

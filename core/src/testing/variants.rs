@@ -58,7 +58,7 @@ fn told(s: &StateHandle, p: Player, since: usize) -> Result<Told, String> {
 }
 
 /// The first difference of two texts, with some context on either side.
-fn first_difference(a: &str, b: &str) -> String {
+pub(super) fn first_difference(a: &str, b: &str) -> String {
     let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     let cut = |t: &str| {
         let from = (0..=at.saturating_sub(120)).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);

@@ -59,6 +59,7 @@ from kassen.exceptions import (
     NotYourTurnError,
     RuleError,
     SetupError,
+    UnreadableMoveError,
 )
 
 if _find_spec("gymnasium") is not None:
@@ -97,4 +98,5 @@ __all__ = [
     "GameOverError",
     "InvalidArgumentError",
     "ArgumentTypeError",
+    "UnreadableMoveError",
 ]

@@ -23,6 +23,7 @@ Every exception is a :class:`KassenError` carrying ``.code``, the stable number 
     │   ├── GameOverError              203
     │   ├── NotChanceNodeError         204
     │   ├── InvalidPlayerError         205
+    │   ├── UnreadableMoveError        206   a text move names no legal move, or several
     │   └── PositionNotSupportedError  307   needs the history a constructed position lacks
     └── LoadError, ValueError                a saved state or position cannot be loaded
         ├── WrongGameError               6
@@ -60,6 +61,7 @@ __all__ = [
     "GameOverError",
     "NotChanceNodeError",
     "InvalidPlayerError",
+    "UnreadableMoveError",
     "LoadError",
     "WrongGameError",
     "MalformedJsonError",
@@ -188,6 +190,13 @@ class InvalidPlayerError(RuleError):
     default_code = 205
 
 
+class UnreadableMoveError(RuleError):
+    """A move given as text (``State.parse_move``) names no legal move, or more than one;
+    the message names the problem and the legal moves."""
+
+    default_code = 206
+
+
 class PositionNotSupportedError(RuleError):
     """The state started at a constructed position and the call needs what the position leaves
     out: a determinization (and so a search bot's move) in a game that cannot sample the
@@ -267,6 +276,7 @@ ERROR_CLASSES: Dict[int, Type[KassenError]] = {
         GameOverError,
         NotChanceNodeError,
         InvalidPlayerError,
+        UnreadableMoveError,
         WrongGameError,
         MalformedJsonError,
         UnsupportedFormatError,

@@ -347,6 +347,10 @@ impl Game for Samurai {
         view::action_is_public(self, a)
     }
 
+    fn rules_primer(&self) -> &'static str {
+        include_str!("primer.md")
+    }
+
     fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
         self.text(body, observer)
     }

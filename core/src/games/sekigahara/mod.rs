@@ -346,6 +346,10 @@ impl Game for Sekigahara {
         describe::is_public(self, a)
     }
 
+    fn rules_primer(&self) -> &'static str {
+        include_str!("primer.md")
+    }
+
     fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
         self.text(body, observer)
     }

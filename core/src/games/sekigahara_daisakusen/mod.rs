@@ -358,6 +358,10 @@ impl Game for Daisakusen {
         render::action_target(self, a)
     }
 
+    fn rules_primer(&self) -> &'static str {
+        include_str!("primer.md")
+    }
+
     fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String> {
         self.text(body, observer)
     }
