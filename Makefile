@@ -10,9 +10,9 @@ help: ## list the targets
 
 # One cargo build of kassen-core and its demo, in the debug profile and target directory the
 # tests use (so `make test` afterwards compiles nothing of it again); then the demo binary runs.
-demo: ## build kassen-core and its demo (debug profile, like the tests) and play every game end to end between the built-in bots
-	@echo "make demo: step 1 of 2: compiling kassen-core and the demo (debug profile, $(CARGO_TARGET_DIR)/debug; a few minutes on a first build)"
-	$(CARGO) build -p kassen-core --example demo
+demo: ## build everything (debug profile, like the tests: one compile of each crate) and play every game end to end between the built-in bots
+	@echo "make demo: step 1 of 2: compiling the engine, the C library, the game server and the demo (debug profile, $(CARGO_TARGET_DIR)/debug; several minutes on a first build)"
+	$(CARGO) build --workspace --exclude kassen-python --lib --bins --example demo
 	@echo "make demo: step 2 of 2: playing every game between the built-in bots (under 2 minutes); replays go to demo-output/"
 	$(CARGO_TARGET_DIR)/debug/examples/demo
 
