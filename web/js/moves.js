@@ -15,8 +15,11 @@ export function showMoves(box, legal, onAct) {
 }
 
 // Marks the buttons of the moves `ids` (those a board click leaves to choose from).
+// The first of them is scrolled into the list's view, so a long list shows what to pick.
 export function markCandidates(box, ids) {
   for (const b of box.children) b.classList.toggle("candidate", ids.includes(Number(b.dataset.action)));
+  const first = box.querySelector("button.candidate");
+  if (first) first.scrollIntoView({ block: "nearest" });
 }
 
 // The moves grouped by the board element they name: Map target -> [ids].

@@ -229,27 +229,24 @@ impl ser::SerializeMap for &mut Sink<'_> {
     }
 }
 
-impl ser::SerializeStruct for &mut Sink<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> Result<(), Never> {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
+/// The fields of a struct, in declaration order; their names are not written.
+macro_rules! named_compound {
+    ($tr:ident) => {
+        impl ser::$tr for &mut Sink<'_> {
+            type Ok = ();
+            type Error = Never;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> Result<(), Never> {
+                v.serialize(&mut **self)
+            }
+            fn end(self) -> Result<(), Never> {
+                Ok(())
+            }
+        }
+    };
 }
 
-impl ser::SerializeStructVariant for &mut Sink<'_> {
-    type Ok = ();
-    type Error = Never;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> Result<(), Never> {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Never> {
-        Ok(())
-    }
-}
+named_compound!(SerializeStruct);
+named_compound!(SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {

@@ -13,9 +13,9 @@ pub fn condense(markdown: &str) -> String {
     let mut engine_section = false;
     for line in markdown.lines() {
         if let Some(h) = line.strip_prefix("## ") {
-            // The engine's own formats (positions, views, tensors) are no rules of play.
+            // The engine's own formats (positions, views, observations) are no rules of play.
             let h = h.to_lowercase();
-            engine_section = h.starts_with("positions") || h.starts_with("views");
+            engine_section = ["positions", "views", "compact observation", "observation"].iter().any(|s| h.starts_with(s));
         }
         if engine_section {
             continue;
