@@ -269,7 +269,7 @@ static void batch(const std::string &id) {
 
     kassen::Batch bytes(game, "{\"num_envs\": 2, \"seed\": 17, \"obs_dtype\": \"uint8\"}");
     kassen::BatchBuffers u8(bytes.dims());
-    kassen::Batch floats(game, "{\"num_envs\": 2, \"seed\": 17}");
+    kassen::Batch floats(game, "{\"num_envs\": 2, \"seed\": 17, \"obs_dtype\": \"float32\"}");
     kassen::BatchBuffers f32(floats.dims());
     bytes.reset(u8.spans());
     floats.reset(f32.spans());
@@ -279,6 +279,12 @@ static void batch(const std::string &id) {
         rounded = u8.obs_u8[i] == static_cast<uint8_t>(std::nearbyint(v));
     }
     CHECK(rounded && u8.mask == f32.mask);
+
+    // The default observation is the compact one, as bytes.
+    kassen::Batch compact(game, "{\"num_envs\": 2, \"seed\": 17}");
+    kassen::BatchBuffers c8(compact.dims());
+    compact.reset(c8.spans());
+    CHECK(c8.obs_f32.empty() && game.compact_len() > 0 && c8.obs_u8.size() == 2 * game.compact_len());
 }
 
 int main() {

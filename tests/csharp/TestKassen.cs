@@ -306,7 +306,7 @@ static class TestKassen
     static void BatchEpisodes(string id)
     {
         using (var game = new Game(id))
-        using (var batch = new Batch(game, "{\"num_envs\": 2, \"seed\": 17}"))
+        using (var batch = new Batch(game, "{\"num_envs\": 2, \"seed\": 17, \"obs_dtype\": \"float32\"}"))
         using (var replay = game.NewInitialState(Batch.EpisodeSeed(17, 0, 0)))
         {
             Check(batch.NumEnvs == 2 && batch.NumPlayers == game.NumPlayers && batch.NumActions == game.NumDistinctActions
@@ -350,7 +350,7 @@ static class TestKassen
             Check(obs.SequenceEqual(batch.Observations), id + ": a rejected batch step writes nothing");
         }
         using (var game = new Game(id))
-        using (var floats = new Batch(game, "{\"num_envs\": 3, \"seed\": 4}"))
+        using (var floats = new Batch(game, "{\"num_envs\": 3, \"seed\": 4, \"obs_dtype\": \"float32\"}"))
         using (var bytes = new Batch(game, "{\"num_envs\": 3, \"seed\": 4, \"obs_dtype\": \"uint8\"}"))
         {
             floats.Reset();
@@ -359,6 +359,13 @@ static class TestKassen
                 && Enumerable.Range(0, floats.Observations.Length).All(
                     i => bytes.ObservationsUint8[i] == (byte)Math.Round(Math.Min(Math.Max(floats.Observations[i], 0f), 1f) * 255f, MidpointRounding.ToEven));
             Check(rounded, id + ": uint8 batch observations are the rounded float ones");
+        }
+        using (var game = new Game(id))
+        using (var compact = new Batch(game, "{\"num_envs\": 3, \"seed\": 4}"))
+        {
+            compact.Reset();
+            Check(compact.Observations.Length == 0 && compact.ObservationsUint8.Length == 3 * game.CompactLength
+                  && game.CompactLength > 0, id + ": a batch observes compact bytes by default");
         }
     }
 
