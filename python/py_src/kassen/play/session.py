@@ -418,12 +418,7 @@ class Session:
                     raise ValueError("the next player has not taken the screen yet")
                 state, seat = self.state.clone(), self.seat
             else:
-                path = self._path(name)
-                if not path.is_file():
-                    raise ValueError(f"no saved game {name!r}")
-                doc = json.loads(path.read_text(encoding="utf-8"))
-                if doc.get("format") != SAVE_FORMAT:
-                    raise ValueError(f"{name!r} is not a kassen.play save")
+                doc = self._read_save(name)
                 state = State.from_json(json.dumps(doc["state"]))
                 seat = doc.get("seat")
                 players = doc.get("players")
@@ -437,6 +432,16 @@ class Session:
             raise ValueError("a save name is 1 to 64 letters, digits, '-' or '_'")
         return self.save_dir / f"{name}.kassen.json"
 
+    def _read_save(self, name: str) -> dict[str, Any]:
+        """The document of the save `name`, checked to be a kassen.play save."""
+        path = self._path(name)
+        if not path.is_file():
+            raise ValueError(f"no saved game {name!r}")
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("format") != SAVE_FORMAT:
+            raise ValueError(f"{name!r} is not a kassen.play save")
+        return doc
+
     def save(self, name: str) -> dict[str, Any]:
         """Writes the game (the whole state and who plays each seat) to a file on the server;
         nothing of it is sent to the page."""
@@ -449,12 +454,7 @@ class Session:
     def load(self, name: str) -> dict[str, Any]:
         """Continues a saved game."""
         with self._lock:
-            path = self._path(name)
-            if not path.is_file():
-                raise ValueError(f"no saved game {name!r}")
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            if doc.get("format") != SAVE_FORMAT:
-                raise ValueError(f"{name!r} is not a kassen.play save")
+            doc = self._read_save(name)
             state = State.from_json(json.dumps(doc["state"]))
             game = state.game()
             self._start(game.id, game.info()["config"], 0, int(doc.get("seed", 0)), doc["players"], state=state)
