@@ -29,6 +29,7 @@ CLASS_TO_CORE = {
     ex.GameOverError: "GameOver",
     ex.NotChanceNodeError: "NotChanceNode",
     ex.InvalidPlayerError: "InvalidPlayer",
+    ex.UnreadableMoveError: "UnreadableMove",
     ex.MalformedJsonError: "MalformedJson",
     ex.UnsupportedFormatError: "UnsupportedFormat",
     ex.LoadUnknownGameError: "LoadUnknownGame",
