@@ -24,9 +24,10 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 PY="$VENV/bin/python"
 # open_spiel: a manylinux wheel (about 16 MB) for the OpenSpiel adapter tests;
-# resvg-py and pillow (about 8 MB): the rgb_array render mode.
+# resvg-py and pillow (about 8 MB): the rgb_array render mode. mcp and textarena (CPython >= 3.10;
+# about 75 s on a clean venv, no torch): the MCP server and TextArena environment tests.
 "$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema open_spiel \
-    resvg-py pillow \
+    resvg-py pillow mcp textarena \
     ${KASSEN_EXTRA_PIP:-}
 
 WHEELS="$TARGET/wheels/python-debug"
