@@ -3,6 +3,7 @@ Ollama, ...) on the standard library alone."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import time
@@ -74,7 +75,9 @@ class ChatEndpoint:
                     delay *= 2
                     continue
                 raise EndpointError(f"{self.base_url}: HTTP {e.code}: {detail}") from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError, json.JSONDecodeError) as e:
+            # OSError: URLError, connection errors and timeouts (socket.timeout is no
+            # TimeoutError before Python 3.10); HTTPException: a reply cut short.
+            except (OSError, http.client.HTTPException, json.JSONDecodeError) as e:
                 if attempt < self.retries:
                     time.sleep(delay)
                     delay *= 2
