@@ -105,8 +105,8 @@ def build_server(name: str = "kassen") -> Any:
         from mcp.server.mcpserver import MCPServer as Server
         from mcp.server.mcpserver.exceptions import ToolError
     except ImportError:  # mcp 1.x
-        from mcp.server.fastmcp import FastMCP as Server
-        from mcp.server.fastmcp.exceptions import ToolError
+        from mcp.server.fastmcp import FastMCP as Server  # type: ignore[attr-defined,no-redef]
+        from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
 
     server = Server(name, instructions=__doc__)
     games_ = Games()
