@@ -126,3 +126,25 @@ def test_a_seeded_episode_replays():
         return seen, env.close()[0]
 
     assert episode() == episode()
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    ["LLMObservationWrapper", "GameBoardObservationWrapper", "GameMessagesObservationWrapper",
+     "GameMessagesAndCurrentBoardObservationWrapper"],
+)
+def test_textarenas_observation_wrappers_show_the_moves_to_choose_from(wrapper):
+    env = ta.wrappers.ActionFormattingWrapper(getattr(ta.wrappers, wrapper)(ta.make("Kassen-Samurai-v0-raw")))
+    env.reset(num_players=2, seed=5)
+    agents = {p: ScriptedAgent(10 + p, bad_every=5) for p in range(2)}
+    done, steps = False, 0
+    while not done:
+        pid, observation = env.get_observation()
+        assert isinstance(observation, str)
+        # The latest move list in the text is the current one.
+        assert int(MOVES.findall(observation)[-1]) == len(env.kassen_state.legal_actions())
+        done, _ = env.step(agents[pid](observation))
+        steps += 1
+    rewards, _ = env.close()
+    assert env.kassen_state.is_terminal() and steps > 10
+    assert [rewards[p] for p in range(2)] == list(env.kassen_state.returns())
