@@ -24,10 +24,13 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 PY="$VENV/bin/python"
 # open_spiel: a manylinux wheel (about 16 MB) for the OpenSpiel adapter tests;
-# resvg-py and pillow (about 8 MB): the rgb_array render mode. mcp and textarena (CPython >= 3.10;
-# about 75 s on a clean venv, no torch): the MCP server and TextArena environment tests.
+# resvg-py and pillow (about 8 MB): the rgb_array render mode. mcp and textarena (about 75-90 s on a
+# clean venv, no torch): the MCP server and TextArena environment tests; both need CPython >= 3.10
+# (on an older one those tests are skipped).
+AGENT_PIP=""
+if "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then AGENT_PIP="mcp textarena"; fi
 "$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema open_spiel \
-    resvg-py pillow mcp textarena \
+    resvg-py pillow $AGENT_PIP \
     ${KASSEN_EXTRA_PIP:-}
 
 WHEELS="$TARGET/wheels/python-debug"
