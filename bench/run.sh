@@ -2,6 +2,7 @@
 # Random-playout benchmarks of kassen through every surface, on one core:
 #   Rust   core/benches/playouts.rs       -> bench-results/rust.json
 #   Rust   core/benches/views.rs          -> bench-results/views.json (view and event JSON per call)
+#   Rust   core/benches/text.rs           -> bench-results/text.json (text observations per decision)
 #   C      bench/c/bench.c + libkassen.a  -> bench-results/c.json
 #   Python python/bench/bench_python.py   -> bench-results/python.json (RELEASE wheel in .venv)
 #   Python RL  python/bench/bench_rl.py   -> bench-results/python_rl.json (batch, vector env, both cores)
@@ -21,7 +22,7 @@ VENV=${KASSEN_VENV:-.venv}
 case "$VENV" in /*) ;; *) VENV=$ROOT/$VENV ;; esac
 CC=${CC:-cc}
 mkdir -p "$OUT"
-rm -f "$OUT/rust.json" "$OUT/views.json" "$OUT/search.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/python_rl.json" "$OUT/summary.json"
+rm -f "$OUT/rust.json" "$OUT/views.json" "$OUT/text.json" "$OUT/search.json" "$OUT/batch.json" "$OUT/c.json" "$OUT/python.json" "$OUT/python_rl.json" "$OUT/summary.json"
 
 echo "== Rust: cargo bench -p kassen-core --bench playouts"
 KASSEN_BENCH_OUT="$OUT/rust.json" cargo bench -p kassen-core --bench playouts
@@ -37,6 +38,10 @@ KASSEN_BENCH_BATCH_OUT="$OUT/batch.json" cargo bench -p kassen-core --bench batc
 echo
 echo "== Rust: cargo bench -p kassen-core --bench search (IS-MCTS iterations per second)"
 KASSEN_BENCH_SEARCH_OUT="$OUT/search.json" cargo bench -p kassen-core --bench search
+
+echo
+echo "== Rust: cargo bench -p kassen-core --bench text (text observations: tokens and time per decision)"
+KASSEN_BENCH_TEXT_OUT="$OUT/text.json" cargo bench -p kassen-core --bench text
 
 echo
 echo "== C: the C ABI (include/kassen.h, the release libkassen.a)"

@@ -19,6 +19,8 @@ prints one table comparing the surfaces, then the goals:
     arena` left one), and the `normal` level decides within 1 s on one core in every game;
   - from DIR/views.json (core/benches/views.rs): view_json <= 50 us per call for every game,
     config and observer (a seat and the spectator);
+  - from DIR/text.json (core/benches/text.rs): a text observation <= 100 us per decision and a
+    typical decision (the mean over random games) <= 3,000 tokens (characters / 4), every game;
   - from DIR/python_rl.json (python/bench/bench_rl.py): the batch from Python >= 20x the
     single-state Python loop on every game, >= 2,000,000 env-steps/s for Samurai 2p, >= 1.7x
     from 1 to 2 threads for Samurai 2p, >= 1,000,000 learner steps/s for Samurai 2p against
@@ -48,6 +50,8 @@ GOAL_BATCH_OVER_SINGLE = 20.0
 GOAL_SAMURAI_2P_BATCH = 2_000_000
 GOAL_VECTOR_ENV_SLOWDOWN = 1.5
 GOAL_VIEW_US = 50.0
+GOAL_TEXT_US = 100.0
+GOAL_TEXT_TOKENS = 3000
 
 
 def at_least(goal: str, measured: Optional[float], limit: float, key: str = "measured") -> Dict[str, Any]:
@@ -94,6 +98,24 @@ def view_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
             "measured": cost[worst] if worst else None, "slowest": worst,
             "events_json_us_max": events,
             "pass": None if worst is None else cost[worst] <= GOAL_VIEW_US},
+    }
+
+
+def text_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """The goals of the text benchmark (core/benches/text.rs): the slowest text observation
+    and the longest typical decision, over every game and config."""
+    rows = (data or {}).get("rows", [])
+    if not rows:
+        return {}
+    label = lambda r: f"{r['game']} {json.dumps(r['config'], sort_keys=True)}"
+    slow = max(rows, key=lambda r: r["text_us"])
+    long = max(rows, key=lambda r: r["tokens"]["mean"])
+    return {
+        "text_observation_us": {"goal": f"<= {GOAL_TEXT_US:.0f} us per decision, every game", "measured": slow["text_us"],
+                                "slowest": label(slow), "pass": slow["text_us"] <= GOAL_TEXT_US},
+        "text_tokens_typical": {"goal": f"<= {GOAL_TEXT_TOKENS} tokens (mean decision), every game",
+                                "measured": long["tokens"]["mean"], "longest": label(long),
+                                "pass": long["tokens"]["mean"] <= GOAL_TEXT_TOKENS},
     }
 
 
@@ -268,6 +290,8 @@ def main() -> int:
     goals.update(rl_goals(py_rl))
     views = load(os.path.join(out_dir, "views.json"))
     goals.update(view_goals(views))
+    text = load(os.path.join(out_dir, "text.json"))
+    goals.update(text_goals(text))
     search = load(os.path.join(out_dir, "search.json"))
     arena = load(os.path.join(out_dir, "arena.json"))
     for r in (search or {}).get("rows", []):
@@ -289,6 +313,7 @@ def main() -> int:
         "python_rl": py_rl,
         "views": views,
         "search": search,
+        "text": text,
     }
     path = os.path.join(out_dir, "summary.json")
     with open(path, "w", encoding="utf-8") as f:

@@ -779,6 +779,20 @@ kassen_status kassen_state_to_position_json(const struct kassen_state *state,
                                             struct kassen_buf *out);
 
 /**
+ * Writes the current state as a position document written by name (format
+ * `kassen-position-named-1`: places, pieces, cards and seats as the rulebook names them,
+ * docs/positions.md), which `kassen_state_from_position` loads back to the same state. Like
+ * a save it contains the hidden information of every seat: do not show it to players.
+ *
+ * On success, `*out` receives a buffer that the caller owns and must release with
+ * `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL, and
+ * `KASSEN_STATUS_UNSUPPORTED_FORMAT` for a game without named positions (it writes
+ * `kassen_state_to_position_json` documents only); on failure `*out` is not written.
+ */
+kassen_status kassen_state_to_named_position_json(const struct kassen_state *state,
+                                                  struct kassen_buf *out);
+
+/**
  * Writes 1 to `*out` if the game of `state` started at a constructed position
  * (`kassen_state_from_position`, or a save of such a game), 0 if it started at the initial
  * state of its seed.

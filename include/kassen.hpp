@@ -485,6 +485,12 @@ class State {
     std::string to_position_json() const {
         return detail::text([this](kassen_buf *out) { return kassen_state_to_position_json(state_, out); });
     }
+    /// The current state as a position document written by name ("kassen-position-named-1":
+    /// places, pieces, cards and seats as the rulebook names them; every seat's secrets: not
+    /// for players' eyes). from_position loads it back.
+    std::string to_named_position_json() const {
+        return detail::text([this](kassen_buf *out) { return kassen_state_to_named_position_json(state_, out); });
+    }
     /// Whether the game started at a constructed position (from_position or its save).
     bool started_at_position() const {
         uint8_t yes = 0;

@@ -131,6 +131,27 @@ pub unsafe extern "C" fn kassen_state_to_position_json(state: *const kassen_stat
     }
 }
 
+/// Writes the current state as a position document written by name (format
+/// `kassen-position-named-1`: places, pieces, cards and seats as the rulebook names them,
+/// docs/positions.md), which `kassen_state_from_position` loads back to the same state. Like
+/// a save it contains the hidden information of every seat: do not show it to players.
+///
+/// On success, `*out` receives a buffer that the caller owns and must release with
+/// `kassen_buf_free`. Returns `KASSEN_STATUS_NULL_POINTER` if an argument is NULL, and
+/// `KASSEN_STATUS_UNSUPPORTED_FORMAT` for a game without named positions (it writes
+/// `kassen_state_to_position_json` documents only); on failure `*out` is not written.
+#[no_mangle]
+pub unsafe extern "C" fn kassen_state_to_named_position_json(state: *const kassen_state, out: *mut kassen_buf) -> kassen_status {
+    ffi_boundary! {
+        // SAFETY: the caller passes NULL or valid pointers.
+        let state = unsafe { arg_ref(state, "state") }?;
+        let out = out_buf(out)?;
+        let text = state.inner.named_position_json()?;
+        unsafe { give(out, text) };
+        Ok(())
+    }
+}
+
 /// Writes 1 to `*out` if the game of `state` started at a constructed position
 /// (`kassen_state_from_position`, or a save of such a game), 0 if it started at the initial
 /// state of its seed.

@@ -41,6 +41,7 @@ fn _kassen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SPECTATOR", SPECTATOR)?;
     m.add("STATE_FORMAT", kassen_core::engine::STATE_FORMAT)?;
     m.add("POSITION_FORMAT", kassen_core::engine::POSITION_FORMAT)?;
+    m.add("NAMED_POSITION_FORMAT", kassen_core::engine::NAMED_POSITION_FORMAT)?;
     // Whether this is a debug build (benchmarks warn about it).
     m.add("_debug_build", cfg!(debug_assertions))?;
     m.add_class::<game::Game>()?;

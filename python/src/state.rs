@@ -407,6 +407,20 @@ impl State {
         self.with_detached(py, |s| guard(|| Ok(s.position_json())))
     }
 
+    /// The current state as a position document written by name (a dict of format
+    /// `kassen-position-named-1`: places, pieces, cards and seats as the rulebook names them),
+    /// which `from_position` loads back to the same state. Like a save it holds every seat's
+    /// secrets. A game without named positions raises `UnsupportedFormatError`.
+    fn to_named_position<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
+        let v = self.with_detached(py, |s| guard(|| Ok(s.named_position()?)))?;
+        Ok(value_to_py(py, &v)?)
+    }
+
+    /// `to_named_position` as JSON text.
+    fn to_named_position_json(&self, py: Python<'_>) -> Result<String> {
+        self.with_detached(py, |s| guard(|| Ok(s.named_position_json()?)))
+    }
+
     /// Whether the game started at a constructed position (`from_position`, or a save of such
     /// a game) rather than at the initial state of its seed.
     fn started_at_position(&self, py: Python<'_>) -> bool {

@@ -53,6 +53,10 @@ def test_a_position_round_trips_and_plays_to_the_end(game):
         assert kassen.State.from_position(json.dumps(doc)) == p
         assert game.load_position(s.to_position_json()) == p
         assert p.to_position() == doc
+        named = s.to_named_position()
+        assert named["format"] == kassen.NAMED_POSITION_FORMAT and named["game"] == game.id
+        assert kassen.State.from_position(named) == p
+        assert json.loads(s.to_named_position_json()) == named
         assert p.current_player() == s.current_player()
         assert p.legal_actions() == s.legal_actions()
         for q in range(SPECTATOR, game.num_players()):

@@ -118,6 +118,21 @@ static void check_game(const char *id, const char *other_id) {
     CHECK(again.len == doc.len && memcmp(again.data, doc.data, doc.len) == 0);
     kassen_buf_free(&again);
 
+    /* The same position written by name loads back to the same state; a NULL out is refused. */
+    kassen_state *named = NULL;
+    kassen_status named_st = kassen_state_to_named_position_json(p, &again);
+    CHECK(named_st == KASSEN_STATUS_OK || named_st == KASSEN_STATUS_UNSUPPORTED_FORMAT);
+    if (named_st == KASSEN_STATUS_OK) {
+        CHECK(strstr(again.data, "\"format\":\"kassen-position-named-1\"") != NULL);
+        CHECK_OK(kassen_state_from_position(again.data, &named));
+        CHECK_OK(kassen_state_equal(p, named, &equal));
+        CHECK(equal);
+        kassen_state_free(named);
+        kassen_buf_free(&again);
+    }
+    CHECK_STATUS(kassen_state_to_named_position_json(p, NULL), KASSEN_STATUS_NULL_POINTER);
+    CHECK_STATUS(kassen_state_to_named_position_json(NULL, &again), KASSEN_STATUS_NULL_POINTER);
+
     /* A search bot moves, or says that the game cannot sample the position's hidden parts. */
     CHECK_OK(kassen_game_info_json(game, &info));
     bool hidden = strstr(info.data, "\"hidden_information\":true") != NULL;

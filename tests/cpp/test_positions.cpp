@@ -35,6 +35,10 @@ static void check_game(const std::string &id, const std::string &other_id) {
     CHECK(p.current_player() == s.current_player() && p.legal_actions() == s.legal_actions());
     CHECK(p.to_position_json() == doc);
     CHECK(game.load_position(doc) == p);
+    // Written by name, it loads back to the same state.
+    const std::string named = s.to_named_position_json();
+    CHECK(named.find("\"format\":\"kassen-position-named-1\"") != std::string::npos);
+    CHECK(kassen::State::from_position(named) == p);
 
     size_t steps = 0;
     while (!p.is_terminal()) {

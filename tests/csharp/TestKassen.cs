@@ -600,6 +600,9 @@ static class TestKassen
             Check(p.CurrentPlayer == s.CurrentPlayer && Same(p.LegalActions(), s.LegalActions()), id + ": same decision");
             Check(p.ToPositionJson() == doc, id + ": position round trip");
             using (var q = game.LoadPosition(doc)) Check(q.Equals(p), id + ": LoadPosition = FromPosition");
+            string named = s.ToNamedPositionJson();
+            Check(named.Contains("\"format\":\"kassen-position-named-1\""), id + ": named position format");
+            using (var q = State.FromPosition(named)) Check(q.Equals(p), id + ": named position loads back");
             int steps = 0;
             while (!p.IsTerminal)
             {

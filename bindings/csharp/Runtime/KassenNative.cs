@@ -150,6 +150,7 @@ namespace Kassen
         [DllImport(Lib)] internal static extern int kassen_state_from_position_n(byte[] json, UIntPtr len, out StateHandle state);
         [DllImport(Lib)] internal static extern int kassen_game_load_position_n(GameHandle game, byte[] json, UIntPtr len, out StateHandle state);
         [DllImport(Lib)] internal static extern int kassen_state_to_position_json(StateHandle state, out KassenBuf buf);
+        [DllImport(Lib)] internal static extern int kassen_state_to_named_position_json(StateHandle state, out KassenBuf buf);
         [DllImport(Lib)] internal static extern int kassen_state_started_at_position(StateHandle state, out byte yes);
         [DllImport(Lib)] internal static extern int kassen_state_hash(StateHandle state, out ulong hash);
         [DllImport(Lib)] internal static extern int kassen_state_equal(StateHandle a, StateHandle b, out byte equal);

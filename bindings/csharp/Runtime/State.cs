@@ -339,6 +339,15 @@ namespace Kassen
             return Utf8.TakeBuf(Native.kassen_state_to_position_json(handle, out buf), ref buf);
         }
 
+        /// <summary>The current state as a position document written by name
+        /// ("kassen-position-named-1": places, pieces, cards and seats as the rulebook names
+        /// them; every seat's secrets: not for players' eyes); FromPosition loads it.</summary>
+        public string ToNamedPositionJson()
+        {
+            KassenBuf buf;
+            return Utf8.TakeBuf(Native.kassen_state_to_named_position_json(handle, out buf), ref buf);
+        }
+
         /// <summary>Whether the game started at a constructed position (FromPosition or its save).</summary>
         public bool StartedAtPosition
         {

@@ -285,6 +285,21 @@ impl StateHandle {
         self.to_position().to_string()
     }
 
+    /// [`DynState::to_named_position`], or for a game without named positions
+    /// [`LoadError::UnsupportedFormat`] (it writes [`POSITION_FORMAT`](super::POSITION_FORMAT)
+    /// documents only).
+    pub fn named_position(&self) -> Result<Value, LoadError> {
+        self.to_named_position().ok_or_else(|| LoadError::UnsupportedFormat {
+            found: super::NAMED_POSITION_FORMAT.to_string(),
+            expected: super::POSITION_FORMAT.to_string(),
+        })
+    }
+
+    /// [`StateHandle::named_position`] as JSON text.
+    pub fn named_position_json(&self) -> Result<String, LoadError> {
+        self.named_position().map(|v| v.to_string())
+    }
+
     /// Whether [`DynState::determinize`] can serve `player` here: always, except for a state
     /// that started at a constructed position of a game that cannot sample its hidden parts
     /// ([`RuleError::PositionNotSupported`]). The search bots ask before they search.

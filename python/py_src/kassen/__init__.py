@@ -29,6 +29,7 @@ from importlib.util import find_spec as _find_spec
 from kassen import exceptions
 from kassen._kassen import (
     CHANCE,
+    NAMED_POSITION_FORMAT,
     POSITION_FORMAT,
     SPECTATOR,
     STATE_FORMAT,
@@ -69,6 +70,7 @@ if _find_spec("gymnasium") is not None:
 
 __all__ = [
     "CHANCE",
+    "NAMED_POSITION_FORMAT",
     "POSITION_FORMAT",
     "SPECTATOR",
     "STATE_FORMAT",

@@ -22,6 +22,7 @@ __all__ = [
     "Game",
     "SPECTATOR",
     "STATE_FORMAT",
+    "NAMED_POSITION_FORMAT",
     "POSITION_FORMAT",
     "State",
     "TERMINAL",
@@ -42,6 +43,7 @@ TERMINAL: int
 SPECTATOR: int
 STATE_FORMAT: str
 POSITION_FORMAT: str
+NAMED_POSITION_FORMAT: str
 _debug_build: bool
 
 @final
@@ -130,6 +132,10 @@ class State:
         """The current state as a position document (holds every seat's hidden information)."""
         ...
     def to_position_json(self) -> str: ...
+    def to_named_position(self) -> dict[str, Any]:
+        """The current state as a position document written by name (kassen-position-named-1)."""
+        ...
+    def to_named_position_json(self) -> str: ...
     def started_at_position(self) -> bool: ...
     def game(self) -> Game: ...
     def information_state_hash(self, player: int) -> int: ...

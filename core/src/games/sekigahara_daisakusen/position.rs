@@ -19,6 +19,7 @@ use super::Daisakusen;
 pub fn validate_position(g: &Daisakusen, s: &State) -> Result<(), String> {
     shape(g, s)?;
     counters(g, s)?;
+    castles(g, s)?;
     tracks(g, s)?;
     cards(g, s)?;
     program(g, s)?;
@@ -162,6 +163,35 @@ fn counters(g: &Daisakusen, s: &State) -> Result<(), String> {
             if s.occ[h as usize][EAST as usize] > cap {
                 return Err(format!("occ[{h}]: set-up hex {k} holds more than its {cap} counters (R 3.0(1)①, RULES_NOTES.md D23)"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// R 10.0(2)(3)(5): counters stand in a castle only when their side owns it. A counter that
+/// enters an enemy castle (moving into it empty, advancing into it after combat) or turns in it
+/// takes it at once, so no decision is ever asked with a castle held against its occupants
+/// (the game may end between the two, by a victory on the way: then it is not checked).
+/// INTERPRETATION (RULES_NOTES.md D13, D27).
+fn castles(g: &Daisakusen, s: &State) -> Result<(), String> {
+    if s.pending == Pending::Over {
+        return Ok(());
+    }
+    let d = g.data();
+    for (u, x) in s.units.iter().enumerate() {
+        if !Daisakusen::on_map(x.loc) {
+            continue;
+        }
+        let c = d.hexes[x.loc as usize].castle;
+        if c != NONE && g.castle_owner(s, c) != x.side {
+            return Err(format!(
+                "castle_west: {} on hex {} is held by side {}, but units[{u}] ({}) of side {} stands in it (R 10.0(2)(3))",
+                d.castles[c as usize].name,
+                d.hexes[x.loc as usize].id,
+                g.castle_owner(s, c),
+                d.counters[u].id,
+                x.side
+            ));
         }
     }
     Ok(())

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map};
 
-use super::super::data::{Faction, NONE};
+use super::super::data::{Faction, NONE, WEST};
 use super::super::state::{Fight, Mode, Pending, State, DEAD, TRACK};
 use super::super::Daisakusen;
 use crate::events::Events;
@@ -243,6 +243,23 @@ fn r7_2_an_attack_on_a_working_castle_is_a_siege() {
     t.fight.as_mut().unwrap().siege = false;
     t.fight.as_mut().unwrap().stage = 1;
     rejected(&g, &t, "fight: siege false at hex 1716, whose castle works: true");
+}
+
+/// R 10.0(2)(3): the West's counters stand in 大垣; the castle written as the East's, while
+/// they stand in it, cannot arise (entering or turning in a castle takes it at once), and the
+/// attack on it would be asked of the wrong side.
+#[test]
+fn r10_0_a_castle_is_held_by_the_side_whose_counters_stand_in_it() {
+    let g = game();
+    let d = g.data();
+    let s = siege_at_ogaki();
+    let ogaki = d.hex_index("1716").unwrap();
+    let c = d.hexes[ogaki as usize].castle;
+    assert!(s.occ[ogaki as usize][WEST as usize] > 0 && s.castle_west & (1 << c) != 0);
+    let mut t = s.clone();
+    t.castle_west &= !(1 << c);
+    rejected(&g, &t, "is held by side 0, but units[");
+    rejected(&g, &t, "(R 10.0(2)(3))");
 }
 
 fn scenarios() -> Vec<(&'static str, &'static str, State)> {

@@ -10,45 +10,36 @@ use super::state::NONE;
 use super::Tkr;
 use crate::named::{Conv, Space};
 
+/// A space of component-data entries named by their English names (the data ids where two
+/// share a name), with their ids and printed names read too.
+fn data_space<'a>(what: &'static str, entries: impl Iterator<Item = (&'a String, &'a String, Vec<&'a String>)>) -> Space {
+    let (mut names, mut ids, mut aliases) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, (name, id, printed)) in entries.enumerate() {
+        names.push(name.clone());
+        ids.push(id.clone());
+        aliases.extend(printed.into_iter().map(|a| (a.clone(), i as u64)));
+    }
+    aliases.into_iter().fold(Space::new(what, names, ids), |s, (a, i)| s.alias(a, i)).or_none(NONE as u64)
+}
+
 impl Tkr {
     fn names_kingdoms(&self) -> Space {
         Space::plain("kingdom", KINGDOMS).or_none(NONE as u64)
     }
 
     fn names_generals(&self) -> Space {
-        let d = &self.data;
-        let mut s = Space::new(
-            "general",
-            d.generals.iter().map(|g| g.name_en.clone()).collect(),
-            d.generals.iter().map(|g| g.id.clone()).collect(),
-        );
-        for (i, g) in d.generals.iter().enumerate() {
-            s = s.alias(g.name_ko.clone(), i as u64);
-        }
-        s.or_none(NONE as u64)
+        let g = &self.data.generals;
+        data_space("general", g.iter().map(|x| (&x.name_en, &x.id, vec![&x.name_ko])))
     }
 
     fn names_developments(&self) -> Space {
-        let d = &self.data;
-        let mut s = Space::new(
-            "development",
-            d.developments.iter().map(|x| x.name_en.clone()).collect(),
-            d.developments.iter().map(|x| x.id.clone()).collect(),
-        );
-        for (i, x) in d.developments.iter().enumerate() {
-            s = s.alias(x.name_ko.clone(), i as u64);
-        }
-        s.or_none(NONE as u64)
+        let d = &self.data.developments;
+        data_space("development", d.iter().map(|x| (&x.name_en, &x.id, vec![&x.name_ko])))
     }
 
     fn names_regions(&self) -> Space {
-        let d = &self.data;
-        let mut s =
-            Space::new("region", d.regions.iter().map(|r| r.name_en.clone()).collect(), d.regions.iter().map(|r| r.id.clone()).collect());
-        for (i, r) in d.regions.iter().enumerate() {
-            s = s.alias(r.name_ko.clone(), i as u64).alias(r.name_zh.clone(), i as u64);
-        }
-        s.or_none(NONE as u64)
+        let r = &self.data.regions;
+        data_space("region", r.iter().map(|x| (&x.name_en, &x.id, vec![&x.name_ko, &x.name_zh])))
     }
 
     fn names_actions(&self) -> Space {
@@ -121,6 +112,47 @@ impl Tkr {
             ("bonus_action", Conv::Index(self.names_actions())),
             ("keep_left", per_kingdom(Conv::Same)),
             ("import_seq", Conv::Each(Box::new(Conv::Index(self.names_developments())))),
+            ("bonus_queue", Conv::Each(Box::new(Conv::Tuple(vec![Conv::Index(self.names_cards()), Conv::Same])))),
+            ("pending", self.pending_conv()),
+            ("queue", Conv::Each(Box::new(self.deferred_conv()))),
+        ])
+    }
+
+    /// The pending decision's seats, actions, generals, regions and cards by name.
+    fn pending_conv(&self) -> Conv {
+        let seat = || ("seat", Conv::Index(self.names_kingdoms()));
+        let action = || ("action", Conv::Index(self.names_actions()));
+        let general = || ("general", Conv::Index(self.names_generals()));
+        let region = || ("region", Conv::Index(self.names_regions()));
+        let card = || ("card", Conv::Index(self.names_cards()));
+        let development = |field| (field, Conv::Index(self.names_developments()));
+        Conv::Fields(vec![
+            ("DrawDev", Conv::Fields(vec![seat()])),
+            ("DrawGeneral", Conv::Fields(vec![seat()])),
+            ("Keep", Conv::Fields(vec![seat()])),
+            ("DevelopMode", Conv::Fields(vec![action()])),
+            ("Bank", Conv::Fields(vec![action()])),
+            ("ArmyCost", Conv::Fields(vec![development("dev")])),
+            ("Produce", Conv::Fields(vec![action()])),
+            ("OccupyGeneral", Conv::Fields(vec![action()])),
+            ("OccupyRegion", Conv::Fields(vec![action(), general()])),
+            ("OccupyUnits", Conv::Fields(vec![action(), general(), region()])),
+            ("OccupyStore", Conv::Fields(vec![region()])),
+            ("BonusChoice", Conv::Fields(vec![card()])),
+            ("Protect", Conv::Fields(vec![development("card")])),
+            ("Exchange", Conv::Fields(vec![card()])),
+        ])
+    }
+
+    /// The prompts queued behind the current step, their seats, actions and cards by name.
+    fn deferred_conv(&self) -> Conv {
+        let seat = || ("seat", Conv::Index(self.names_kingdoms()));
+        Conv::Fields(vec![
+            ("Weapons", Conv::Fields(vec![seat()])),
+            ("Choose", Conv::Fields(vec![seat(), ("card", Conv::Index(self.names_cards()))])),
+            ("Bonuses", Conv::Fields(vec![seat()])),
+            ("Tribal12", Conv::Fields(vec![seat()])),
+            ("Finish", Conv::Fields(vec![seat(), ("action", Conv::Index(self.names_actions()))])),
         ])
     }
 }
