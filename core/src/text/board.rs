@@ -42,7 +42,7 @@ fn inline_at(v: &Value, depth: usize) -> String {
         Value::Object(o) => {
             let parts: Vec<String> = o
                 .iter()
-                .filter(|(_, x)| !is_empty(x) && !(depth > 0 && is_zero(x)))
+                .filter(|(_, x)| !(is_empty(x) || (depth > 0 && is_zero(x))))
                 .filter_map(|(k, x)| match x {
                     Value::Bool(true) => Some(k.clone()),
                     Value::Object(_) => {

@@ -81,7 +81,7 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [u8]) {
     let places = w.take(d.blocks.len());
     for (i, b) in s.blocks.iter().enumerate() {
         let own = me == Some(d.blocks[i].side);
-        if (b.loc != BAG && (own || !face_down_given(s, i, &deployed))) || (own && b.loc == BAG) {
+        if own || (b.loc != BAG && !face_down_given(s, i, &deployed)) {
             places[i] = b.loc + 1;
         }
     }
