@@ -4,7 +4,7 @@
 //! first; its messages are built afterwards on the blocking pool from a copy of the game,
 //! never under the game's lock or on the path of a move's commit.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::extract::ws::Utf8Bytes;
 use kassen_core::SPECTATOR;
@@ -14,6 +14,17 @@ use serde_json::Value;
 
 use crate::game::Live;
 use crate::hub::Slot;
+
+/// Messages built at once on the blocking pool, one per core: a burst of changes or of new
+/// connections waits here instead of starting a thread each.
+static BUILDERS: OnceLock<tokio::sync::Semaphore> = OnceLock::new();
+
+/// Runs `build` on the blocking pool within [`BUILDERS`]; `None` if it panicked.
+pub async fn on_builder<T: Send + 'static>(build: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let permits = BUILDERS.get_or_init(|| tokio::sync::Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())));
+    let _permit = permits.acquire().await.ok()?;
+    tokio::task::spawn_blocking(build).await.ok()
+}
 
 /// What the stream's `events` message depends on besides the seat and its first event: the
 /// step, the bot searching and whether the game is over.
@@ -151,7 +162,7 @@ pub async fn publish(slot: Arc<Slot>) {
         live.clone()
     };
     let prev = slot.frames.borrow().clone();
-    if let Ok(f) = tokio::task::spawn_blocking(move || frame(&copy, prev.as_deref())).await {
+    if let Some(f) = on_builder(move || frame(&copy, prev.as_deref())).await {
         slot.frames.send_replace(Some(Arc::new(f)));
     }
 }

@@ -260,8 +260,8 @@ impl Stream {
             live.clone()
         };
         let at = copy.position();
-        let built = tokio::task::spawn_blocking(move || frames::message(&copy, seat, since)).await;
-        let update: Update = built.map_err(|e| End::Error(ApiError::storage(format!("the message failed: {e}"))))?;
+        let built = frames::on_builder(move || frames::message(&copy, seat, since)).await;
+        let update: Update = built.ok_or_else(|| End::Error(ApiError::storage("the message failed")))?;
         if !force && !update.fresh() && *last == Some(at) {
             return Ok(());
         }
