@@ -101,8 +101,16 @@ impl App {
         version.as_deref() == Some(row.rules_version.as_str())
     }
 
-    /// `POST /api/games`.
+    /// `POST /api/games`, on its own task like [`App::play`]: a game committed to the record
+    /// is in the cache and its first bot started, even when the caller gave up.
     pub async fn create(self: &Arc<Self>, game_id: &str, config: Value, seed: Option<u64>, seats: Vec<String>) -> Result<Value, ApiError> {
+        let (app, game_id) = (self.clone(), game_id.to_string());
+        tokio::spawn(async move { app.create_now(&game_id, config, seed, seats).await })
+            .await
+            .map_err(|e| ApiError::storage(format!("the game was not created: {e}")))?
+    }
+
+    async fn create_now(self: &Arc<Self>, game_id: &str, config: Value, seed: Option<u64>, seats: Vec<String>) -> Result<Value, ApiError> {
         if !config.is_object() {
             return Err(ApiError::engine(kassen_core::ErrorCode::InvalidConfig, "invalid config: config must be a json object"));
         }
@@ -182,8 +190,17 @@ impl App {
         });
         let step = rows.len() as i64;
         let to_act = row.to_act;
-        let live =
-            Live { meta: meta.clone(), state: Some(state), finished, step, result, updated_at: now, thinking: None, bot_progress: None };
+        let live = Live {
+            meta: meta.clone(),
+            state: Some(state),
+            finished,
+            step,
+            result,
+            updated_at: now,
+            thinking: None,
+            bot_progress: None,
+            last_step: None,
+        };
         let slot = self.hub.insert(meta, live);
         bots::kick(self, &slot);
         Ok(json!({"game_id": id, "seats": out_seats, "watch": format!("/g/{id}"), "step": step, "to_act": to_act}))
@@ -249,6 +266,7 @@ impl App {
             }
         }
         live.step = new_step;
+        live.last_step = Some(step);
         if live.thinking == Some(seat) {
             live.thinking = None;
             live.bot_progress = None;

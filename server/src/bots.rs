@@ -167,6 +167,7 @@ async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, level: Lev
     let mut stopping = app.bots.stopping.subscribe();
     let mut changes = slot.changed.subscribe();
     let mut tick = tokio::time::interval(POLL);
+    let seat = state.current_player();
     let wanted = loop {
         tokio::select! {
             _ = tick.tick() => {
@@ -176,7 +177,9 @@ async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, level: Lev
                 let p = search.progress();
                 let mut live = slot.live.lock().await;
                 if live.step == step && !live.finished {
-                    live.bot_progress = Some(json!({"iterations": p.iterations, "elapsed_ms": p.elapsed_ms.round()}));
+                    let progress = json!({"iterations": p.iterations, "elapsed_ms": p.elapsed_ms.round()});
+                    slot.show_progress(seat, step, Some(&progress));
+                    live.bot_progress = Some(progress);
                 }
             }
             _ = stopping.changed() => break false,
@@ -187,6 +190,7 @@ async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, level: Lev
             }
         }
     };
+    slot.show_progress(seat, step, None);
     if !wanted {
         search.stop();
         app.bots.stopped.fetch_add(1, Ordering::Relaxed);

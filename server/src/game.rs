@@ -84,6 +84,9 @@ pub struct Live {
     pub thinking: Option<i32>,
     /// How far the thinking bot's search has got (IS-MCTS): `{"iterations", "elapsed_ms"}`.
     pub bot_progress: Option<Value>,
+    /// The step of the record's last move by a seat (not a chance outcome): the move whose
+    /// event sentences tell the last move.
+    pub last_step: Option<i64>,
 }
 
 /// Why a stored game could not be replayed.
@@ -105,6 +108,11 @@ pub fn replay(meta: &Meta, moves: &[MoveRow]) -> Result<StateHandle, Unplayable>
         state.apply_in_place(a).map_err(|e| Unplayable::Record(format!("move {i}: {e}")))?;
     }
     Ok(state)
+}
+
+/// The step of the last move in `moves` made by a seat (not a chance outcome).
+pub fn last_seat_move(moves: &[MoveRow]) -> Option<i64> {
+    moves.iter().rev().find(|m| m.seat >= 0).map(|m| m.step)
 }
 
 /// The fixed facts of a stored game.
@@ -190,6 +198,11 @@ impl Live {
         }
     }
 
+    /// What the stream's messages of the game depend on besides the seat.
+    pub fn position(&self) -> crate::frames::Position {
+        (self.step, self.thinking, self.finished)
+    }
+
     pub fn to_act(&self) -> Option<i32> {
         if self.finished {
             return None;
@@ -206,26 +219,6 @@ impl Live {
             "status": self.status(), "finished": self.finished, "to_act": self.to_act(), "thinking": self.thinking,
             "thinking_progress": self.bot_progress,
             "step": self.step, "result": self.result, "created_at": m.created_at, "updated_at": self.updated_at,
-        })
-    }
-
-    /// The fields of both the snapshot and the stream's `events` message for `seat` (None: a
-    /// spectator): its events from `since` and the position of play.
-    pub fn seat_message(&self, seat: Option<i32>, since: usize) -> Value {
-        let player: Player = seat.unwrap_or(SPECTATOR);
-        let state = self.state.as_ref().expect("a supported game");
-        let events: Value =
-            state.events_with_text_json(player, since).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_else(|| json!([]));
-        let n = events.as_array().map_or(0, Vec::len);
-        let (returns, winners) = match &self.result {
-            Some(r) => (r["returns"].clone(), r["winners"].clone()),
-            None => (Value::Null, Value::Null),
-        };
-        json!({
-            "events": events, "events_from": since, "events_total": since + n,
-            "step": self.step, "to_act": self.to_act(), "thinking": self.thinking,
-            "terminal": self.finished, "returns": returns, "winners": winners,
-            "status": self.status(), "result": self.result,
         })
     }
 
@@ -249,27 +242,30 @@ impl Live {
             .collect()
     }
 
-    /// The last action as `view` shows it.
+    /// The last move as `view` shows it: its seat, its `step` (the seat's events of that step
+    /// are its sentences), and where the seat may see the move, its text and board target.
     pub fn last_move(&self, view: &Value) -> Value {
         let last = &view["last_action"];
-        match (last["id"].as_u64(), self.state.as_ref()) {
-            (Some(id), Some(state)) => json!({
-                "seat": last["seat"], "text": last["text"],
-                "target": u32::try_from(id).ok().and_then(|a| state.game().action_target(a)),
-            }),
-            _ => Value::Null,
+        if !last.is_object() {
+            return Value::Null;
         }
+        let target = last["id"].as_u64().and_then(|id| {
+            let state = self.state.as_ref()?;
+            u32::try_from(id).ok().and_then(|a| state.game().action_target(a))
+        });
+        json!({"seat": last["seat"], "step": self.last_step, "text": last["text"], "target": target})
     }
 }
 
-/// The snapshot of docs/server.md section 4 for `seat` (None: spectator), computed from a copy
-/// of the live game (the board drawing takes a while and holds no lock).
+/// The snapshot of docs/server.md section 4 for `seat` (None: spectator): the stream's
+/// `events` message from `since` and the board as the seat sees it, computed from a copy of
+/// the live game (the board drawing takes a while and holds no lock).
 pub fn snapshot(live: &Live, seat: Option<i32>, since: usize) -> Value {
     let player: Player = seat.unwrap_or(SPECTATOR);
     let state = live.state.as_ref().expect("a supported game");
     let view = state.view(player).unwrap_or(Value::Null);
     let svg = state.render_svg(player).unwrap_or_default();
-    let mut out = live.seat_message(seat, since);
+    let mut out: Value = serde_json::from_str(&crate::frames::message_with(live, seat, since, &view).text).unwrap_or(Value::Null);
     let m = &live.meta;
     let fields = json!({
         "game_id": m.id, "game": m.game, "game_name": m.game_name,
@@ -277,9 +273,10 @@ pub fn snapshot(live: &Live, seat: Option<i32>, since: usize) -> Value {
         "seats": m.seats.iter().map(Seat::public).collect::<Vec<_>>(),
         "seat": seat, "svg": svg,
         "prompt": view["to_act"]["decision"]["prompt"].clone(),
-        "legal": live.legal(seat), "last_move": live.last_move(&view),
+        "legal": live.legal(seat),
     });
     if let (Value::Object(o), Value::Object(f)) = (&mut out, fields) {
+        o.remove("type");
         o.extend(f);
         o.insert("view".into(), view);
     }

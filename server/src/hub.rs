@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use axum::extract::ws::Utf8Bytes;
 use serde_json::Value;
 use tokio::sync::watch;
 
+use crate::frames::{self, Frame};
 use crate::game::{self, Live, Meta, Unplayable};
 use crate::store::{GameRow, Store, StoreError};
 
@@ -18,52 +18,35 @@ pub struct Slot {
     pub live: tokio::sync::Mutex<Live>,
     /// Bumped after every change; the live streams wait on it.
     pub changed: watch::Sender<u64>,
-    /// The stream's messages of the current position, built once and shared by every
-    /// connection of a seat (and by all spectators).
-    updates: Mutex<Updates>,
+    /// The stream's messages of the latest position built ([`frames::publish`]), shared by
+    /// every connection of a seat and by all spectators.
+    pub frames: watch::Sender<Option<Arc<Frame>>>,
+    /// Held while the frame of a position is built: one build at a time.
+    pub building: tokio::sync::Mutex<()>,
+    /// What a bot thinking in the game has searched so far, as the stream's `progress`
+    /// message (docs/server.md section 5).
+    pub progress: watch::Sender<Option<axum::extract::ws::Utf8Bytes>>,
     last_used: AtomicU64,
 }
 
-/// What the stream's `events` message depends on besides the seat and its first event: the
-/// step, the bot searching and whether the game is over.
-pub type Position = (i64, Option<i32>, bool);
-
-/// One serialized `events` message of the stream.
-pub struct Update {
-    pub text: Utf8Bytes,
-    /// The index after the message's last event.
-    pub events_total: usize,
-    /// Whether it carries any event.
-    pub fresh: bool,
-}
-
-/// The messages built for one position, by seat (None: spectators) and first event.
-#[derive(Default)]
-struct Updates {
-    at: Option<Position>,
-    built: HashMap<(Option<i32>, usize), Arc<Update>>,
-}
-
 impl Slot {
-    /// Tells the watchers that the game changed.
-    pub fn bump(&self) {
+    /// Tells the watchers that the game changed, and builds the stream's messages of its new
+    /// position (on their own task: the caller, a move's commit, does not wait for them).
+    pub fn bump(self: &Arc<Self>) {
         self.changed.send_modify(|v| *v += 1);
+        tokio::spawn(frames::publish(self.clone()));
     }
 
-    /// The message already built for `seat` from event `since` at position `at`.
-    pub fn update(&self, at: Position, seat: Option<i32>, since: usize) -> Option<Arc<Update>> {
-        let updates = self.updates.lock().expect("updates lock");
-        (updates.at == Some(at)).then(|| updates.built.get(&(seat, since)).cloned()).flatten()
-    }
-
-    /// Keeps a message built at position `at`; the messages of any other position are dropped.
-    pub fn keep_update(&self, at: Position, seat: Option<i32>, since: usize, update: Arc<Update>) {
-        let mut updates = self.updates.lock().expect("updates lock");
-        if updates.at != Some(at) {
-            updates.at = Some(at);
-            updates.built.clear();
-        }
-        updates.built.insert((seat, since), update);
+    /// Tells the connections how far the bot of `seat`, thinking on `step`, has searched
+    /// (`None`: it has stopped).
+    pub fn show_progress(&self, seat: i32, step: i64, progress: Option<&Value>) {
+        let text = progress.map(|p| {
+            let mut m = serde_json::json!({"type": "progress", "seat": seat, "step": step});
+            m["iterations"] = p["iterations"].clone();
+            m["elapsed_ms"] = p["elapsed_ms"].clone();
+            m.to_string().into()
+        });
+        self.progress.send_replace(text);
     }
 }
 
@@ -103,11 +86,11 @@ impl Hub {
         let meta = Arc::new(game::meta_of(&row, &seats));
         let moves = if meta.handle.is_some() { store.moves_from(id, 0).await? } else { Vec::new() };
         // Replaying a long record is engine work: off the runtime's worker threads.
-        let replayed = {
+        let (replayed, moves) = {
             let meta = meta.clone();
-            tokio::task::spawn_blocking(move || game::replay(&meta, &moves)).await
-        };
-        let replayed = replayed.map_err(|e| StoreError(format!("replay of game {id}: {e}")))?;
+            tokio::task::spawn_blocking(move || (game::replay(&meta, &moves), moves)).await
+        }
+        .map_err(|e| StoreError(format!("replay of game {id}: {e}")))?;
         let state = match replayed {
             Ok(s) => Some(s),
             Err(Unplayable::Rules) => None,
@@ -116,7 +99,8 @@ impl Hub {
                 None
             }
         };
-        let live = live_of(meta.clone(), state, &row);
+        let mut live = live_of(meta.clone(), state, &row);
+        live.last_step = game::last_seat_move(&moves);
         Ok(Some(self.insert(meta, live)))
     }
 
@@ -144,7 +128,9 @@ impl Hub {
             meta: meta.clone(),
             live: tokio::sync::Mutex::new(live),
             changed,
-            updates: Mutex::default(),
+            frames: watch::channel(None).0,
+            building: tokio::sync::Mutex::new(()),
+            progress: watch::channel(None).0,
             last_used: AtomicU64::new(0),
         });
         self.touch(&slot);
@@ -164,6 +150,7 @@ pub fn live_of(meta: Arc<Meta>, state: Option<kassen_core::StateHandle>, row: &G
         updated_at: row.updated_at,
         thinking: None,
         bot_progress: None,
+        last_step: None,
     }
 }
 
@@ -176,6 +163,9 @@ pub async fn refresh(store: &dyn Store, slot: &Slot, live: &mut Live) -> Result<
     }
     if let Some(state) = live.state.as_mut() {
         let moves = store.moves_from(&slot.meta.id, live.step).await?;
+        if let Some(s) = game::last_seat_move(&moves) {
+            live.last_step = Some(s);
+        }
         for m in moves {
             if m.step != state.history().len() as i64 {
                 break;

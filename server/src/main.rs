@@ -3,6 +3,7 @@
 mod app;
 mod bots;
 mod error;
+mod frames;
 mod game;
 mod hub;
 mod limits;

@@ -17,6 +17,9 @@ pub struct Settings {
     pub creates_per_minute: f64,
     pub cache_games: usize,
     pub bot_threads: usize,
+    /// How long a request may take before it is answered with code 1015 (the work it
+    /// started, a move's commit, still runs to its end).
+    pub request_timeout_ms: u64,
 }
 
 /// Request body limit (bytes).
@@ -47,13 +50,14 @@ impl Default for Settings {
             creates_per_minute: 10.0,
             cache_games: 2000,
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            request_timeout_ms: 10_000,
         }
     }
 }
 
 const USAGE: &str = "usage: kassen-server [--listen ADDR] [--database URL] [--web DIR] [--allow-origin ORIGIN]... \
 [--max-games N] [--max-connections N] [--max-connections-per-ip N] [--rate N] [--burst N] [--creates-per-minute N] \
-[--cache-games N] [--bot-threads N]   (docs/server.md)";
+[--cache-games N] [--bot-threads N] [--request-timeout-ms N]   (docs/server.md)";
 
 impl Settings {
     /// Reads the flags (and `KASSEN_LISTEN`, `KASSEN_DATABASE_URL`).
@@ -87,6 +91,7 @@ impl Settings {
                 "--creates-per-minute" => s.creates_per_minute = num(&flag, &value)?,
                 "--cache-games" => s.cache_games = num::<usize>(&flag, &value)?.max(1),
                 "--bot-threads" => s.bot_threads = num::<usize>(&flag, &value)?.max(1),
+                "--request-timeout-ms" => s.request_timeout_ms = num::<u64>(&flag, &value)?.max(1),
                 _ => return Err(format!("unknown flag {flag}\n{USAGE}")),
             }
         }

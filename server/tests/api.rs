@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 /// answer; returns the actions played in order.
 async fn play_out(c: &Client, g: &Created, rng: &mut Rng) -> Vec<u64> {
     let mut played = Vec::new();
+    let mut last: Option<(u64, i64)> = None;
     for _ in 0..5000 {
         let s = c.get(&format!("/api/games/{}", g.id), None).await.json;
         if s["finished"] == true {
@@ -21,12 +22,17 @@ async fn play_out(c: &Client, g: &Created, rng: &mut Rng) -> Vec<u64> {
         let token = g.tokens[seat as usize].as_deref().expect("a human to act");
         let snap = c.snapshot(&g.id, Some(token), 0).await;
         assert_eq!(snap["seat"], seat);
+        // The last move names its seat and the step it answered (its events carry that step).
+        if let (Some((by, at)), false) = (last, snap["last_move"]["seat"].is_null()) {
+            assert_eq!((&snap["last_move"]["seat"], &snap["last_move"]["step"]), (&json!(by), &json!(at)), "{}", snap["last_move"]);
+        }
         let legal = snap["legal"].as_array().unwrap();
         assert!(!legal.is_empty(), "the seat to act has moves");
         let a = legal[rng.below(legal.len() as u32) as usize]["id"].as_u64().unwrap();
         let r = c.play(&g.id, token, a, snap["step"].as_i64().unwrap()).await;
         assert_eq!(r.status, 200, "move: {}", r.text);
         assert_eq!(r.json["applied"], true);
+        last = Some((seat, snap["step"].as_i64().unwrap()));
         played.push(a);
     }
     panic!("the game did not end");

@@ -95,3 +95,26 @@ async fn bot_moves_are_persisted_and_survive_a_restart() {
     assert_eq!(moves.len() as u64, before["step"].as_u64().unwrap());
     assert!(moves.iter().filter(|m| m["seat"] == 1).count() >= 3, "the bot's three answers: {replay}");
 }
+
+#[tokio::test]
+async fn the_stream_tells_how_far_a_thinking_bot_has_searched() {
+    let server = Server::start(&fresh_database().await, &[]);
+    let c = server.client();
+    let g = c.create("samurai", json!({"players": 2}), 5, &["human", "ismcts:hard"]).await;
+    let mut ws = c.ws(&g.id, json!({"token": g.token(0), "since": 0})).await;
+    play_turn(&c, &g.id, g.token(0), &mut Rng::from_seed(1)).await;
+    let step = c.get(&format!("/api/games/{}", g.id), None).await.json["step"].clone();
+    // Progress messages of the bot at the step it answers, counting up.
+    let first = ws.next_of("progress").await;
+    let second = ws.next_of("progress").await;
+    for m in [&first, &second] {
+        assert_eq!((&m["seat"], &m["step"]), (&json!(1), &step), "{m}");
+    }
+    assert!(second["iterations"].as_u64() >= first["iterations"].as_u64(), "{first} {second}");
+    assert!(second["elapsed_ms"].as_f64() >= first["elapsed_ms"].as_f64(), "{first} {second}");
+    // A connection that opens meanwhile is told at once.
+    let mut late = c.ws(&g.id, json!({"since": 0})).await;
+    assert_eq!(late.next_of("progress").await["seat"], 1);
+    let r = c.post(&format!("/api/games/{}/resign", g.id), Some(g.token(0)), &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}

@@ -26,6 +26,7 @@ import base64
 import json
 import os
 import random
+import re
 import subprocess
 import tempfile
 import time
@@ -243,6 +244,28 @@ class Seat:
         return n
 
 
+def last_move_is_told(s: Seat, ref: dict[str, Any]) -> int:
+    """The seat page's last-move line is the seat's event sentences of that move, as the local
+    play page tells it ("Last move (Tokugawa): ..."), never the move's action string; nothing
+    when the seat saw no event of it. 1 when a sentence was shown."""
+    line = s.b.run("return document.getElementById('lastmove').textContent;")
+    lm = ref.get("last_move")
+    if lm is None or lm.get("seat") is None:
+        assert line == "", f"seat {s.seat}: a last-move line {line!r} with no last move"
+        return 0
+    said = [e.get("text") for e in ref["events"] if e["step"] == lm["step"]]
+    if lm.get("text"):
+        assert lm["text"] not in line, f"seat {s.seat}: the last-move line shows the action string: {line!r}"
+    if not said:
+        assert line == "", f"seat {s.seat}: a last-move line {line!r} for a move it saw no event of"
+        return 0
+    assert all(said), f"seat {s.seat}: an event of step {lm['step']} without a sentence"
+    name = ref["seat_names"][lm["seat"]]
+    expected = f"Last move ({name[:1].upper() + name[1:]}): " + " ".join(said)
+    assert line == expected, f"seat {s.seat}: the last-move line is {line!r}, not {expected!r}"
+    return 1
+
+
 def test_two_browsers_play_samurai_by_invite_links_and_a_third_watches(server):
     rng = random.Random(5)
     creator = browser()
@@ -289,7 +312,7 @@ def test_two_browsers_play_samurai_by_invite_links_and_a_third_watches(server):
         spectator_refs: dict[int, dict[str, Any]] = {}
 
         # --- play to the end ----------------------------------------------------------------
-        moves = board_clicks = button_moves = checked = 0
+        moves = board_clicks = button_moves = checked = told = 0
         step = 0
         shot_waiting = False
         dropped: Optional[Seat] = None
@@ -306,6 +329,7 @@ def test_two_browsers_play_samurai_by_invite_links_and_a_third_watches(server):
                 texts = s.b.run("return Array.from(document.querySelectorAll('#log > div')).map((d) => d.lastChild.textContent);")
                 for text, e in zip(texts, ref["events"]):
                     assert not e.get("text") or text == e["text"], f"seat {s.seat}: the log shows {text!r}, the event says {e['text']!r}"
+                told += last_move_is_told(s, ref)
             if dropped is not None:
                 wait_for(dropped.b, "return document.body.dataset.conn === 'connected';", "the connection again")
                 dropped = None
@@ -391,6 +415,7 @@ def test_two_browsers_play_samurai_by_invite_links_and_a_third_watches(server):
                     theirs = m["view"]["body"]["players"][o]
                     assert theirs["hand"] is None and theirs["stack"] is None, f"seat {o}'s tiles reached seat {s.seat}"
         assert final[0]["terminal"] and final[1]["terminal"]
+        assert told > 0, "no last move was ever told by its sentences"
 
         # --- my games in the lobby, and the replay -------------------------------------------
         seats[0].b.get(server.base + "/")
@@ -406,7 +431,7 @@ def test_two_browsers_play_samurai_by_invite_links_and_a_third_watches(server):
         wait_for(seats[1].b, "return document.querySelector('#board svg') !== null;", "the replay's board")
         shots(seats[1].b, "replay", board=False)
         print(f"online: {moves} moves ({board_clicks} by clicking the board, {button_moves} by buttons), "
-              f"{checked} messages checked against the seats' snapshots, reload at move {RELOAD_AT}")
+              f"{checked} messages checked against the seats' snapshots, {told} last-move lines checked, reload at move {RELOAD_AT}")
     finally:
         for b in [creator] + players:
             b.quit()
@@ -453,6 +478,9 @@ def test_the_seat_page_names_the_bot_that_is_thinking_and_resigns_after_confirma
             bot_moves += after - step - 1
         shown = b.run("return window.__statusLog;")
         assert any(f"({bot}) is thinking" in t for t in shown), f"the page never named the thinking bot: {shown}"
+        # While it searches, the page shows how far it has got (the stream's progress messages).
+        progress = re.compile(re.escape(f"({bot}) is thinking (") + r"[\d,]+ iterations, \d+\.\d s\)")
+        assert any(progress.search(t) for t in shown), f"the page never showed the bot's search progress: {shown}"
         assert b.run("return document.querySelector('.seats .seat:nth-child(2) .who').textContent;") == "bot: " + bot
         # Resigning asks first; "keep playing" changes nothing.
         b.click(b.find("#btn-resign")[0])

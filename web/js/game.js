@@ -10,7 +10,7 @@
 
 import { makeApi, ApiError } from "./api.js";
 import { showBoard } from "./board.js";
-import { appendEvents } from "./log.js";
+import { appendEvents, MoveSentences } from "./log.js";
 import { showMoves, markCandidates } from "./moves.js";
 import { GameStream } from "./stream.js";
 import { rememberSeat, findSeat, seatsOf, parseFragment } from "./seats.js";
@@ -24,6 +24,8 @@ let token = null;     // this seat's token, null for a spectator
 let snap = null;      // the last snapshot shown
 let latest = null;    // the newest position of play heard of (snapshot or stream message)
 let eventsTotal = 0;  // events shown in the log (the next `since`)
+const sentences = new MoveSentences();  // the seat's event sentences by step: the last move
+let progress = null;  // the thinking bot's search so far ({seat, step, iterations, elapsed_ms})
 let busy = false;
 let endShown = false;
 let botNames = new Map();
@@ -62,6 +64,7 @@ function addEvents(from, events) {
   const fresh = events.slice(eventsTotal - from);
   if (fresh.length) {
     appendEvents(log, fresh);
+    sentences.add(fresh);
     eventsTotal += fresh.length;
   }
   return false;
@@ -76,13 +79,20 @@ function resultText(r, winners) {
   return text;
 }
 
+// How far the thinking bot has searched: " (12,400 iterations, 1.3 s)", or nothing.
+function searched(s) {
+  const p = progress;
+  if (!p || p.seat !== s.thinking || p.step !== s.step || typeof p.iterations !== "number") return "";
+  return " (" + p.iterations.toLocaleString("en") + " iterations, " + (p.elapsed_ms / 1000).toFixed(1) + " s)";
+}
+
 // The status line, the seats list and body[data-state] from `latest`.
 function showStatus() {
   const s = latest;
   const over = s.terminal || s.status !== "active";
   const me = mine() ? snap.seat : null;
   const thinking = s.thinking !== null && s.thinking !== undefined && !over
-    ? seatName(s.thinking) + " (" + botName(seatKind(s.thinking)) + ") is thinking" : null;
+    ? seatName(s.thinking) + " (" + botName(seatKind(s.thinking)) + ") is thinking" + searched(s) : null;
   let state, text, wait = false;
   if (s.status === "unsupported_rules") {
     state = "over"; text = "this game was played under rules this server no longer plays";
@@ -194,7 +204,7 @@ function render(s) {
   $("moves-title").textContent = legal.length ? "Your moves (click one, or a highlighted place on the board)" : "Your moves: none until it is your turn";
   $("moves-title").hidden = !mine() || s.terminal;
   actions.hidden = !mine() || s.terminal || !legal.length;
-  $("lastmove").textContent = s.last_move && s.last_move.text ? "Last move (" + seatName(s.last_move.seat) + "): " + s.last_move.text : "";
+  $("lastmove").textContent = sentences.lastMove(s.last_move, seatName);
   showStatus();
   if (s.terminal && !endShown) {
     endShown = true;
@@ -234,6 +244,9 @@ function onMessage(m) {
                result: m.result, winners: m.result ? m.result.winners : null };
     if (!snap || m.step !== snap.step || m.terminal !== snap.terminal || m.status !== snap.status) refresh();
     if (snap && (!before || before.thinking !== m.thinking || before.step !== m.step)) { showStatus(); bumpVersion(); }
+  } else if (m.type === "progress") {
+    progress = m;
+    if (snap && latest) showStatus();
   } else if (m.type === "error" && m.ref === undefined) {
     notice("The live connection was refused: " + m.error, "error");
   }

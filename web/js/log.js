@@ -41,6 +41,27 @@ export function appendEvents(box, events, { merge = false } = {}) {
   box.scrollTop = box.scrollHeight;
 }
 
+// A seat's event sentences by step (the step of the move that caused them): the last move is
+// told by its sentences, as both play pages show it.
+export class MoveSentences {
+  constructor() { this.bySteps = new Map(); }
+
+  add(events) {
+    for (const e of events) {
+      if (!this.bySteps.has(e.step)) this.bySteps.set(e.step, []);
+      this.bySteps.get(e.step).push(eventText(e));
+    }
+  }
+
+  // "Last move (Ishida): Ishida moves 3 blocks from Gifu to Ogaki." for `lastMove`
+  // ({seat, step}), nothing when the seat saw no event of that move; `name(seat)` names a seat.
+  lastMove(lastMove, name) {
+    if (!lastMove || lastMove.step === null || lastMove.step === undefined) return "";
+    const said = this.bySteps.get(lastMove.step);
+    return said && said.length ? "Last move (" + name(lastMove.seat) + "): " + said.join(" ") : "";
+  }
+}
+
 export function clearLog(box) {
   box.textContent = "";
 }

@@ -7,7 +7,7 @@
 
 import { makeApi, pageToken } from "./api.js";
 import { showBoard, clearBoard, panByDragging } from "./board.js";
-import { appendEvents, clearLog, eventText } from "./log.js";
+import { appendEvents, clearLog, MoveSentences } from "./log.js";
 import { showMoves, markCandidates } from "./moves.js";
 import { configChoices, seatNames, words } from "./config.js";
 
@@ -20,9 +20,9 @@ let since = 0, busy = false, seat = null, snap = null, step = 0;
 // Bumped when the page asks for another game (new, load, a move): an answer to an older
 // request for the state is dropped.
 let epoch = 0, poll = null, shownSvg = null;
-// The seat's event sentences by step (the step of the move that caused them): the last move is
-// told by its sentences. The board's zoom (1: as wide as its box, never with text under 11 px).
-let sentences = new Map(), zoom = 1;
+// The seat's event sentences by step, which tell the last move. The board's zoom (1: as wide as
+// its box, never with text under 11 px).
+let sentences = new MoveSentences(), zoom = 1;
 const ZOOMS = [1, 1.25, 1.5, 2, 3];
 
 function open(id, yes) { $(id).classList.toggle("open", yes); }
@@ -71,14 +71,11 @@ function show(s) {
   document.title = "kassen: " + s.game_name;
   if (s.handoff) { seat = null; since = 0; showHandoff(s); bumpVersion(); return; }
   open("handoff", false);
-  if (s.seat !== seat) { clearLog(log); sentences = new Map(); seat = s.seat; shownSvg = null; }
+  if (s.seat !== seat) { clearLog(log); sentences = new MoveSentences(); seat = s.seat; shownSvg = null; }
   // The same picture with no moves to click (a bot still thinking) is not drawn again.
   if (s.svg !== shownSvg || s.legal.length) drawBoard(s);
   if (s.events.length || !log.childElementCount) appendEvents(log, s.events, { merge: true });
-  for (const e of s.events) {
-    if (!sentences.has(e.step)) sentences.set(e.step, []);
-    sentences.get(e.step).push(eventText(e));
-  }
+  sentences.add(s.events);
   since = s.events_total;
   step = s.step;
   showMoves(actions, s.legal, act);
@@ -86,7 +83,7 @@ function show(s) {
   $("speed").hidden = !s.spectating;
   if (s.spectating) $("speed-ms").value = String(s.delay_ms);
   status.classList.toggle("thinking", Boolean(s.thinking) && !s.terminal);
-  $("lastmove").textContent = lastMoveText(s);
+  $("lastmove").textContent = sentences.lastMove(s.last_move, (p) => seatName(s, p));
   if (s.terminal) {
     status.textContent = "game over: " + result(s);
     $("prompt").textContent = "The game is over.";
@@ -131,15 +128,6 @@ function drawBoard(s) {
     zoom,
   });
   shownSvg = s.svg;
-}
-
-// "Last move (Ishida): Ishida moves 3 blocks from Gifu to Ogaki." — the sentences of the
-// seat's events of that move; nothing when the seat saw no event of it.
-function lastMoveText(s) {
-  const m = s.last_move;
-  if (!m || m.step === null || m.step === undefined) return "";
-  const said = sentences.get(m.step);
-  return said && said.length ? "Last move (" + seatName(s, m.seat) + "): " + said.join(" ") : "";
 }
 
 function result(s) {

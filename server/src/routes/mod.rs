@@ -20,8 +20,6 @@ use axum::Router;
 use crate::app::App;
 use crate::error::{ApiError, Code};
 
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/healthz", get(api::healthz))
@@ -50,7 +48,7 @@ async fn guard(State(app): State<Arc<App>>, ConnectInfo(addr): ConnectInfo<Socke
     if let Err(e) = app.limits.request(addr.ip()) {
         return e.into_response();
     }
-    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(req)).await {
+    match tokio::time::timeout(Duration::from_millis(app.settings.request_timeout_ms), next.run(req)).await {
         Ok(r) => r,
         Err(_) => ApiError::new(Code::Timeout, "the request took too long").into_response(),
     }

@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 use super::extract::parse;
 use crate::app::App;
 use crate::error::{ApiError, Code};
-use crate::game::Live;
-use crate::hub::{Position, Slot, Update};
+use crate::frames::{self, Frame, Position, Update};
+use crate::hub::Slot;
 use crate::limits::{Bucket, ConnectionPermit};
 use crate::settings::{MAX_WS_MESSAGE, WS_BURST, WS_RATE};
 
@@ -158,21 +158,39 @@ impl Stream {
         if status == "unsupported_rules" {
             return Err(crate::app::unsupported().into());
         }
-        let mut changes = self.slot.changed.subscribe();
+        let mut frames = self.slot.frames.subscribe();
+        let mut progress = self.slot.progress.subscribe();
         self.send(&json!({"type": "welcome", "game_id": self.slot.meta.id, "seat": seat, "status": status})).await?;
         let mut last = None;
-        self.update(seat, &mut next, &mut last, true).await?;
+        let first = frames.borrow_and_update().clone();
+        match first {
+            Some(f) if f.of(seat).events_from == next => self.deliver(&f, seat, &mut next, &mut last).await?,
+            _ => self.own_message(seat, &mut next, &mut last, true).await?,
+        }
+        progress.mark_changed();
         let mut ping = tokio::time::interval(PING_EVERY);
         ping.tick().await;
         let mut heard = Instant::now();
         let mut bucket = Bucket::full(WS_BURST);
         loop {
             tokio::select! {
-                changed = changes.changed() => {
+                changed = frames.changed() => {
                     if changed.is_err() {
                         return Ok(());
                     }
-                    self.update(seat, &mut next, &mut last, false).await?;
+                    let frame = frames.borrow_and_update().clone();
+                    if let Some(f) = frame {
+                        self.deliver(&f, seat, &mut next, &mut last).await?;
+                    }
+                }
+                changed = progress.changed() => {
+                    if changed.is_err() {
+                        return Ok(());
+                    }
+                    let text = progress.borrow_and_update().clone();
+                    if let Some(t) = text {
+                        self.socket.send(Message::Text(t)).await.map_err(|_| End::Quiet)?;
+                    }
                 }
                 msg = self.socket.recv() => {
                     heard = Instant::now();
@@ -208,39 +226,48 @@ impl Stream {
         }
     }
 
-    /// Sends the seat's new events and the position of play when anything changed since the
-    /// last message (always when `force`). The message is built once per position, seat and
-    /// first event and shared by every connection that needs it; it is serialized and sent
-    /// without the game's lock.
-    async fn update(&mut self, seat: Option<i32>, next: &mut usize, last: &mut Option<Position>, force: bool) -> Result<(), End> {
+    /// Sends the seat's message of a newly built frame: the shared bytes when the message starts
+    /// at the client's next event, nothing when the client has this position already, else a
+    /// message of its own.
+    async fn deliver(&mut self, frame: &Frame, seat: Option<i32>, next: &mut usize, last: &mut Option<Position>) -> Result<(), End> {
+        let update = frame.of(seat);
+        if update.events_from == *next {
+            let send = update.fresh() || *last != Some(frame.at);
+            *last = Some(frame.at);
+            *next = update.events_total;
+            if send {
+                self.socket.send(Message::Text(update.text.clone())).await.map_err(|_| End::Quiet)?;
+            }
+            return Ok(());
+        }
+        if update.events_total == *next && *last == Some(frame.at) {
+            return Ok(());
+        }
+        self.own_message(seat, next, last, false).await
+    }
+
+    /// Sends the seat's new events from the client's next one and the position of play, when
+    /// anything changed since the last message (always when `force`): built for this
+    /// connection alone (at its start, or when it missed a frame) from a copy of the game, on
+    /// the blocking pool.
+    async fn own_message(&mut self, seat: Option<i32>, next: &mut usize, last: &mut Option<Position>, force: bool) -> Result<(), End> {
         let since = *next;
-        let (at, update) = {
+        let copy = {
             let live = self.slot.live.lock().await;
             if !live.supported() {
                 return Err(crate::app::unsupported().into());
             }
-            let at: Position = (live.step, live.thinking, live.finished);
-            match self.slot.update(at, seat, since) {
-                Some(u) => (at, Ok(u)),
-                None => (at, Err(events_message(&live, seat, since))),
-            }
+            live.clone()
         };
-        let update = match update {
-            Ok(u) => u,
-            Err(msg) => {
-                let events_total = msg["events_total"].as_u64().unwrap_or(0) as usize;
-                let fresh = events_total > since;
-                let u = Arc::new(Update { text: msg.to_string().into(), events_total, fresh });
-                self.slot.keep_update(at, seat, since, u.clone());
-                u
-            }
-        };
-        if !force && !update.fresh && *last == Some(at) {
+        let at = copy.position();
+        let built = frames::on_builder(move || frames::message(&copy, seat, since)).await;
+        let update: Update = built.ok_or_else(|| End::Error(ApiError::storage("the message failed")))?;
+        if !force && !update.fresh() && *last == Some(at) {
             return Ok(());
         }
         *last = Some(at);
         *next = update.events_total;
-        self.socket.send(Message::Text(update.text.clone())).await.map_err(|_| End::Quiet)
+        self.socket.send(Message::Text(update.text)).await.map_err(|_| End::Quiet)
     }
 
     async fn client_message(&mut self, seat: Option<i32>, text: &[u8]) -> Result<(), End> {
@@ -266,17 +293,4 @@ impl Stream {
         };
         self.send(&out).await
     }
-}
-
-/// The stream's `events` message for `seat` (None: a spectator) from event `since`.
-fn events_message(live: &Live, seat: Option<i32>, since: usize) -> Value {
-    let mut msg = live.seat_message(seat, since);
-    let player = seat.unwrap_or(kassen_core::SPECTATOR);
-    let view = live.state.as_ref().and_then(|s| s.view(player).ok()).unwrap_or(Value::Null);
-    msg["type"] = json!("events");
-    msg["last_move"] = live.last_move(&view);
-    if seat.is_some() && live.to_act() == seat {
-        msg["legal"] = json!(live.legal(seat));
-    }
-    msg
 }

@@ -2,8 +2,7 @@
 //! written together in the next transaction, so one disk flush (SQLite's `fsync` under
 //! `synchronous=FULL`, PostgreSQL's WAL flush) acknowledges all of them. Each append is
 //! answered only after the transaction that holds it has committed; an append that fails its
-//! own check (the game is not at its step) is rolled back to its savepoint and does not fail
-//! the others.
+//! own check (the game is not at its step) leaves no trace and does not fail the others.
 
 #[cfg(test)]
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -115,7 +115,7 @@ pub trait Store: Send + Sync {
     /// Atomically: if the game is active at step `at`, appends `moves` (steps `at`, `at + 1`,
     /// ...) and sets the row to `update`; tells the other processes (PostgreSQL). Answers once
     /// the transaction holding it has committed; appends of other games made at the same time
-    /// share that transaction (group commit, store/batch.rs), each under its own savepoint.
+    /// share that transaction (group commit, store/batch.rs); a refused one leaves no trace.
     fn append<'a>(&'a self, id: &'a str, at: i64, moves: &'a [MoveRow], update: &'a Update) -> Fut<'a, Appended>;
     /// Games newest first, optionally of one status.
     fn list<'a>(&'a self, status: Option<&'a str>, limit: i64) -> Fut<'a, Vec<GameRow>>;

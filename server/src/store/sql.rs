@@ -24,10 +24,6 @@ fn game_row(t: GameTuple) -> GameRow {
     GameRow { id, game, config, seed, rules_version, status, step, to_act, result, created_at, updated_at }
 }
 
-fn unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error().is_some_and(|d| d.is_unique_violation())
-}
-
 pub struct SqliteStore {
     pool: SqlitePool,
     /// The one connection that writes: transactions queue for it in order instead of
@@ -35,7 +31,18 @@ pub struct SqliteStore {
     writer: SqlitePool,
     /// Moves, committed in groups on `writer`.
     batcher: Batcher,
+    /// Copies the write-ahead log into the database file in the background.
+    checkpoints: tokio::task::JoinHandle<()>,
 }
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        self.checkpoints.abort();
+    }
+}
+
+/// How often the write-ahead log is copied back into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 
 pub struct PgStore {
     pool: PgPool,
@@ -47,7 +54,10 @@ pub struct PgStore {
 }
 
 impl SqliteStore {
-    /// WAL with `synchronous=FULL`: a commit is on disk before the move is acknowledged.
+    /// WAL with `synchronous=FULL`: a commit is on disk before the move is acknowledged. The
+    /// writer does not checkpoint (SQLite's automatic checkpoint would run inside the commit
+    /// of a move, which then waits for the database file's flushes too): a background task
+    /// checkpoints on a reading connection instead, passively, without blocking the writer.
     pub async fn open(url: &str) -> Result<Self, StoreError> {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
@@ -55,10 +65,22 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(10))
             .foreign_keys(true);
-        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone()).await?;
+        let writer = SqlitePoolOptions::new().max_connections(1).connect_with(options.clone().pragma("wal_autocheckpoint", "0")).await?;
         super::migrator().await?.run(&writer).await?;
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
-        Ok(SqliteStore { pool, batcher: Batcher::start(writer.clone()), writer })
+        let checkpoints = tokio::spawn(checkpoint(pool.clone()));
+        Ok(SqliteStore { pool, batcher: Batcher::start(writer.clone()), writer, checkpoints })
+    }
+}
+
+/// Copies the committed write-ahead log into the database file every [`CHECKPOINT_EVERY`]
+/// (a passive checkpoint: it copies what no reader still needs and never waits for the
+/// writer). A failed checkpoint is tried again at the next turn.
+async fn checkpoint(pool: SqlitePool) {
+    let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+    loop {
+        tick.tick().await;
+        let _ = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await;
     }
 }
 
@@ -93,46 +115,60 @@ impl Notify for sqlx::PgConnection {
     }
 }
 
-/// Inside the batch's transaction: if game `job.id` is active at step `job.at`, sets its row
-/// to `job.update` and appends `job.moves`; `Conflict` (the caller rolls back to the job's
-/// savepoint) when it is not, or when a move row of those steps exists already.
+/// `INSERT` of `n` move rows of one game, kept only where the game is active at the step
+/// (`$1` the game, `$2` the step, then four parameters per row: step, seat, action, at) and
+/// skipped where a row of that step exists; answers the steps written.
+fn insert_moves(n: usize) -> String {
+    let rows: Vec<String> = (0..n).map(|i| format!("(${}, ${}, ${}, ${})", 4 * i + 3, 4 * i + 4, 4 * i + 5, 4 * i + 6)).collect();
+    format!(
+        "INSERT INTO moves (game_id, step, seat, action, at) \
+         SELECT g.id, m.column1, m.column2, m.column3, m.column4 FROM games g, (VALUES {}) AS m \
+         WHERE g.id = $1 AND g.step = $2 AND g.status = 'active' \
+         ON CONFLICT DO NOTHING RETURNING step",
+        rows.join(", ")
+    )
+}
+
+/// Inside the batch's transaction: if game `job.id` is active at step `job.at` and holds no
+/// move of the steps `job.moves` fill, appends them and sets its row to `job.update`; else
+/// `Conflict`, leaving no trace. Two statements (the moves, then the row), no savepoint: a
+/// refused append takes back the rows it wrote itself.
 macro_rules! append_one {
     ($tx:expr, $job:expr) => {{
         let (tx, job): (_, &Job) = ($tx, $job);
-        let u = &job.update;
-        let changed = sqlx::query(
-            "UPDATE games SET step = $1, status = $2, to_act = $3, result = $4, updated_at = $5 \
-             WHERE id = $6 AND step = $7 AND status = 'active'",
-        )
-        .bind(u.step)
-        .bind(u.status)
-        .bind(u.to_act)
-        .bind(&u.result)
-        .bind(u.updated_at)
-        .bind(&job.id)
-        .bind(job.at)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        let mut outcome = if changed == 1 { Appended::Done } else { Appended::Conflict };
-        if outcome == Appended::Done {
+        let mut written: Vec<i64> = Vec::new();
+        if !job.moves.is_empty() {
+            let text = insert_moves(job.moves.len());
+            let mut q = sqlx::query_scalar::<_, i64>(&text).bind(&job.id).bind(job.at);
             for m in &job.moves {
-                let r = sqlx::query("INSERT INTO moves (game_id, step, seat, action, at) VALUES ($1, $2, $3, $4, $5)")
-                    .bind(&job.id)
-                    .bind(m.step)
-                    .bind(m.seat)
-                    .bind(m.action)
-                    .bind(m.at)
-                    .execute(&mut *tx)
-                    .await;
-                match r {
-                    Ok(_) => {}
-                    Err(e) if unique_violation(&e) => {
-                        outcome = Appended::Conflict;
-                        break;
-                    }
-                    Err(e) => return Err(e.into()),
-                }
+                q = q.bind(m.step).bind(m.seat).bind(m.action).bind(m.at);
+            }
+            written = q.fetch_all(&mut *tx).await?;
+        }
+        let mut outcome = Appended::Conflict;
+        if written.len() == job.moves.len() {
+            let u = &job.update;
+            let changed = sqlx::query(
+                "UPDATE games SET step = $1, status = $2, to_act = $3, result = $4, updated_at = $5 \
+                 WHERE id = $6 AND step = $7 AND status = 'active'",
+            )
+            .bind(u.step)
+            .bind(u.status)
+            .bind(u.to_act)
+            .bind(&u.result)
+            .bind(u.updated_at)
+            .bind(&job.id)
+            .bind(job.at)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if changed == 1 {
+                outcome = Appended::Done;
+            }
+        }
+        if outcome == Appended::Conflict {
+            for step in written {
+                sqlx::query("DELETE FROM moves WHERE game_id = $1 AND step = $2").bind(&job.id).bind(step).execute(&mut *tx).await?;
             }
         }
         Ok::<Appended, StoreError>(outcome)
@@ -279,28 +315,20 @@ sql_store!(PgStore, "postgres");
 macro_rules! batch_writer {
     ($pool:ty) => {
         impl WriteBatch for $pool {
-            /// One transaction; each job inside its own savepoint, so a job whose game is not
-            /// at its step (or whose move rows exist already) leaves no trace and the others
-            /// go on. The notifications (PostgreSQL) are sent by the commit.
+            /// One transaction; a job whose game is not at its step (or whose move rows exist
+            /// already) leaves no trace and the others go on. The notifications (PostgreSQL)
+            /// are sent by the commit.
             fn write_batch<'a>(&'a self, jobs: &'a [Job]) -> Fut<'a, Vec<Result<Appended, StoreError>>> {
                 Box::pin(async move {
                     let mut tx = self.begin().await?;
                     let mut out = Vec::with_capacity(jobs.len());
                     let mut changed = Vec::new();
                     for job in jobs {
-                        sqlx::query("SAVEPOINT job").execute(&mut *tx).await?;
-                        let r = async { append_one!(&mut *tx, job) }.await;
-                        match r {
-                            Ok(Appended::Done) => {
-                                sqlx::query("RELEASE SAVEPOINT job").execute(&mut *tx).await?;
-                                changed.push(job.id.as_str());
-                            }
-                            _ => {
-                                sqlx::query("ROLLBACK TO SAVEPOINT job").execute(&mut *tx).await?;
-                                sqlx::query("RELEASE SAVEPOINT job").execute(&mut *tx).await?;
-                            }
+                        let r = append_one!(&mut *tx, job)?;
+                        if r == Appended::Done {
+                            changed.push(job.id.as_str());
                         }
-                        out.push(r);
+                        out.push(Ok(r));
                     }
                     if !changed.is_empty() {
                         Notify::notify(&mut *tx, &changed).await?;
