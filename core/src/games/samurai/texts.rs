@@ -1,26 +1,23 @@
-//! Events as sentences ("Player 2 places samurai-2 at the village in hex 86, Honshu"): read
+//! Events as sentences ("Player 2 places samurai-2 on the village at hex 86"): read
 //! from the event body and the public board data only, so a sentence tells a seat no more than
 //! its event does.
 
 use serde_json::Value;
 
 use super::Samurai;
-use crate::events::sentence::{count, list, title, Read};
+use crate::events::sentence::{count, list, Read};
 use crate::events::Body;
 use crate::game::Player;
 
 impl Samurai {
-    /// A hex as a player finds it: its kind, number and island.
-    fn hex_name(&self, id: u64) -> String {
+    /// A hex as a player finds it on the board, which prints every hex's number: its kind and
+    /// number ("the village at hex 86", "land at hex 40"). Moves and events name hexes so.
+    pub(super) fn hex_name(&self, id: u64) -> String {
         let Some(h) = self.data().hexes.iter().find(|h| h.id as u64 == id) else { return format!("hex {id}") };
-        let what = match h.kind.name() {
-            "edo" => "Edo".to_string(),
-            "land" => "land".to_string(),
-            k => format!("the {k}"),
-        };
-        match &h.island {
-            Some(island) => format!("{what} at hex {id} ({})", title(island)),
-            None => format!("{what} at hex {id}"),
+        match h.kind.name() {
+            "edo" => format!("Edo at hex {id}"),
+            "land" => format!("land at hex {id}"),
+            k => format!("the {k} at hex {id}"),
         }
     }
 
