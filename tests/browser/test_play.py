@@ -377,7 +377,9 @@ def test_the_page_shows_a_thinking_bot_and_stays_responsive(browser, tmp_path):
         # it still thinks: the status counts them, the log and the board follow.
         wait_ready(browser, 0)
         logged = browser.run("return document.querySelectorAll('#log div').length;")
-        board = browser.run("return document.querySelector('#board svg').outerHTML;")
+        # The board: the map and its side lists (hands, decks) beside it.
+        board_html = "return document.querySelector('#board svg').outerHTML + document.getElementById('panel').innerHTML;"
+        board = browser.run(board_html)
         browser.click(browser.find("#actions button.action")[0])
         wait_for(browser, "return document.body.dataset.state === 'thinking'"
                           " && /[0-9]+ moves? so far/.test(document.getElementById('status').textContent);",
@@ -390,7 +392,7 @@ def test_the_page_shows_a_thinking_bot_and_stays_responsive(browser, tmp_path):
         screenshot(browser, "thinking_moves")
         # The log and the board followed the bot's moves.
         assert browser.run("return document.querySelectorAll('#log div').length;") > logged
-        assert browser.run("return document.querySelector('#board svg').outerHTML;") != board
+        assert browser.run(board_html) != board
         # Save while the bot thinks.
         browser.click(browser.find("#btn-save")[0])
         wait_for(browser, "return document.getElementById('saveload').classList.contains('open');", "the save dialog")
