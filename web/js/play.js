@@ -134,13 +134,13 @@ function drawBoard(s) {
   shownSvg = s.svg;
 }
 
-// "Last move (Ishida): Ishida moves 3 blocks from Gifu to Ogaki." — the sentences of the
+// "Last move (Ishida): Ishida moves 3 blocks from Gifu to Ogaki; ..." — the sentences of the
 // seat's events of that move; nothing when the seat saw no event of it.
 function lastMoveText(s) {
   const m = s.last_move;
   if (!m || m.step === null || m.step === undefined) return "";
   const said = sentences.get(m.step);
-  return said && said.length ? "Last move (" + seatName(s, m.seat) + "): " + said.join(" ") : "";
+  return said && said.length ? "Last move (" + seatName(s, m.seat) + "): " + said.join("; ") : "";
 }
 
 function result(s) {

@@ -61,11 +61,30 @@ impl Samurai {
             }
             "screens_lifted" => "The screens are lifted".to_string(),
             "game_over" => {
-                let winners: Vec<String> = e["score"]["winners"].as_array().into_iter().flatten().map(Self::seat).collect();
+                let score = e["score"].to_value();
+                let winners: Vec<String> = score["winners"].as_array().into_iter().flatten().map(Self::seat).collect();
+                // The score: each seat's captured helmets, buddhas and rice fields.
+                let figures: Vec<String> = score["figures"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                    .map(|(p, f)| {
+                        let n = |i: usize| f[i].as_u64().unwrap_or(0);
+                        format!("{} {} helmet, {} buddha, {} rice", Self::seat(&Value::from(p)), n(0), n(1), n(2))
+                    })
+                    .collect();
+                let how = match score["decided_by"].as_str() {
+                    Some("two_or_more_majorities") => " (the majority in two or more kinds)",
+                    Some("candidates") => " (one majority each, then the most figures of the other kinds)",
+                    Some("most_figures") => " (the most figures)",
+                    _ => "",
+                };
+                let captured = if figures.is_empty() { String::new() } else { format!("; captured: {}", figures.join("; ")) };
                 if winners.is_empty() {
-                    format!("Game over: {}; nobody wins", e.s("reason"))
+                    format!("Game over: {}{captured}; nobody wins", e.s("reason").replace('_', " "))
                 } else {
-                    format!("Game over: {}; {} wins", e.s("reason"), list(&winners))
+                    format!("Game over: {}{captured}; {} wins{how}", e.s("reason").replace('_', " "), list(&winners))
                 }
             }
             _ => return None,
