@@ -80,7 +80,10 @@ fn samurai_game_over_gives_the_score() {
         let last = state.event_texts_since(SPECTATOR, 0).unwrap().pop().flatten().unwrap_or_default();
         assert!(last.starts_with("Game over: ") && last.contains(" wins"), "seed {seed}: {last}");
         for p in 1..=game.num_players() {
-            assert!(last.contains(&format!("Player {p} ")) && last.contains(" helmet, "), "seed {seed}: no score for player {p} in {last}");
+            assert!(
+                last.contains(&format!("Player {p}: ")) && last.contains(" helmet, "),
+                "seed {seed}: no score for player {p} in {last}"
+            );
         }
     }
 }

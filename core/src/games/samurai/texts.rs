@@ -71,7 +71,7 @@ impl Samurai {
                     .enumerate()
                     .map(|(p, f)| {
                         let n = |i: usize| f[i].as_u64().unwrap_or(0);
-                        format!("{} {} helmet, {} buddha, {} rice", Self::seat(&Value::from(p)), n(0), n(1), n(2))
+                        format!("{}: {} helmet, {} buddha, {} rice", Self::seat(&Value::from(p)), n(0), n(1), n(2))
                     })
                     .collect();
                 let how = match score["decided_by"].as_str() {
