@@ -64,3 +64,26 @@ fn every_event_has_a_sentence_that_tells_no_secret() {
         assert!(kinds.contains("game_over"), "{id}: no game reached its end");
     }
 }
+
+/// Samurai's last sentence says why the game ended and gives the score, each seat's captured
+/// figures, beside the winner (the play page's end screen shows it; issue 33 item 2).
+#[test]
+fn samurai_game_over_gives_the_score() {
+    let game = load_game("samurai", None).unwrap();
+    for seed in 1..=3u64 {
+        let mut state = game.new_initial_state(seed);
+        let mut rng = Rng::from_seed(seed + 40);
+        while !state.is_terminal() {
+            let legal = state.legal_actions();
+            state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+        }
+        let last = state.event_texts_since(SPECTATOR, 0).unwrap().pop().flatten().unwrap_or_default();
+        assert!(last.starts_with("Game over: ") && last.contains(" wins"), "seed {seed}: {last}");
+        for p in 1..=game.num_players() {
+            assert!(
+                last.contains(&format!("Player {p}: ")) && last.contains(" helmet, "),
+                "seed {seed}: no score for player {p} in {last}"
+            );
+        }
+    }
+}

@@ -216,6 +216,13 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
             # The page is built from the responses alone; its DOM is searched too, every few steps.
             if clicks % DOM_EVERY == 0 or state == "over":
                 fresh.append(browser.run("return document.documentElement.outerHTML;"))
+            # Bots play on in the background: the page may already show events newer than `s`.
+            # Their sentences are the seat's too, so what they name is no secret.
+            later = [e["text"] for e in session.state.events_with_text(seat, len(texts))]
+            texts.extend(later)
+            for word in [w for w in hidden if any(contains_word(t, w) for t in later)]:
+                named.add(word)
+                hidden.discard(word)
             for word in hidden:
                 for text in fresh:
                     assert not contains_word(text, word), f"{game_id}: hidden {word!r} reached the page"
@@ -377,7 +384,9 @@ def test_the_page_shows_a_thinking_bot_and_stays_responsive(browser, tmp_path):
         # it still thinks: the status counts them, the log and the board follow.
         wait_ready(browser, 0)
         logged = browser.run("return document.querySelectorAll('#log div').length;")
-        board = browser.run("return document.querySelector('#board svg').outerHTML;")
+        # The board: the map and its side lists (hands, decks) beside it.
+        board_html = "return document.querySelector('#board svg').outerHTML + document.getElementById('panel').innerHTML;"
+        board = browser.run(board_html)
         browser.click(browser.find("#actions button.action")[0])
         wait_for(browser, "return document.body.dataset.state === 'thinking'"
                           " && /[0-9]+ moves? so far/.test(document.getElementById('status').textContent);",
@@ -390,7 +399,7 @@ def test_the_page_shows_a_thinking_bot_and_stays_responsive(browser, tmp_path):
         screenshot(browser, "thinking_moves")
         # The log and the board followed the bot's moves.
         assert browser.run("return document.querySelectorAll('#log div').length;") > logged
-        assert browser.run("return document.querySelector('#board svg').outerHTML;") != board
+        assert browser.run(board_html) != board
         # Save while the bot thinks.
         browser.click(browser.find("#btn-save")[0])
         wait_for(browser, "return document.getElementById('saveload').classList.contains('open');", "the save dialog")
@@ -512,6 +521,84 @@ def test_no_text_is_smaller_than_11_px(browser, game_id):
                               "const r = b.querySelector('svg').getBoundingClientRect(), o = b.getBoundingClientRect();"
                               "return [r.right <= o.right + 1, r.bottom <= o.bottom + 1];")
             assert far == [True, True], f"{game_id} at {w}x{h}: the board cannot be scrolled to its corner"
+    finally:
+        browser.resize(1500, 1000)
+        session.close()
+        server.shutdown()
+        server.server_close()
+
+
+#: What a person's texts must not show: an engine identifier (`end_phase`, `win_popular_support`),
+#: a hex written as `h66`, or "hidden" for a move the board and the log show.
+ID_LIKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\bh[0-9]+\b|\bhidden\b")
+
+#: For every move that names a place: the board's labels drawn on or next to that place (within
+#: NEAR_PX of its outline, on screen). The move's sentence must contain one of them.
+PLACE_LABELS = """
+const near = arguments[0];
+const svg = document.querySelector('#board svg');
+const out = {};
+for (const b of document.querySelectorAll('#actions button.action')) {
+  const t = arguments[1][b.dataset.action];
+  if (!t) continue;
+  const els = Array.from(svg.querySelectorAll('[data-target]')).filter((e) => e.dataset.target === t && !e.closest('.hit-layer'));
+  if (!els.length) { out[b.dataset.action] = [b.textContent, null]; continue; }
+  const r = els.map((e) => e.getBoundingClientRect()).reduce((a, c) => ({left: Math.min(a.left, c.left), top: Math.min(a.top, c.top),
+    right: Math.max(a.right, c.right), bottom: Math.max(a.bottom, c.bottom)}));
+  const labels = [];
+  for (const x of svg.querySelectorAll('text')) {
+    const q = x.getBoundingClientRect();
+    const cx = (q.left + q.right) / 2, cy = (q.top + q.bottom) / 2;
+    if (cx >= r.left - near && cx <= r.right + near && cy >= r.top - near && cy <= r.bottom + near) labels.push(x.textContent.trim());
+  }
+  out[b.dataset.action] = [b.textContent, labels];
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("game_id", sorted(kassen.games()))
+def test_texts_name_places_as_the_board_labels_them(browser, game_id):
+    """Along a game played by clicking (seat 0 against random players), at 1024x768: the
+    last-move line and the log are sentences (no engine identifier, no `h66`, no "hidden"),
+    and every move that names a place says it as the board labels it: one of the labels drawn
+    on or beside that place is in the move's text (issue 33 item 2: Samurai's moves named
+    "hex 105", which the board did not draw)."""
+    config = CONFIGS.get(game_id, {})
+    n = kassen.load_game(game_id, config).num_players()
+    session = Session(game_id, config, seed=5, players=["human"] + ["random"] * (n - 1))
+    game = session.game
+    server = make_server(session, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    rng = random.Random(3)
+    browser.resize(1024, 768)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    named = 0
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        state = wait_ready(browser, 0)
+        for step in range(40):
+            if state == "over":
+                break
+            last = browser.run("return document.getElementById('lastmove').textContent;")
+            assert not ID_LIKE.search(last), f"{game_id}: the last-move line {last!r}"
+            for line in browser.run("return Array.from(document.querySelectorAll('#log div')).map((d) => d.textContent);"):
+                assert not ID_LIKE.search(line), f"{game_id}: the log line {line!r}"
+            for line in browser.run("return Array.from(document.querySelectorAll('#actions button.action')).map((b) => b.textContent);"):
+                assert not ID_LIKE.search(line), f"{game_id}: the move {line!r}"
+            ids = [int(x) for x in browser.run(
+                "return Array.from(document.querySelectorAll('#actions button.action')).map(b => b.dataset.action);")]
+            targets = {str(a): game.action_target(a) for a in ids}
+            for a, (sentence, labels) in browser.run(PLACE_LABELS, 24, targets).items():
+                assert labels is not None, f"{game_id}: the board has no place {targets[a]!r} for {sentence!r}"
+                said = [x for x in labels if x and contains_word(sentence, x)]
+                assert said, f"{game_id}: {sentence!r} names no label drawn at its place {targets[a]!r} ({labels})"
+                named += 1
+            version = browser.run("return Number(document.body.dataset.version || 0);")
+            browser.click(browser.find(f"#actions button[data-action='{rng.choice(ids)}']")[0])
+            state = wait_ready(browser, version)
+        screenshot(browser, f"{game_id}_names_1024x768")
+        print(f"{game_id}: {named} moves naming a place checked against the board's labels")
     finally:
         browser.resize(1500, 1000)
         session.close()

@@ -19,30 +19,38 @@ const MIN_STROKE = 12;
 // The smallest size, in CSS pixels, of a text of the picture as `readable` shows it.
 export const MIN_TEXT_PX = 11;
 
-// `readable`: the picture is shown as large as its box is wide, and larger where that would
-// draw a text under MIN_TEXT_PX (the box then scrolls: drag the picture or use the scroll bars
+// `readable`: the picture is shown as large as fits in its box (the whole of it in view), and
+// larger where that would draw a text under MIN_TEXT_PX (the box then scrolls: drag the picture or use the scroll bars
 // to pan), times `zoom`. Without it the page's CSS sizes the picture.
+// `panel`: an element beside the board that takes the picture's side lists (the legend, the
+// seats' notes, a game's own lists drawn in a group of class `side-list`), each as a picture
+// of its own; the board then shows the map alone (the page has its own status and last-move
+// lines, so the picture's header and footer are left out).
 export function showBoard(box, svgText, { legal = [], lastTarget = null, onAct = () => {}, onChoose = () => {},
-                                          readable = false, zoom = 1 } = {}) {
+                                          readable = false, zoom = 1, panel = null } = {}) {
   const scroll = [box.scrollLeft, box.scrollTop];
   box.innerHTML = svgText || "";
   const svg = box.querySelector("svg");
   if (!svg) return;
   svg.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  if (panel) splitSideLists(svg, panel);
   if (readable) {
     sizeReadable(box, svg, zoom);
     [box.scrollLeft, box.scrollTop] = scroll;
   }
   const byTarget = movesByTarget(legal);
   const places = new Map();
+  const named = new Map();
   for (const el of svg.querySelectorAll("[data-target]")) {
     const t = el.getAttribute("data-target");
     if (lastTarget && lastTarget === t) el.classList.add("last-move");
+    if (el.dataset.label && (byTarget.has(t) || lastTarget === t)) named.set(t, el);
     if (!byTarget.has(t)) continue;
     el.classList.add("target");
     if (!places.has(t)) places.set(t, []);
     places.get(t).push(el);
   }
+  labelPlaces(svg, named);
   if (!places.size) return;
   const layer = document.createElementNS(SVG_NS, "g");
   layer.setAttribute("class", "hit-layer");
@@ -90,6 +98,43 @@ export function showBoard(box, svgText, { legal = [], lastTarget = null, onAct =
   }
   groups.sort((a, b) => Number(a[0]) - Number(b[0]));
   for (const [, g] of groups) layer.appendChild(g);
+}
+
+// The font size of a place's name written on it (in the picture's units: at least 11 px on
+// screen wherever `readable` sized the picture).
+const LABEL_SIZE = 12;
+
+// Writes the name of each place in `named` (target -> element with a `data-label`: a place the
+// map has no room to name, like a hex's printed number) above it, where the moves and the last
+// move name it. The names take no clicks.
+function labelPlaces(svg, named) {
+  if (!named.size || !svg.getScreenCTM()) return;
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("class", "place-labels");
+  layer.setAttribute("pointer-events", "none");
+  const root = svg.getScreenCTM().inverse();
+  for (const [t, el] of named) {
+    const m = el.getScreenCTM();
+    if (!m) continue;
+    const b = el.getBBox();
+    const l = root.multiply(m);
+    const x = l.a * (b.x + b.width / 2) + l.c * b.y + l.e;
+    const y = l.b * (b.x + b.width / 2) + l.d * b.y + l.f;
+    const text = document.createElementNS(SVG_NS, "text");
+    text.setAttribute("x", String(x));
+    text.setAttribute("y", String(y + LABEL_SIZE * 0.35));
+    text.setAttribute("font-size", String(LABEL_SIZE));
+    text.setAttribute("font-weight", "bold");
+    text.setAttribute("text-anchor", "middle");
+    text.setAttribute("fill", "#000");
+    text.setAttribute("stroke", "#fff");
+    text.setAttribute("stroke-width", "3");
+    text.setAttribute("paint-order", "stroke");
+    text.setAttribute("data-label-of", t);
+    text.textContent = el.dataset.label;
+    layer.appendChild(text);
+  }
+  svg.appendChild(layer);
 }
 
 // Places smaller than this (in the picture's units) get a hit box this large.
@@ -148,6 +193,60 @@ function copyShape(svg, shape) {
   return copy;
 }
 
+// Moves the picture's side lists (a game's `g.side-list`, the frame's `g.panel`) into `panel`,
+// one picture each, and crops the picture to its map.
+function splitSideLists(svg, panel) {
+  const map = svg.querySelector(":scope > g.board");
+  panel.textContent = "";
+  if (!map) return;
+  const lists = [...map.querySelectorAll("g.side-list"), ...svg.querySelectorAll(":scope > g.panel")];
+  for (const list of lists) {
+    const b = list.getBBox();
+    if (!b.width || !b.height) { list.remove(); continue; }
+    // The list keeps the transforms of the groups it was drawn in (the board's placement).
+    const m = svg.getScreenCTM() && list.parentNode.getScreenCTM
+      ? svg.getScreenCTM().inverse().multiply(list.parentNode.getScreenCTM()) : null;
+    const pad = 4;
+    const x0 = m ? b.x * m.a + m.e : b.x, y0 = m ? b.y * m.d + m.f : b.y;
+    const w = b.width * (m ? m.a : 1), h = b.height * (m ? m.d : 1);
+    const own = document.createElementNS(SVG_NS, "svg");
+    own.setAttribute("viewBox", `${x0 - pad} ${y0 - pad} ${w + 2 * pad} ${h + 2 * pad}`);
+    own.setAttribute("font-family", svg.getAttribute("font-family") || "");
+    own.setAttribute("class", "side-list");
+    const g = document.createElementNS(SVG_NS, "g");
+    if (m) g.setAttribute("transform", `matrix(${m.a} ${m.b} ${m.c} ${m.d} ${m.e} ${m.f})`);
+    g.appendChild(list);
+    own.appendChild(g);
+    panel.appendChild(own);
+    own.dataset.w = String(w + 2 * pad);
+    own.dataset.h = String(h + 2 * pad);
+    fitList(own, panel);
+  }
+  // The map alone: the header, footer and background go; the picture is cropped to the map.
+  for (const el of [...svg.children]) {
+    if (el !== map && !["defs", "style"].includes(el.localName)) el.remove();
+  }
+  const b = map.getBBox();
+  const pad = 6;
+  svg.setAttribute("viewBox", `${b.x - pad} ${b.y - pad} ${b.width + 2 * pad} ${b.height + 2 * pad}`);
+  svg.setAttribute("width", String(b.width + 2 * pad));
+  svg.setAttribute("height", String(b.height + 2 * pad));
+}
+
+// A side list as wide as its box, at most its drawn size, never with a text under MIN_TEXT_PX.
+function fitList(own, box) {
+  const W = Number(own.dataset.w), H = Number(own.dataset.h);
+  own.style.maxWidth = "none";
+  own.style.maxHeight = "none";
+  own.style.width = W + "px";
+  own.style.height = H + "px";
+  const small = smallestText(own);
+  const room = Math.max(1, box.clientWidth - 10);
+  const scale = Math.max(Math.min(1, room / W), small ? MIN_TEXT_PX / small : 0);
+  own.style.width = Math.round(W * scale) + "px";
+  own.style.height = Math.round(H * scale) + "px";
+}
+
 // The picture's drawn size (its width and height attributes, else its viewBox).
 function drawnSize(svg) {
   const vb = svg.viewBox && svg.viewBox.baseVal;
@@ -182,7 +281,8 @@ function sizeReadable(box, svg, zoom) {
   svg.style.width = w + "px";
   svg.style.height = h + "px";
   const small = smallestText(svg);
-  const fit = Math.max(1, box.clientWidth - 2) / w;
+  // The whole map in the box where its texts stay readable at that size.
+  const fit = Math.min(Math.max(1, box.clientWidth - 2) / w, Math.max(1, box.clientHeight - 2) / h);
   const scale = Math.max(fit, small ? MIN_TEXT_PX / small : 1) * zoom;
   svg.style.width = Math.round(w * scale) + "px";
   svg.style.height = Math.round(h * scale) + "px";

@@ -53,12 +53,12 @@ export class MoveSentences {
     }
   }
 
-  // "Last move (Ishida): Ishida moves 3 blocks from Gifu to Ogaki." for `lastMove`
+  // "Last move (Ishida): Ishida moves 3 blocks from Gifu to Ogaki; ..." for `lastMove`
   // ({seat, step}), nothing when the seat saw no event of that move; `name(seat)` names a seat.
   lastMove(lastMove, name) {
     if (!lastMove || lastMove.step === null || lastMove.step === undefined) return "";
     const said = this.bySteps.get(lastMove.step);
-    return said && said.length ? "Last move (" + name(lastMove.seat) + "): " + said.join(" ") : "";
+    return said && said.length ? "Last move (" + name(lastMove.seat) + "): " + said.join("; ") : "";
   }
 }
 

@@ -31,7 +31,7 @@ function cap(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
 function seatName(s, p) { return (p !== null && p !== undefined && s.seat_names[p]) ? cap(s.seat_names[p]) : "?"; }
 
 function showHandoff(s) {
-  clearBoard(board); actions.textContent = ""; clearLog(log);
+  clearBoard(board); clearBoard($("panel")); actions.textContent = ""; clearLog(log);
   $("prompt").textContent = ""; $("lastmove").textContent = "";
   $("handoff-title").textContent = "Pass the screen to " + cap(s.handoff.name);
   $("handoff-text").textContent = cap(s.handoff.name) + ", click when the other players are not looking.";
@@ -126,6 +126,7 @@ function drawBoard(s) {
     onChoose: (ids) => markCandidates(actions, ids),
     readable: true,
     zoom,
+    panel: $("panel"),
   });
   shownSvg = s.svg;
 }

@@ -1,5 +1,6 @@
-//! The Samurai board as a seat sees it: the hex map, settlements with their figures (and the
-//! seat leading each figure now), the tokens placed, and the observer's own hand.
+//! The Samurai board as a seat sees it: the hex map with each hex's number (the moves and the
+//! log name hexes by it), settlements with their figures (and the seat leading each figure
+//! now), the tokens placed, and the observer's own hand.
 
 use serde_json::Value;
 
@@ -12,6 +13,8 @@ use crate::render::palette::{on_seat, seat_marker, GREY, HIGHLIGHT, INK, LAND, P
 use crate::render::{int, list, paint, show, text, Canvas, Frame, RenderError, Svg, Swatch, BOARD_H, BOARD_W};
 
 const SETTLEMENT: &str = "#D9C8A0";
+/// The hex numbers: dark enough to read on land, sea and settlements, lighter than the names.
+const NUMBER: &str = "#4D4D4D";
 const FIGURES: [(&str, &str); 3] = [("helmet", "H"), ("buddha", "B"), ("rice", "R")];
 
 /// A token's short label: `helmet-3` -> `H3`, `ship-1` -> `Sh1`, `token-exchange` -> `TX`.
@@ -95,8 +98,14 @@ pub fn draw(g: &Samurai, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
         };
         s.group(&format!("class=\"hex\" data-target=\"hex:{}\"", h.id));
         s.polygon(&corners(x, y, size), &paint(fill, GREY, 0.8));
-        s.title(&format!("h{} {}", h.id, h.kind.name()));
+        s.title(&format!("hex {} ({})", h.id, h.kind.name()));
         s.end_group();
+    }
+    // Every hex's number, at the bottom of the hex (below a token, a settlement's figures and
+    // their markers): moves and the log name hexes by it ("hex 86").
+    for h in &shown {
+        let Some((x, y)) = pos(h.id) else { continue };
+        s.text(x, y + size * 0.866 - 1.6, 11.0, "middle", &format!("fill=\"{NUMBER}\" class=\"hex-number\""), &h.id.to_string());
     }
     let placed: Vec<(u8, usize, usize)> = list(body.get("board").unwrap_or(&Value::Null), "tokens")
         .iter()
@@ -116,13 +125,13 @@ pub fn draw(g: &Samurai, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
         for (i, fig) in figures.iter().enumerate() {
             let fx = x + (i as f64 - (n - 1.0) / 2.0) * 17.0;
             let name = show(fig);
-            let p = s.piece(fx - 8.0, y - 7.0, 16.0, 16.0);
-            s.circle(fx, y + 1.0, 8.0, &paint(PAPER, INK, 1.0));
-            s.piece_text(p, fx, y + 5.0, 11.0, "middle", "", figure_glyph(&name));
+            let p = s.piece(fx - 8.0, y - 10.0, 16.0, 16.0);
+            s.circle(fx, y - 2.0, 8.0, &paint(PAPER, INK, 1.0));
+            s.piece_text(p, fx, y + 2.0, 11.0, "middle", "", figure_glyph(&name));
             let figure = FIGURES.iter().position(|(n, _)| *n == name);
             if let (Some(st_i), Some(fi)) = (index, figure) {
                 if let Some(p) = leader(g, st_i as usize, fi, &placed) {
-                    seat_marker(s, p, fx, y + 14.0, 3.5);
+                    seat_marker(s, p, fx, y + 11.0, 3.5);
                 }
             }
         }

@@ -1,26 +1,23 @@
-//! Events as sentences ("Player 2 places samurai-2 at the village in hex 86, Honshu"): read
+//! Events as sentences ("Player 2 places samurai-2 on the village at hex 86"): read
 //! from the event body and the public board data only, so a sentence tells a seat no more than
 //! its event does.
 
 use serde_json::Value;
 
 use super::Samurai;
-use crate::events::sentence::{count, list, title, Read};
+use crate::events::sentence::{count, list, Read};
 use crate::events::Body;
 use crate::game::Player;
 
 impl Samurai {
-    /// A hex as a player finds it: its kind, number and island.
-    fn hex_name(&self, id: u64) -> String {
+    /// A hex as a player finds it on the board, which prints every hex's number: its kind and
+    /// number ("the village at hex 86", "land at hex 40"). Moves and events name hexes so.
+    pub(super) fn hex_name(&self, id: u64) -> String {
         let Some(h) = self.data().hexes.iter().find(|h| h.id as u64 == id) else { return format!("hex {id}") };
-        let what = match h.kind.name() {
-            "edo" => "Edo".to_string(),
-            "land" => "land".to_string(),
-            k => format!("the {k}"),
-        };
-        match &h.island {
-            Some(island) => format!("{what} at hex {id} ({})", title(island)),
-            None => format!("{what} at hex {id}"),
+        match h.kind.name() {
+            "edo" => format!("Edo at hex {id}"),
+            "land" => format!("land at hex {id}"),
+            k => format!("the {k} at hex {id}"),
         }
     }
 
@@ -64,11 +61,30 @@ impl Samurai {
             }
             "screens_lifted" => "The screens are lifted".to_string(),
             "game_over" => {
-                let winners: Vec<String> = e["score"]["winners"].as_array().into_iter().flatten().map(Self::seat).collect();
+                let score = e["score"].to_value();
+                let winners: Vec<String> = score["winners"].as_array().into_iter().flatten().map(Self::seat).collect();
+                // The score: each seat's captured helmets, buddhas and rice fields.
+                let figures: Vec<String> = score["figures"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                    .map(|(p, f)| {
+                        let n = |i: usize| f[i].as_u64().unwrap_or(0);
+                        format!("{}: {} helmet, {} buddha, {} rice", Self::seat(&Value::from(p)), n(0), n(1), n(2))
+                    })
+                    .collect();
+                let how = match score["decided_by"].as_str() {
+                    Some("two_or_more_majorities") => " (the majority in two or more kinds)",
+                    Some("candidates") => " (one majority each, then the most figures of the other kinds)",
+                    Some("most_figures") => " (the most figures)",
+                    _ => "",
+                };
+                let captured = if figures.is_empty() { String::new() } else { format!("; captured: {}", figures.join("; ")) };
                 if winners.is_empty() {
-                    format!("Game over: {}; nobody wins", e.s("reason"))
+                    format!("Game over: {}{captured}; nobody wins", e.s("reason").replace('_', " "))
                 } else {
-                    format!("Game over: {}; {} wins", e.s("reason"), list(&winners))
+                    format!("Game over: {}{captured}; {} wins{how}", e.s("reason").replace('_', " "), list(&winners))
                 }
             }
             _ => return None,

@@ -233,10 +233,7 @@ pub fn view<'a>(g: &'a Samurai, s: &State, observer: Player) -> View<'a> {
 }
 
 fn hex_label(g: &Samurai, hex: u8) -> String {
-    match g.data().hexes.get(hex as usize) {
-        Some(h) if h.kind.is_settlement() => format!("{} h{hex}", h.kind.name()),
-        _ => format!("h{hex}"),
-    }
+    g.hex_name(u64::from(hex))
 }
 
 pub fn action_string(g: &Samurai, a: ActionId) -> String {

@@ -110,7 +110,9 @@ pub fn draw(g: &Daisakusen, f: &Frame, c: &mut Canvas) -> Result<(), RenderError
             Terrain::Mountain => MOUNTAIN,
             Terrain::Sea => SEA,
         };
-        s.group(&format!("class=\"hex\" data-target=\"hex:{}\"", esc(&h.id)));
+        // `data-label`: the hex's printed number, as moves and the log name it ("hex 1916"); a
+        // page writes it on the hexes a move names (the map has no room for every number).
+        s.group(&format!("class=\"hex\" data-target=\"hex:{id}\" data-label=\"{id}\"", id = esc(&h.id)));
         s.polygon(&corners(x, y, size), &paint(fill, GREY, 0.5));
         s.title(&format!("{} {}", h.id, h.province));
         s.end_group();
@@ -181,7 +183,10 @@ pub fn draw(g: &Daisakusen, f: &Frame, c: &mut Canvas) -> Result<(), RenderError
         let held = SIDES.iter().position(|&s| s == show(&f.body["kyoto_owner"]));
         map_label(s, x, y, size, r, &format!("京 Kyoto{}", held.map_or(String::new(), |h| format!(" ({})", f.seat_name(h)))), area);
     }
+    // A side list: a page with room beside the map shows it there (web/js/board.js).
+    s.group("class=\"side-list\"");
     stack_list(g, f, s, map_w + 14.0, &stacks, &entry);
+    s.end_group();
     legend(c);
     panel(g, f, c);
     Ok(())
