@@ -117,7 +117,8 @@ impl SpecBot {
     }
 
     /// The statistics of the last decision of a search bot as a dict (`seat`, `action`,
-    /// `iterations`, `elapsed_ms`, `candidates`: `[{action, visits, value}]`), or None.
+    /// `iterations`, `elapsed_ms`, `candidates`: `[{action, visits, value, line, reason}]`, a
+    /// bot's own decisions without line and reason), or None.
     fn last_decision<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
         let bot = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         decision_to_py(py, bot.last_decision())
@@ -216,8 +217,11 @@ fn param_value(key: &str, v: &Bound<'_, PyAny>) -> Result<Value> {
 
 /// Searches the player to act in `state` with IS-MCTS and returns the decision as a dict
 /// (blocking; the GIL is released). `params`: `{"level": "easy"|"normal"|"hard",
-/// "iterations", "time_ms", "threads", "determinizations", "exploration", "max_nodes"}`
-/// (default: normal), or the same as JSON text.
+/// "iterations", "time_ms", "threads", "determinizations", "exploration", "max_nodes",
+/// "explain"}` (default: normal), or the same as JSON text. Each candidate has `line` (the
+/// seat's own moves the search expects after it in the same turn) and `reason` (a short text
+/// from the game's event sentences of the candidate and its line, told on determinizations of
+/// what the seat knows), unless `"explain": False`.
 #[pyfunction]
 #[pyo3(signature = (state, params=None, seed=Seed(0)), text_signature = "(state, params=None, seed=0)")]
 pub fn analyze<'py>(py: Python<'py>, state: PyRef<'_, State>, params: Option<&Bound<'py, PyAny>>, seed: Seed) -> Result<Bound<'py, PyAny>> {
