@@ -511,4 +511,12 @@ impl Bot for IsmctsBot {
     fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, Error> {
         self.decide(state).map(|d| d.action)
     }
+
+    fn next_search(&mut self, state: &StateHandle) -> Option<SearchParams> {
+        Some(self.next_params(state))
+    }
+
+    fn record_search(&mut self, state: &StateHandle, d: &Decision, elapsed: Duration) {
+        self.record(state, d, elapsed);
+    }
 }
