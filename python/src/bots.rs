@@ -124,6 +124,38 @@ impl SpecBot {
         decision_to_py(py, bot.last_decision())
     }
 
+    /// For a search bot: starts its search for the next decision at `state` in the background
+    /// (a `Search`, with the bot's next seed and, for the levels and `"ismcts:N/turn"`, the
+    /// decision's share of the turn's budget) and returns at once; None for a bot that does not
+    /// search (call `choose`). Hand the ended search to `record` before the bot's next
+    /// decision, so its turn's budget counts what this one spent.
+    fn start_search(&self, py: Python<'_>, state: PyRef<'_, State>) -> Result<Option<PySearch>> {
+        let search = state.with_detached(py, |s| {
+            guard(|| {
+                let params = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next_search(s);
+                Ok(match params {
+                    Some(p) => Some(Search::start(s, p)?),
+                    None => None,
+                })
+            })
+        })?;
+        Ok(search.map(|inner| PySearch { inner }))
+    }
+
+    /// Records the decision of `search` (started by `start_search` at `state`; waits for its end,
+    /// GIL released): the bot's turn bookkeeping, and its `last_decision`.
+    fn record(&self, py: Python<'_>, state: PyRef<'_, State>, search: PyRef<'_, PySearch>) -> Result<()> {
+        let running: &Search = &search.inner;
+        let d = py.detach(|| guard(|| Ok(running.wait()?)))?;
+        let elapsed = std::time::Duration::from_secs_f64(d.elapsed_ms.max(0.0) / 1000.0);
+        state.with_detached(py, |s| {
+            guard(|| {
+                self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner).record_search(s, &d, elapsed);
+                Ok(())
+            })
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!("kassen.Bot({:?})", self.spec)
     }
