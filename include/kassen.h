@@ -897,9 +897,10 @@ kassen_status kassen_bots_json(struct kassen_buf *out);
 
 /**
  * The statistics of the bot's last decision, as JSON: `{"seat", "action", "iterations",
- * "elapsed_ms", "candidates": [{"action", "visits", "value"}]}` (`value`: the searching
- * seat's mean return after the action, null if never tried), or `null` for a bot that does not
- * search a tree, or before its first decision.
+ * "elapsed_ms", "candidates": [{"action", "visits", "value", "line", "reason"}]}` (`value`: the
+ * searching seat's mean return after the action, null if never tried; `line` and `reason`
+ * are empty and null for a bot's own decisions, see `kassen_search_result_json`), or `null`
+ * for a bot that does not search a tree, or before its first decision.
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`.
@@ -914,8 +915,9 @@ kassen_status kassen_bot_last_decision_json(const struct kassen_bot *bot, struct
  * overridden by any of `"iterations"` (null: none; at most 1,000,000,000), `"time_ms"`
  * (null: none; at most 86,400,000, 24 h), `"threads"`, `"determinizations"`,
  * `"exploration"`, `"max_nodes"` (the most tree nodes over all threads, 1 to 1,000,000,000;
- * default 1,000,000, about 80 MB). A tree at its node budget stops growing and the search goes
- * on within it; the decision's `"nodes"` and `"tree_full"` say so. A search without an
+ * default 1,000,000, about 80 MB), `"explain"` (true or false, default true: each
+ * candidate's line and reason, see `kassen_search_result_json`). A tree at its node budget
+ * stops growing and the search goes on within it; the decision's `"nodes"` and `"tree_full"` say so. A search without an
  * iteration budget also ends at 1,000,000,000 iterations. With an iteration budget and no
  * time limit, the result is the same on every machine for the same `seed` and thread count.
  *
@@ -974,7 +976,12 @@ kassen_status kassen_search_wait(struct kassen_search *search, uint32_t *action)
 /**
  * Waits until the search ends (as `kassen_search_wait`) and gives its decision as JSON, in the
  * form of `kassen_bot_last_decision_json` with `"nodes"` (tree nodes used, over every thread)
- * and `"tree_full"` (whether a tree reached its share of `max_nodes`).
+ * and `"tree_full"` (whether a tree reached its share of `max_nodes`). Unless the parameters
+ * say `"explain": false`, each candidate has `"line"`, the seat's own moves the search
+ * expects after it in the same turn (action ids, at most 3), and `"reason"`, a short text
+ * from the game's event sentences of the candidate and its line as the searching seat would
+ * be told them, played on determinizations of what the seat knows (never the hidden truth):
+ * e.g. "Tokugawa moves 1 block from Edo to Hakone".
  *
  * On success, `*out` receives a buffer that the caller owns and must release with
  * `kassen_buf_free`. On failure `*out` is not written: `KASSEN_STATUS_NULL_POINTER`, or a

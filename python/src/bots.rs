@@ -117,10 +117,43 @@ impl SpecBot {
     }
 
     /// The statistics of the last decision of a search bot as a dict (`seat`, `action`,
-    /// `iterations`, `elapsed_ms`, `candidates`: `[{action, visits, value}]`), or None.
+    /// `iterations`, `elapsed_ms`, `candidates`: `[{action, visits, value, line, reason}]`, a
+    /// bot's own decisions without line and reason), or None.
     fn last_decision<'py>(&self, py: Python<'py>) -> Result<Bound<'py, PyAny>> {
         let bot = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         decision_to_py(py, bot.last_decision())
+    }
+
+    /// For a search bot: starts its search for the next decision at `state` in the background
+    /// (a `Search`, with the bot's next seed and, for the levels and `"ismcts:N/turn"`, the
+    /// decision's share of the turn's budget) and returns at once; None for a bot that does not
+    /// search (call `choose`). Hand the ended search to `record` before the bot's next
+    /// decision, so its turn's budget counts what this one spent.
+    fn start_search(&self, py: Python<'_>, state: PyRef<'_, State>) -> Result<Option<PySearch>> {
+        let search = state.with_detached(py, |s| {
+            guard(|| {
+                let params = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next_search(s);
+                Ok(match params {
+                    Some(p) => Some(Search::start(s, p)?),
+                    None => None,
+                })
+            })
+        })?;
+        Ok(search.map(|inner| PySearch { inner }))
+    }
+
+    /// Records the decision of `search` (started by `start_search` at `state`; waits for its end,
+    /// GIL released): the bot's turn bookkeeping, and its `last_decision`.
+    fn record(&self, py: Python<'_>, state: PyRef<'_, State>, search: PyRef<'_, PySearch>) -> Result<()> {
+        let running: &Search = &search.inner;
+        let d = py.detach(|| guard(|| Ok(running.wait()?)))?;
+        let elapsed = std::time::Duration::from_secs_f64(d.elapsed_ms.max(0.0) / 1000.0);
+        state.with_detached(py, |s| {
+            guard(|| {
+                self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner).record_search(s, &d, elapsed);
+                Ok(())
+            })
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -216,8 +249,11 @@ fn param_value(key: &str, v: &Bound<'_, PyAny>) -> Result<Value> {
 
 /// Searches the player to act in `state` with IS-MCTS and returns the decision as a dict
 /// (blocking; the GIL is released). `params`: `{"level": "easy"|"normal"|"hard",
-/// "iterations", "time_ms", "threads", "determinizations", "exploration", "max_nodes"}`
-/// (default: normal), or the same as JSON text.
+/// "iterations", "time_ms", "threads", "determinizations", "exploration", "max_nodes",
+/// "explain"}` (default: normal), or the same as JSON text. Each candidate has `line` (the
+/// seat's own moves the search expects after it in the same turn) and `reason` (a short text
+/// from the game's event sentences of the candidate and its line, told on determinizations of
+/// what the seat knows), unless `"explain": False`.
 #[pyfunction]
 #[pyo3(signature = (state, params=None, seed=Seed(0)), text_signature = "(state, params=None, seed=0)")]
 pub fn analyze<'py>(py: Python<'py>, state: PyRef<'_, State>, params: Option<&Bound<'py, PyAny>>, seed: Seed) -> Result<Bound<'py, PyAny>> {

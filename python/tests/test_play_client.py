@@ -238,3 +238,72 @@ def test_the_load_list_and_the_replay_of_a_save(tmp_path):
     assert main([str(tmp_path / "g1.kassen.json"), "-o", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == session.state.replay_html(kassen.SPECTATOR)
     session.close()
+
+
+def test_a_hint_shows_the_searchs_top_three_moves_in_the_background():
+    # Issue 34 item 4: the hint searches in the background (the call never waits for it) and
+    # gives the seat's top three moves, each with a win estimate and a reason in words.
+    import time
+
+    session = Session("samurai", {}, seed=5, players=["human", "random"])
+    session.wait(30)
+    assert session.snapshot()["legal"], "the person is to act"
+    first = session.hint(start=True)
+    assert first["state"] in ("thinking", "done")
+    deadline = time.monotonic() + 60
+    h = first
+    while h["state"] == "thinking" and time.monotonic() < deadline:
+        time.sleep(0.05)
+        h = session.hint(start=False)
+    assert h["state"] == "done", h
+    legal = {m["id"] for m in session.snapshot()["legal"]}
+    assert len(h["moves"]) == 3
+    for m in h["moves"]:
+        assert m["id"] in legal and isinstance(m["text"], str)
+        assert isinstance(m["reason"], str) and m["reason"]
+        assert m["win"] is None or 0.0 <= m["win"] <= 1.0
+    visits = [m["visits"] for m in h["moves"]]
+    assert visits == sorted(visits, reverse=True), "the most searched moves first"
+    # Asked again at the same position: the same hint, no new search.
+    assert session.hint(start=True) == h
+    # A move drops it; the bot's turn is no time for a hint.
+    session.act(h["moves"][0]["id"], step=session.snapshot()["step"])
+    assert session.hint(start=False) == {"state": "none"}
+    if session.snapshot()["thinking"]:
+        with pytest.raises(ValueError):
+            session.hint(start=True)
+    session.close()
+
+
+def test_a_seat_bot_spends_its_levels_budget_per_whole_turn():
+    # Issue 34 item 1: the play page's search bots spend their level's budget per whole turn
+    # (`ismcts:instant`: 200 iterations), shared among the turn's decisions and recorded with
+    # the bot (counted by iterations; a time cap can only lower them).
+    import threading
+
+    from kassen.play.bots import SeatBot
+
+    state = kassen.load_game("sekigahara").new_initial_state(4)
+    bot, other, never = SeatBot("ismcts:instant", 3), kassen.RandomBot(1), threading.Event()
+    spent, searched, turns, longest, last = 0, 0, 0, 0, None
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        if p == 0:
+            a = bot.decide(state.clone(), never, lambda _info: None)
+            d = bot.last_decision()
+            assert d is not None and d["action"] == a, "the search is recorded with the bot"
+            if last != 0:
+                turns, spent, searched = turns + 1, 0, 0
+            spent += d["iterations"]
+            searched += d["iterations"] > 0
+            longest = max(longest, searched)
+            assert spent <= 200 + searched * 1, f"a turn of {searched} searched decisions spent {spent} iterations"
+        elif p > 0:
+            a = other.choose(state)
+        else:
+            a = state.legal_actions()[0]
+        last = p
+        state.apply_action(a)
+    assert turns >= 2 and longest >= 3, (turns, longest)

@@ -65,6 +65,22 @@ def test_analyze_takes_levels_and_budgets():
         kassen.Bot("ismcts:extreme")
 
 
+def test_analyze_explains_every_candidate_from_the_seats_view():
+    # Issue 34 item 4: a reason in words per candidate, the same for the real state and for a
+    # determinized twin of it (the reason uses only what the seat may know).
+    state = position("sekigahara")
+    seat = state.current_player()
+    params = {"iterations": 200, "time_ms": None}
+    d = kassen.analyze(state, params, seed=3)
+    assert all(isinstance(c["reason"], str) and c["reason"] for c in d["candidates"])
+    assert all(isinstance(c["line"], list) for c in d["candidates"])
+    twin = kassen.analyze(state.determinize(seat, 17), params, seed=3)
+    told = [(c["action"], c["line"], c["reason"]) for c in d["candidates"]]
+    assert told == [(c["action"], c["line"], c["reason"]) for c in twin["candidates"]]
+    quiet = kassen.analyze(state, params | {"explain": False}, seed=3)
+    assert all(c["reason"] is None and c["line"] == [] for c in quiet["candidates"])
+
+
 def test_background_search_polls_stops_and_releases_the_gil():
     state = position("sekigahara")
     search = kassen.Search(state, {"iterations": None, "time_ms": 60_000}, seed=2)

@@ -1,15 +1,19 @@
 //! Bot seats: when a bot is to act, it moves on the server, never on a request task. IS-MCTS
 //! seats run the engine's background search ([`Search`]: started, polled and stopped without
-//! blocking); random and Monte Carlo seats run on tokio's blocking pool. At most
+//! blocking) with the parameters their bot names ([`Bot::next_search`]): a level spends its
+//! budget per whole turn, shared among the turn's decisions, so each seat's bot is kept
+//! between its decisions ([`Seats`]); random and Monte Carlo seats run on tokio's blocking
+//! pool. At most
 //! `--bot-threads` bots think at once (a semaphore). A search is stopped when its game ends
 //! (a resignation) or moves on without it (another process), and when the server shuts down.
 //! The chosen move is committed like a person's ([`App::play`]).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
-use kassen_core::bots::{Level, Search};
+use kassen_core::bots::{from_spec, Bot, Decision, Search, SearchParams};
 use kassen_core::rng::Rng;
 use kassen_core::{ActionId, StateHandle};
 use serde_json::{json, Value};
@@ -32,6 +36,64 @@ pub struct BotPool {
     /// Searches stopped before their budget because their game ended or moved on, or the
     /// server shut down.
     stopped: AtomicU64,
+    seats: Seats,
+}
+
+/// The search bots of the games' bot seats, kept between their decisions: a bot's turn clock
+/// ([`kassen_core::bots::ismcts::TurnClock`]) shares its level's budget per whole turn among
+/// the turn's decisions. At most [`Seats::MOST`] are kept; past that they are all dropped
+/// (a dropped bot's next decision starts a turn afresh, which only gives it a new budget). A
+/// bot that does not search is not kept.
+#[derive(Default)]
+pub struct Seats {
+    bots: Mutex<HashMap<(String, usize), Box<dyn Bot + Send>>>,
+}
+
+impl Seats {
+    pub const MOST: usize = 4096;
+
+    /// The parameters of the search of the bot `spec` of game `game`'s `seat` at `state`, seeded
+    /// `seed` (the bot itself is seeded by the game's seed and the seat); `None` for a bot that
+    /// does not search.
+    pub fn next_search(
+        &self,
+        game: &str,
+        seat: usize,
+        spec: &str,
+        game_seed: u64,
+        state: &StateHandle,
+        seed: u64,
+    ) -> Result<Option<SearchParams>, String> {
+        let mut bots = self.bots.lock().unwrap_or_else(PoisonError::into_inner);
+        let key = (game.to_string(), seat);
+        if !bots.contains_key(&key) {
+            if bots.len() >= Seats::MOST {
+                bots.clear();
+            }
+            let bot = from_spec(spec, game_seed ^ (seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).map_err(|e| e.to_string())?;
+            bots.insert(key.clone(), bot);
+        }
+        let bot = bots.get_mut(&key).expect("inserted above");
+        let params = bot.next_search(state).map(|p| SearchParams { seed, ..p });
+        if params.is_none() {
+            bots.remove(&key);
+        }
+        Ok(params)
+    }
+
+    /// Records the decision `d` of the search [`Seats::next_search`] named at `state`, which took
+    /// `elapsed`.
+    pub fn record(&self, game: &str, seat: usize, state: &StateHandle, d: &Decision, elapsed: Duration) {
+        let mut bots = self.bots.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(bot) = bots.get_mut(&(game.to_string(), seat)) {
+            bot.record_search(state, d, elapsed);
+        }
+    }
+
+    /// Drops the bots of a game (it ended).
+    pub fn forget(&self, game: &str) {
+        self.bots.lock().unwrap_or_else(PoisonError::into_inner).retain(|k, _| k.0 != game);
+    }
 }
 
 impl BotPool {
@@ -43,6 +105,7 @@ impl BotPool {
             running: AtomicUsize::new(0),
             moves: AtomicU64::new(0),
             stopped: AtomicU64::new(0),
+            seats: Seats::default(),
         }
     }
 
@@ -76,7 +139,11 @@ enum NoMove {
 async fn turn(app: Arc<App>, slot: Arc<Slot>) {
     let (state, spec, seat, step) = {
         let mut live = slot.live.lock().await;
-        if live.thinking.is_some() || live.finished {
+        if live.finished {
+            app.bots.seats.forget(&slot.meta.id);
+            return;
+        }
+        if live.thinking.is_some() {
             return;
         }
         let Some(seat) = live.to_act() else { return };
@@ -88,7 +155,7 @@ async fn turn(app: Arc<App>, slot: Arc<Slot>) {
     slot.bump();
     // The bot's own seed follows from the game's seed and the step.
     let seed = slot.meta.seed ^ (step as u64).wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x6b61_7373_656e;
-    let choice = think(&app, &slot, state, &spec, seed, step).await;
+    let choice = think(&app, &slot, state, &spec, seat, seed, step).await;
     let played = match choice {
         Ok(a) => {
             app.bots.moves.fetch_add(1, Ordering::Relaxed);
@@ -123,7 +190,15 @@ async fn still_wanted(app: &App, slot: &Slot, step: i64) -> bool {
 }
 
 /// The bot's move, thought within the pool's bound.
-async fn think(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, spec: &str, seed: u64, step: i64) -> Result<ActionId, NoMove> {
+async fn think(
+    app: &Arc<App>,
+    slot: &Arc<Slot>,
+    state: StateHandle,
+    spec: &str,
+    seat: i32,
+    seed: u64,
+    step: i64,
+) -> Result<ActionId, NoMove> {
     let mut stopping = app.bots.stopping.subscribe();
     let mut changes = slot.changed.subscribe();
     // Waiting for a place in the pool; a game that ends meanwhile gives up its turn.
@@ -139,9 +214,20 @@ async fn think(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, spec: &str,
         }
     };
     app.bots.running.fetch_add(1, Ordering::Relaxed);
-    let out = match spec.strip_prefix("ismcts:").and_then(Level::parse) {
-        Some(level) => search(app, slot, state, level, seed, step).await,
-        None => {
+    // The seed the engine's IS-MCTS bot of this spec would search with.
+    let search_seed = Rng::from_seed(seed).next_u64();
+    let seat = usize::try_from(seat).unwrap_or_default();
+    let named = app.bots.seats.next_search(&slot.meta.id, seat, spec, slot.meta.seed, &state, search_seed);
+    let out = match named {
+        Err(e) => Err(NoMove::Failed(e)),
+        Ok(Some(params)) => {
+            let started = Instant::now();
+            search(app, slot, state.clone(), params, step).await.map(|d| {
+                app.bots.seats.record(&slot.meta.id, seat, &state, &d, started.elapsed());
+                d.action
+            })
+        }
+        Ok(None) => {
             let spec = spec.to_string();
             tokio::task::spawn_blocking(move || {
                 let mut bot = kassen_core::bots::from_spec(&spec, seed).map_err(|e| e.to_string())?;
@@ -158,11 +244,10 @@ async fn think(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, spec: &str,
     out
 }
 
-/// An IS-MCTS seat: the engine's background search at the level's budget, looked at every
-/// [`POLL`] (its progress goes to the game's summary) and stopped when it is no longer wanted.
-async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, level: Level, seed: u64, step: i64) -> Result<ActionId, NoMove> {
-    // The seed the engine's IS-MCTS bot of this spec would search with.
-    let params = level.params(Rng::from_seed(seed).next_u64());
+/// An IS-MCTS seat: the engine's background search with the parameters its bot named, looked
+/// at every [`POLL`] (its progress goes to the game's summary) and stopped when it is no longer
+/// wanted.
+async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, params: SearchParams, step: i64) -> Result<Decision, NoMove> {
     let search = Arc::new(Search::start(&state, params).map_err(|e| NoMove::Failed(e.to_string()))?);
     let mut stopping = app.bots.stopping.subscribe();
     let mut changes = slot.changed.subscribe();
@@ -201,5 +286,52 @@ async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, level: Lev
     if !wanted {
         return Err(NoMove::Stopped);
     }
-    decision.map(|d| d.action).map_err(|e| NoMove::Failed(e.to_string()))
+    decision.map_err(|e| NoMove::Failed(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kassen_core::bots::analyze;
+    use kassen_core::load_game;
+
+    #[test]
+    fn a_bot_seat_spends_its_levels_budget_per_whole_turn() {
+        // `ismcts:instant` has 200 iterations per whole turn (a time cap can only lower them):
+        // a seat's decisions share them, counted by iterations, turn after turn.
+        let seats = Seats::default();
+        let game = load_game("sekigahara", None).unwrap();
+        let mut s = game.new_initial_state(4);
+        let (mut spent, mut searched, mut turns, mut longest, mut last) = (0u64, 0u64, 0, 0, None);
+        for step in 0..150u64 {
+            if s.is_terminal() {
+                break;
+            }
+            let p = s.current_player();
+            let a = if p == 0 {
+                let params = seats.next_search("g1", 0, "ismcts:instant", 7, &s, step).unwrap().expect("a search bot");
+                let d = analyze(&s, &params).unwrap();
+                seats.record("g1", 0, &s, &d, Duration::ZERO);
+                if last != Some(0) {
+                    (turns, spent, searched) = (turns + 1, 0, 0);
+                }
+                spent += d.iterations;
+                searched += u64::from(d.iterations > 0);
+                longest = longest.max(searched);
+                assert!(spent <= 200 + searched, "a turn of {searched} searched decisions spent {spent} iterations");
+                d.action
+            } else {
+                s.legal_actions()[0]
+            };
+            last = Some(p);
+            s.apply_in_place(a).unwrap();
+        }
+        assert!(turns >= 2 && longest >= 3, "{turns} turns, the longest of {longest} searched decisions");
+        // A bot that does not search is not kept; a game's bots are dropped when it ends.
+        assert_eq!(seats.next_search("g1", 1, "random", 7, &s, 0).unwrap(), None);
+        assert_eq!(seats.bots.lock().unwrap().len(), 1);
+        seats.forget("g1");
+        assert!(seats.bots.lock().unwrap().is_empty());
+        assert!(seats.next_search("g2", 0, "ismcts:extreme", 7, &s, 0).is_err());
+    }
 }

@@ -601,6 +601,30 @@ def test_texts_name_places_as_the_board_labels_them(browser, game_id):
         print(f"{game_id}: {named} moves naming a place checked against the board's labels")
     finally:
         browser.resize(1500, 1000)
+
+
+def test_the_hint_button_shows_the_searchs_top_three_moves(browser):
+    """The hint button (issue 34 item 4): the search thinks in the background while the page
+    keeps answering, then the seat's top three moves are listed with win estimates and
+    reasons; a move drops the hint."""
+    session = Session("sekigahara", {}, seed=4, players=["human", "random"])
+    server = make_server(session, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        wait_ready(browser, 0)
+        assert not browser.run("return document.getElementById('btn-hint').disabled;")
+        browser.click(browser.find("#btn-hint")[0])
+        items = wait_for(browser, "const l = document.querySelectorAll('#hint li');"
+                                  " return l.length === 3 ? Array.from(l, (x) => x.textContent) : null;", "the hint", 120)
+        legal = {m["text"] for m in session.snapshot()["legal"]}
+        for text in items:
+            assert any(text.startswith(m) for m in legal), text
+            assert re.search(r"\((win [0-9]+%|not tried)\)", text), text
+            assert ": " in text, f"no reason in {text!r}"
+        browser.click(browser.find("#actions button.action")[0])
+        wait_for(browser, "return document.querySelectorAll('#hint li').length === 0;", "the hint dropped after a move")
+    finally:
         session.close()
         server.shutdown()
         server.server_close()

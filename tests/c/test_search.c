@@ -92,6 +92,8 @@ static void background(const char *id) {
     kassen_buf r = {NULL, 0};
     CHECK_OK(kassen_search_result_json(search, &r));
     CHECK(r.data && json_int(r.data, "action", -1) == (long)a);
+    /* Every candidate is explained in words (issue 34 item 4). */
+    CHECK(strstr(r.data, "\"reason\":\"") != NULL && strstr(r.data, "\"reason\":null") == NULL);
     kassen_buf_free(&r);
     kassen_search_free(search);
 

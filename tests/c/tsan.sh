@@ -31,4 +31,4 @@ mkdir -p "$out"
     -I"$root/include" -o "$out/test_search_race-tsan" "$root/tests/c/test_search_race.c" \
     "$target/libkassen.a" -lgcc_s -lutil -lrt -lpthread -lm -ldl
 # halt_on_error: the first report fails the run (exit code 66).
-TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}" "$out/test_search_race-tsan"
+TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/c/tsan.supp}" "$out/test_search_race-tsan"

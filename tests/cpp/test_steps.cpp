@@ -206,6 +206,7 @@ static void search(const std::string &id) {
     uint32_t y = bounded.wait();
     CHECK(y == twin.wait() && bounded.poll().done == 1 && std::find(legal.begin(), legal.end(), y) != legal.end());
     CHECK(bounded.result_json().find("\"iterations\":30") != std::string::npos);
+    CHECK(bounded.result_json().find("\"reason\":\"") != std::string::npos);
     kassen::Search open(state, "{\"iterations\": null, \"time_ms\": 60000, \"threads\": 2}", 2);
     CHECK(open.poll().done == 0);
     open.stop();

@@ -437,6 +437,7 @@ static class TestKassen
                 uint y = bounded.Wait();
                 Check(y == twin.Wait() && bounded.Poll().Done == 1 && Array.IndexOf(legal, y) >= 0, id + ": bounded search");
                 Check(bounded.ResultJson().Contains("\"iterations\":30"), id + ": search result json");
+                Check(bounded.ResultJson().Contains("\"reason\":\""), id + ": search result explains its candidates");
             }
             using (var open = Search.Start(state, "{\"iterations\": null, \"time_ms\": 60000, \"threads\": 2}", 2))
             {

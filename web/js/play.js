@@ -1,6 +1,8 @@
 // The local play page (served by `python -m kassen.play`): one game at one screen against
 // bots or between people (hot seat), with a new-game dialog, save and load, and an end screen.
-// Routes: GET /api/state, /api/saves; POST /api/act, /api/ready, /api/new, /api/save, /api/load.
+// Routes: GET /api/state, /api/saves, /api/hint; POST /api/act, /api/ready, /api/new, /api/save,
+// /api/load, /api/hint. The hint button asks the server's search for the seat's top three
+// moves; the page polls for them like for a bot's moves and drops them when the game moves on.
 // Bots play on the server in the background: while one is to act (the snapshot's `thinking`),
 // the page says who is thinking and how far it has got, and asks for the state every POLL_MS,
 // so the bot's moves appear one by one; every button keeps working meanwhile.
@@ -31,6 +33,7 @@ function cap(t) { return t ? t.charAt(0).toUpperCase() + t.slice(1) : t; }
 function seatName(s, p) { return (p !== null && p !== undefined && s.seat_names[p]) ? cap(s.seat_names[p]) : "?"; }
 
 function showHandoff(s) {
+  clearHint();
   clearBoard(board); clearBoard($("panel")); actions.textContent = ""; clearLog(log);
   $("prompt").textContent = ""; $("lastmove").textContent = "";
   $("handoff-title").textContent = "Pass the screen to " + cap(s.handoff.name);
@@ -47,6 +50,59 @@ function thinkingText(s) {
   if (t.moves) bits.push(t.moves + (t.moves === 1 ? " move" : " moves") + " so far this turn");
   if (t.iterations) bits.push(t.iterations.toLocaleString("en") + " search iterations");
   return seatName(s, t.seat) + " is thinking..." + (bits.length ? " (" + bits.join("; ") + ")" : "");
+}
+
+// The step the hint on screen (or being thought about) is for (null: none), and the epoch it
+// was asked in (another game, a move or a hand-off drops it).
+let hintFor = null, hintEpoch = 0, hintTimer = null;
+
+function clearHint() {
+  hintFor = null;
+  clearTimeout(hintTimer);
+  hintTimer = null;
+  $("hint").textContent = "";
+}
+
+async function askHint() {
+  if (!snap || !snap.legal.length) return;
+  const mine = epoch, at = step;
+  clearHint();
+  hintFor = at;
+  hintEpoch = mine;
+  $("hint").textContent = "Thinking about a hint...";
+  try { showHint(await api.post("/api/hint"), mine, at); }
+  catch (err) { if (hintFor === at) $("hint").textContent = "No hint: " + err.message; }
+}
+
+// A hint answer: still thinking (asked again after POLL_MS), or the top moves, each with its
+// win estimate and the search's reason.
+function showHint(h, mine, at) {
+  if (mine !== epoch || at !== step || hintFor !== at) return;
+  const box = $("hint");
+  if (h.state === "thinking") {
+    box.textContent = "Thinking about a hint... (" + h.iterations.toLocaleString("en") + " search iterations)";
+    hintTimer = setTimeout(async () => {
+      try { showHint(await api.get("/api/hint"), mine, at); }
+      catch (err) { if (hintFor === at) box.textContent = "No hint: " + err.message; }
+    }, POLL_MS);
+    return;
+  }
+  box.textContent = "";
+  if (h.state !== "done") return;
+  const title = document.createElement("div");
+  title.textContent = "The search's top moves for you:";
+  const list = document.createElement("ol");
+  for (const m of h.moves) {
+    const item = document.createElement("li");
+    item.dataset.action = String(m.id);
+    const name = document.createElement("b");
+    name.textContent = m.text;
+    const win = m.win === null ? "not tried" : "win " + Math.round(m.win * 100) + "%";
+    item.append(name, " (" + win + ")" + (m.reason ? ": " + m.reason : ""));
+    list.appendChild(item);
+  }
+  box.append(title, list);
+  document.body.dataset.hint = String(at);
 }
 
 function schedulePoll() {
@@ -78,6 +134,8 @@ function show(s) {
   sentences.add(s.events);
   since = s.events_total;
   step = s.step;
+  if (hintFor !== null && (hintFor !== step || hintEpoch !== epoch)) clearHint();
+  $("btn-hint").disabled = !s.legal.length || Boolean(s.thinking) || s.terminal;
   showMoves(actions, s.legal, act);
   const me = s.spectating ? "watching" : seatName(s, s.seat);
   $("speed").hidden = !s.spectating;
@@ -347,6 +405,8 @@ $("sl-ok").onclick = async () => {
   try { const r = await api.post("/api/save", { name: $("sl-name").value }); $("sl-msg").textContent = "Saved as " + r.saved + "."; }
   catch (err) { $("sl-msg").textContent = err.message; }
 };
+
+$("btn-hint").onclick = askHint;
 
 $("speed-ms").onchange = async () => {
   try { show(await api.post("/api/speed", { delay_ms: Number($("speed-ms").value) })); }

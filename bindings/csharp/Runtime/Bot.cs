@@ -57,7 +57,8 @@ namespace Kassen
         }
 
         /// <summary>The statistics of the bot's last decision as JSON ({"seat", "action",
-        /// "iterations", "elapsed_ms", "candidates": [{"action", "visits", "value"}]}), or
+        /// "iterations", "elapsed_ms", "candidates": [{"action", "visits", "value", "line",
+        /// "reason"}]}, the bot's own decisions without reasons), or
         /// "null" for a bot that does not search a tree.</summary>
         public string LastDecisionJson()
         {

@@ -18,7 +18,8 @@ namespace Kassen
         /// <summary>Starts searching for the player to act in `state`. `paramsJson` (null or
         /// "": the normal level) is {"level": "easy" | "normal" | "hard"} overridden by any of
         /// "iterations", "time_ms" (null: no limit), "threads", "determinizations",
-        /// "exploration", "max_nodes" (the tree's node budget). Bad parameters throw code 101
+        /// "exploration", "max_nodes" (the tree's node budget), "explain" (default true: each
+        /// candidate's line and reason). Bad parameters throw code 101
         /// (KASSEN_STATUS_INVALID_CONFIG), a budget above its cap (10^9 iterations, 24 h,
         /// 10^9 nodes) code 102, a finished game code 203, a thread the system refuses code
         /// 8 (KASSEN_STATUS_THREADS_UNAVAILABLE).</summary>
@@ -51,7 +52,9 @@ namespace Kassen
         }
 
         /// <summary>Blocks until the search ends; its decision as JSON ({"seat", "action",
-        /// "iterations", "elapsed_ms", "candidates": [{"action", "visits", "value"}]}).</summary>
+        /// "iterations", "elapsed_ms", "candidates": [{"action", "visits", "value", "line",
+        /// "reason"}]}; "reason": a short text from the game's event sentences of the candidate
+        /// and the seat's moves the search expects after it, see kassen_search_result_json).</summary>
         public string ResultJson()
         {
             KassenBuf buf;

@@ -69,6 +69,19 @@ pub trait Bot {
     fn last_decision(&self) -> Option<&Decision> {
         None
     }
+
+    /// For a search bot, the parameters of its search for the next decision at `state` (its
+    /// next seed and, with a budget per turn, the decision's share of the turn), for a caller
+    /// that runs the search itself ([`Search`] in the background) and then hands the decision
+    /// to [`Bot::record_search`]; `None` for a bot that does not search (call
+    /// [`Bot::try_choose`]).
+    fn next_search(&mut self, _state: &StateHandle) -> Option<SearchParams> {
+        None
+    }
+
+    /// Records the decision `d` of a search run with [`Bot::next_search`] at `state`, which
+    /// took `elapsed` in all (a turn's bookkeeping: what it spent).
+    fn record_search(&mut self, _state: &StateHandle, _d: &Decision, _elapsed: std::time::Duration) {}
 }
 
 /// Draws a chance outcome by its probability, using `rng`.

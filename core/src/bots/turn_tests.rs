@@ -85,3 +85,56 @@ fn an_early_stop_keeps_the_decision_of_the_whole_budget() {
     }
     assert!(stopped_early > 0, "no search ended early");
 }
+
+#[test]
+fn a_search_run_by_the_caller_spends_the_bots_turn_budget() {
+    // What the play page and the server do: the bot names the search (`next_search`), the
+    // caller runs it in the background (`Search`) and hands the decision back
+    // (`record_search`). The same decisions as the bot's own `choose`, and a whole turn's
+    // iterations stay within the turn's budget (plus the floor share of each decision past
+    // the expected ones), counted by iterations.
+    let game = load_game("sekigahara", Some(&json!({}))).unwrap();
+    let budget = TurnBudget { iterations: 600, time: None };
+    let make = || -> Box<dyn Bot + Send> { Box::new(IsmctsBot::per_turn("t".into(), Level::Normal.params(9), budget)) };
+    let (mut own, mut run_by_caller) = (make(), make());
+    let mut s = game.new_initial_state(4);
+    let (mut turn_iterations, mut turn_decisions, mut turns, mut last_seat) = (0u64, 0u64, 0, None);
+    let mut longest = 0;
+    for _ in 0..150 {
+        if s.is_terminal() {
+            break;
+        }
+        let p = s.current_player();
+        if p < 0 {
+            let first = s.legal_actions()[0];
+            s.apply_in_place(first).unwrap();
+            continue;
+        }
+        let a = if p == 0 {
+            let params = run_by_caller.next_search(&s).expect("a search bot names its search");
+            let search = Search::start(&s, params).unwrap();
+            let d = search.wait().unwrap();
+            run_by_caller.record_search(&s, &d, std::time::Duration::ZERO);
+            assert_eq!(own.choose(&s), d.action, "the same decision as the bot's own");
+            if last_seat != Some(0) {
+                turns += 1;
+                (turn_iterations, turn_decisions) = (0, 0);
+            }
+            turn_iterations += d.iterations;
+            turn_decisions += u64::from(d.iterations > 0);
+            longest = longest.max(turn_decisions);
+            let floor = (budget.iterations / FLOOR_SHARE).max(1);
+            assert!(
+                turn_iterations <= budget.iterations + turn_decisions * floor,
+                "a turn of {turn_decisions} decisions spent {turn_iterations} iterations"
+            );
+            d.action
+        } else {
+            s.legal_actions()[0]
+        };
+        last_seat = Some(p);
+        s.apply_in_place(a).unwrap();
+    }
+    assert!(turns >= 2 && longest >= 3, "{turns} turns, the longest of {longest} searched decisions");
+    assert!(RandomBot::new(1).next_search(&s).is_none(), "a bot that does not search names no search");
+}

@@ -21,6 +21,7 @@
 //! stops.
 
 mod background;
+pub mod explain;
 pub(crate) mod search;
 mod tree;
 mod turn;
@@ -85,6 +86,10 @@ pub struct SearchParams {
     /// the iterations it has left (the decision is the one the whole budget would give; the
     /// budget not spent is what a [`TurnClock`] gives to the turn's later decisions).
     pub early_stop: bool,
+    /// Give every candidate of the decision its principal line and a short reason in words
+    /// ([`Candidate::reason`]; true for the levels, false for the decisions of a bot, which
+    /// nobody reads).
+    pub explain: bool,
 }
 
 impl Default for SearchParams {
@@ -122,7 +127,8 @@ impl SearchParams {
     /// The parameters a JSON object names, with `seed`: `{"level": "instant" | "easy" | "normal" | "hard"}`
     /// (the level's budget, the default `normal`) overridden by any of `"iterations"` (a
     /// number, or null for none), `"time_ms"` (a number, or null for none), `"threads"`,
-    /// `"determinizations"`, `"exploration"` and `"max_nodes"`. Unknown keys and values out of
+    /// `"determinizations"`, `"exploration"`, `"max_nodes"` and `"explain"` (true or false,
+    /// default true: each candidate's line and reason, [`Candidate::reason`]). Unknown keys and values out of
     /// range are errors (an iteration budget, time limit or node budget above its largest is
     /// `ConfigOutOfRange`). `null` or an empty object: the `normal` level.
     pub fn from_json(v: &serde_json::Value, seed: u64) -> Result<SearchParams, SetupError> {
@@ -134,7 +140,7 @@ impl SearchParams {
             Value::Object(o) => o,
             _ => return Err(bad("search parameters must be a json object".into())),
         };
-        const KEYS: [&str; 7] = ["level", "iterations", "time_ms", "threads", "determinizations", "exploration", "max_nodes"];
+        const KEYS: [&str; 8] = ["level", "iterations", "time_ms", "threads", "determinizations", "exploration", "max_nodes", "explain"];
         if let Some(k) = obj.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(bad(format!("unknown search parameter {k:?} (known: {})", KEYS.join(", "))));
         }
@@ -180,6 +186,9 @@ impl SearchParams {
         }
         if let Some(x) = obj.get("exploration") {
             p.exploration = x.as_f64().ok_or_else(|| bad("exploration must be a number".into()))?;
+        }
+        if let Some(x) = obj.get("explain") {
+            p.explain = x.as_bool().ok_or_else(|| bad("explain must be true or false".into()))?;
         }
         p.validate()?;
         Ok(p)
@@ -302,6 +311,7 @@ impl Level {
             max_nodes: DEFAULT_MAX_NODES,
             seed,
             early_stop: false,
+            explain: true,
         }
     }
 
@@ -337,6 +347,16 @@ pub struct Candidate {
     /// The mean return of the searching seat after it (in the game's return range); `None`
     /// when it was never tried.
     pub value: Option<f64>,
+    /// The seat's own moves the search expects to follow it in the same turn (the most visited
+    /// child at each step while the seat is still to act, at most [`explain::LINE_MOVES`]
+    /// moves with the candidate); empty when the search did not look past it or did not
+    /// explain ([`SearchParams::explain`]).
+    pub line: Vec<ActionId>,
+    /// A short reason in words: the game's event sentences, as the seat would be told them,
+    /// of the candidate and its line played on one determinization of what the seat knows
+    /// (e.g. "Ishida takes Gifu; Fukushima loses 2 blocks"), or the moves' own names when
+    /// they tell nothing. `None` when the search did not explain.
+    pub reason: Option<String>,
 }
 
 /// The result of a search.
@@ -382,11 +402,21 @@ pub(crate) fn analyze_with(state: &StateHandle, params: &SearchParams, control: 
         return Ok(Decision { seat, action: a, iterations: 0, elapsed_ms: 0.0, nodes: 0, tree_full: false, candidates: Vec::new() });
     }
     if legal.len() == 1 {
-        let only = Candidate { action: legal[0], visits: 0, value: None };
-        return Ok(Decision { seat, action: legal[0], iterations: 0, elapsed_ms: 0.0, nodes: 0, tree_full: false, candidates: vec![only] });
+        let only = Candidate { action: legal[0], visits: 0, value: None, line: Vec::new(), reason: None };
+        let mut d = Decision { seat, action: legal[0], iterations: 0, elapsed_ms: 0.0, nodes: 0, tree_full: false, candidates: vec![only] };
+        if params.explain && state.check_determinize(seat).is_ok() {
+            explain::explain(state, &mut d, params.seed);
+        }
+        return Ok(d);
     }
     state.check_determinize(seat)?;
-    Ok(state.game().search(state, params, control)?)
+    let mut d = state.game().search(state, params, control)?;
+    if params.explain {
+        explain::explain(state, &mut d, params.seed);
+    } else {
+        d.candidates.iter_mut().for_each(|c| c.line.clear());
+    }
+    Ok(d)
 }
 
 /// The IS-MCTS bot: a [`Bot`] that searches every decision, its seed advanced once per
@@ -432,7 +462,7 @@ impl IsmctsBot {
     /// this bot (and, per turn, the decision's share of the turn). A caller that runs the
     /// search itself (a background [`Search`]) hands its decision to [`IsmctsBot::record`].
     pub fn next_params(&mut self, state: &StateHandle) -> SearchParams {
-        let mut params = SearchParams { seed: self.rng.next_u64(), ..self.params.clone() };
+        let mut params = SearchParams { seed: self.rng.next_u64(), explain: false, ..self.params.clone() };
         if let Some(turn) = &mut self.turn {
             if state.current_player() >= 0 && state.legal_actions().len() > 1 {
                 let (iterations, time) = turn.share(state);
@@ -480,5 +510,13 @@ impl Bot for IsmctsBot {
 
     fn try_choose(&mut self, state: &StateHandle) -> Result<ActionId, Error> {
         self.decide(state).map(|d| d.action)
+    }
+
+    fn next_search(&mut self, state: &StateHandle) -> Option<SearchParams> {
+        Some(self.next_params(state))
+    }
+
+    fn record_search(&mut self, state: &StateHandle, d: &Decision, elapsed: Duration) {
+        self.record(state, d, elapsed);
     }
 }

@@ -62,6 +62,8 @@ const PUBLISH_EVERY: u64 = 128;
 /// tree's nodes and whether the tree reached its budget.
 struct Part {
     stats: Vec<(ActionId, u32, f64)>,
+    /// Each root action's principal line ([`Tree::root_lines`]), when the search explains.
+    lines: Vec<(ActionId, Vec<ActionId>)>,
     nodes: u64,
     full: bool,
 }
@@ -127,6 +129,19 @@ pub(crate) fn run<G: Game>(
     }
     let merged = merge(ok.iter().map(|p| p.stats.as_slice()));
     let mut d = decision(game, seat, &legal, &merged, control.iterations.load(Ordering::Relaxed), start.elapsed());
+    // A candidate's line: from the tree that visited it most (the first such tree on a tie).
+    for c in &mut d.candidates {
+        let mut most = 0;
+        for p in &ok {
+            let visits = p.stats.iter().find(|x| x.0 == c.action).map_or(0, |x| x.1);
+            if visits > most {
+                if let Some((_, line)) = p.lines.iter().find(|x| x.0 == c.action) {
+                    most = visits;
+                    c.line.clone_from(line);
+                }
+            }
+        }
+    }
     d.nodes = ok.iter().map(|p| p.nodes).sum();
     d.tree_full = ok.iter().any(|p| p.full);
     Ok(d)
@@ -215,7 +230,8 @@ fn search_thread<G: Game>(
     }
     let stats = snapshot(&tree);
     control.published.lock().unwrap_or_else(|p| p.into_inner())[thread] = stats.clone();
-    Ok(Part { stats, nodes: tree.nodes.len() as u64, full: tree.full })
+    let lines = if params.explain { tree.root_lines(seat, super::explain::LINE_MOVES - 1) } else { Vec::new() };
+    Ok(Part { stats, lines, nodes: tree.nodes.len() as u64, full: tree.full })
 }
 
 /// Iterations between two checks of [`settled`].
@@ -260,7 +276,7 @@ pub(super) fn decision<G: Game>(
         .map(|&a| {
             let (visits, sum) = merged.iter().find(|x| x.0 == a).map_or((0, 0.0), |x| (x.1, x.2));
             let mean = if visits > 0 { sum / visits as f64 } else { 0.0 };
-            Candidate { action: a, visits, value: (visits > 0).then_some(info.utility.min + mean * span) }
+            Candidate { action: a, visits, value: (visits > 0).then_some(info.utility.min + mean * span), line: Vec::new(), reason: None }
         })
         .collect();
     let best = candidates

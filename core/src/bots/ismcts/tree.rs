@@ -104,6 +104,35 @@ impl<G: Game> Tree<G> {
         })
     }
 
+    /// For each child of the root, the actions that follow it on the tree's principal line
+    /// while `seat` is still the one to act: at each node its most visited child (ties: the
+    /// lower action), as long as that child was visited and `seat` chose it; at most `max`
+    /// actions.
+    pub fn root_lines(&self, seat: Player, max: usize) -> Vec<(ActionId, Vec<ActionId>)> {
+        self.nodes[0]
+            .children
+            .iter()
+            .map(|&(a, id)| {
+                let mut line = Vec::new();
+                let mut node = id;
+                while line.len() < max {
+                    let best = self.nodes[node as usize]
+                        .children
+                        .iter()
+                        .max_by(|x, y| self.nodes[x.1 as usize].visits.cmp(&self.nodes[y.1 as usize].visits).then(y.0.cmp(&x.0)));
+                    match best {
+                        Some(&(b, c)) if self.nodes[c as usize].visits > 0 && self.nodes[c as usize].actor == seat => {
+                            line.push(b);
+                            node = c;
+                        }
+                        _ => break,
+                    }
+                }
+                (a, line)
+            })
+            .collect()
+    }
+
     fn child(&self, node: NodeId, a: ActionId) -> Option<NodeId> {
         let c = &self.nodes[node as usize].children;
         c.binary_search_by_key(&a, |x| x.0).ok().map(|i| c[i].1)

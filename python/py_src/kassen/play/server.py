@@ -13,7 +13,9 @@ screen after a hand-off), ``POST /api/new`` with ``{"game", "config", "players",
 ``POST /api/speed`` with ``{"delay_ms"}`` (the pause after each bot move while only bots
 play and the page watches as the spectator), ``GET /api/saves`` (names, and per save its game, time, step, turn and whose move),
 ``GET /api/replay`` (``?name=`` a save; without it the game on screen: the replay page as the
-seat saw it), ``POST /api/save`` and ``POST /api/load`` with ``{"name"}`` (games are saved
+seat saw it), ``POST /api/hint`` (starts the search's hint for the seat on screen, at its own
+move: top three moves with win estimates and reasons) and ``GET /api/hint`` (how far it is;
+see :meth:`kassen.play.session.Session.hint`), ``POST /api/save`` and ``POST /api/load`` with ``{"name"}`` (games are saved
 on the server's side, never sent to the page). Errors are ``{"error": message, "code":
 number}`` with a 4xx status.
 
@@ -58,7 +60,7 @@ IDLE_TIMEOUT = 15.0
 REQUEST_TIMEOUT = 30.0
 BACKLOG = 1024
 TOKEN_HEADER = "X-Kassen-Token"
-CLIENT_ROUTES = ("/api/ready", "/api/new", "/api/save", "/api/load", "/api/speed")
+CLIENT_ROUTES = ("/api/ready", "/api/new", "/api/save", "/api/load", "/api/speed", "/api/hint")
 
 
 class RequestError(ValueError):
@@ -223,6 +225,9 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
                 self._check_token()
                 names = parse_qs(url.query).get("name")
                 self._send(200, session.replay(names[0] if names else None).encode("utf-8"), "text/html; charset=utf-8")
+            elif url.path == "/api/hint":
+                self._check_token()
+                self._json(200, session.hint(start=False))
             elif url.path == "/api/saves":
                 self._check_token()
                 self._json(200, {"saves": session.saves(), "games": session.save_list()})
@@ -279,6 +284,8 @@ def make_server(session: Session, port: int = 0, record: Optional[Recorder] = No
                 self._json(200, session.set_delay(req.get("delay_ms")))
             elif path == "/api/save":
                 self._json(200, session.save(req.get("name")))
+            elif path == "/api/hint":
+                self._json(200, session.hint(start=True))
             else:
                 self._json(200, session.load(req.get("name")))
 

@@ -28,6 +28,7 @@ from kassen._kassen import CHANCE, SPECTATOR, State, covered_configs, games, loa
 from kassen.bots import bot_specs
 from kassen.exceptions import InvalidConfigError
 from kassen.play.bots import SeatBot
+from kassen.play.hint import Hint
 from kassen.replay import PLAY_SAVE_FORMAT
 
 HUMAN = "human"
@@ -100,6 +101,7 @@ class Session:
         self._cancel = threading.Event()
         self._worker: Optional[threading.Thread] = None
         self._thinking: Optional[dict[str, Any]] = None
+        self._hint = Hint()
         # The pause after each bot move while only bots play (the spectator's speed control).
         self.delay_ms = 500
         self.bot_error: Optional[str] = None
@@ -132,6 +134,7 @@ class Session:
                 raise InvalidConfigError(f"unknown player {shown} (offered: {', '.join(sorted(offered))})")
         bots = {p: SeatBot(spec, seed * 7919 + p) for p, spec in enumerate(players) if spec != HUMAN}
         self._stop_bots()
+        self._hint.stop()
         self.game, self.config, self.players, self.bots, self.seed = game, config, players, bots, seed
         self.humans = [p for p, spec in enumerate(players) if spec == HUMAN]
         # Nobody plays: the page watches the bots as the spectator, at `delay_ms` per move.
@@ -353,6 +356,7 @@ class Session:
             if self.seat == SPECTATOR:
                 raise ValueError("a spectator cannot move")
             self.state.apply_action_as(self.seat, action)
+            self._hint.stop()
             self._last_step = step
             self._play_chance()
             if self._bot_to_act():
@@ -360,6 +364,20 @@ class Session:
             else:
                 self._hand_to_next()
             return dict(self._snapshot(since), applied=True)
+
+    def hint(self, start: bool) -> dict[str, Any]:
+        """The hint for the seat on screen at the current position (:class:`kassen.play.hint.Hint`):
+        ``start`` begins its search in the background (only on the seat's own move; the same
+        position again keeps the search it has), otherwise only how far it is. Never waits
+        for the search."""
+        with self._lock:
+            key = (len(self.state.history()), self.seat)
+            if start:
+                if self.handoff is not None or self.state.is_terminal() or self.seat == SPECTATOR \
+                        or self.state.current_player() != self.seat:
+                    raise ValueError("a hint is for the seat on screen, at its own move")
+                self._hint.start(self.state, key, self.seed * 1_000_003 + key[0])
+            return self._hint.report(self.state, key, self.game.info()["utility"])
 
     def take_over(self) -> dict[str, Any]:
         """The next person confirms the hand-off: their seat is shown, its events from the first."""
