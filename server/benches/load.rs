@@ -200,8 +200,12 @@ async fn watcher(addr: String, game: String, stats: Arc<Stats>, deadline: Instan
                 }
             }
             Ok(Some(Ok(_))) => {}
+            // A stream that ends before the run does is a lost connection; one still quiet
+            // two seconds after the run's end (a bot seat waiting for a thread) is not.
             _ => {
-                stats.error(format!("spectator of {game} lost its connection"));
+                if Instant::now() < deadline {
+                    stats.error(format!("spectator of {game} lost its connection"));
+                }
                 break;
             }
         }
