@@ -261,7 +261,7 @@ def last_move_is_told(s: Seat, ref: dict[str, Any]) -> int:
         return 0
     assert all(said), f"seat {s.seat}: an event of step {lm['step']} without a sentence"
     name = ref["seat_names"][lm["seat"]]
-    expected = f"Last move ({name[:1].upper() + name[1:]}): " + " ".join(said)
+    expected = f"Last move ({name[:1].upper() + name[1:]}): " + "; ".join(said)
     assert line == expected, f"seat {s.seat}: the last-move line is {line!r}, not {expected!r}"
     return 1
 

@@ -243,8 +243,9 @@ function fitList(own, box) {
   const small = smallestText(own);
   const room = Math.max(1, box.clientWidth - 10);
   const scale = Math.max(Math.min(1, room / W), small ? MIN_TEXT_PX / small : 0);
-  own.style.width = Math.round(W * scale) + "px";
-  own.style.height = Math.round(H * scale) + "px";
+  // Rounded up: a size rounded down would draw the smallest text a hair under MIN_TEXT_PX.
+  own.style.width = Math.ceil(W * scale) + "px";
+  own.style.height = Math.ceil(H * scale) + "px";
 }
 
 // The picture's drawn size (its width and height attributes, else its viewBox).
@@ -284,8 +285,8 @@ function sizeReadable(box, svg, zoom) {
   // The whole map in the box where its texts stay readable at that size.
   const fit = Math.min(Math.max(1, box.clientWidth - 2) / w, Math.max(1, box.clientHeight - 2) / h);
   const scale = Math.max(fit, small ? MIN_TEXT_PX / small : 1) * zoom;
-  svg.style.width = Math.round(w * scale) + "px";
-  svg.style.height = Math.round(h * scale) + "px";
+  svg.style.width = Math.ceil(w * scale) + "px";
+  svg.style.height = Math.ceil(h * scale) + "px";
   box.dataset.scale = scale.toFixed(3);
 }
 
