@@ -226,11 +226,15 @@ function splitSideLists(svg, panel) {
   for (const el of [...svg.children]) {
     if (el !== map && !["defs", "style"].includes(el.localName)) el.remove();
   }
+  // Whole pixels: a fractional size would be laid out a hair smaller than drawn, and its
+  // smallest text a hair under MIN_TEXT_PX.
   const b = map.getBBox();
   const pad = 6;
-  svg.setAttribute("viewBox", `${b.x - pad} ${b.y - pad} ${b.width + 2 * pad} ${b.height + 2 * pad}`);
-  svg.setAttribute("width", String(b.width + 2 * pad));
-  svg.setAttribute("height", String(b.height + 2 * pad));
+  const x0 = Math.floor(b.x - pad), y0 = Math.floor(b.y - pad);
+  const w = Math.ceil(b.x + b.width + pad) - x0, h = Math.ceil(b.y + b.height + pad) - y0;
+  svg.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
+  svg.setAttribute("width", String(w));
+  svg.setAttribute("height", String(h));
 }
 
 // A side list as wide as its box, at most its drawn size, never with a text under MIN_TEXT_PX.
