@@ -191,7 +191,6 @@ function render(s) {
       lastTarget: s.last_move ? s.last_move.target : null,
       onAct: play,
       onChoose: (ids) => markCandidates(actions, ids),
-      panel: $("panel"),
     });
     showMoves(actions, legal, play);
     actions.scrollTop = 0;  // a new list starts at its top, whatever was clicked in the last one
