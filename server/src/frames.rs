@@ -89,13 +89,6 @@ struct Message<'a> {
 /// act.
 pub fn message(live: &Live, seat: Option<i32>, since: usize) -> Update {
     let player = seat.unwrap_or(SPECTATOR);
-    let view = live.state.as_ref().and_then(|s| s.view(player).ok()).unwrap_or(Value::Null);
-    message_with(live, seat, since, &view)
-}
-
-/// [`message`] with the seat's view at hand.
-pub fn message_with(live: &Live, seat: Option<i32>, since: usize, view: &Value) -> Update {
-    let player = seat.unwrap_or(SPECTATOR);
     let state = live.state.as_ref().expect("a supported game");
     let events = state.events_with_text_json(player, since).unwrap_or_else(|_| "[]".into());
     let n = serde_json::from_str::<Vec<&RawValue>>(&events).map_or(0, |v| v.len());
@@ -118,7 +111,7 @@ pub fn message_with(live: &Live, seat: Option<i32>, since: usize, view: &Value) 
         winners,
         status: live.status(),
         result: &live.result,
-        last_move: live.last_move(view),
+        last_move: live.last_move(player),
         legal: (seat.is_some() && live.to_act() == seat).then(|| live.legal(seat)),
     };
     let text = serde_json::to_string(&msg).expect("messages serialize");
@@ -221,6 +214,16 @@ mod tests {
                 assert_eq!(u.text, message(&live, seat, u.events_from).text, "seat {seat:?} at step {}", live.step);
                 told[i].extend(events(u));
                 let player = seat.unwrap_or(SPECTATOR);
+                // The last move is the view's last action, read without building the view.
+                let view = live.state.as_ref().unwrap().view(player).unwrap();
+                let (last, shown) = (&view["last_action"], live.last_move(player));
+                if last.is_object() {
+                    for key in ["seat", "text"] {
+                        assert_eq!(shown[key], *last.get(key).unwrap_or(&Value::Null), "seat {seat:?}: last move's {key}");
+                    }
+                } else {
+                    assert!(shown.is_null(), "seat {seat:?}: a last move before any: {shown}");
+                }
                 let engine: Value =
                     serde_json::from_str(&live.state.as_ref().unwrap().events_with_text_json(player, base[i]).unwrap()).unwrap();
                 assert_eq!(Value::Array(told[i].clone()), engine, "seat {seat:?}");

@@ -242,18 +242,14 @@ impl Live {
             .collect()
     }
 
-    /// The last move as `view` shows it: its seat, its `step` (the seat's events of that step
-    /// are its sentences), and where the seat may see the move, its text and board target.
-    pub fn last_move(&self, view: &Value) -> Value {
-        let last = &view["last_action"];
-        if !last.is_object() {
-            return Value::Null;
-        }
-        let target = last["id"].as_u64().and_then(|id| {
-            let state = self.state.as_ref()?;
-            u32::try_from(id).ok().and_then(|a| state.game().action_target(a))
-        });
-        json!({"seat": last["seat"], "step": self.last_step, "text": last["text"], "target": target})
+    /// The last move as `player` may see it (the view's `last_action`): its seat, its `step`
+    /// (the seat's events of that step are its sentences), and where the seat may see the move,
+    /// its text and board target.
+    pub fn last_move(&self, player: Player) -> Value {
+        let Some(state) = self.state.as_ref() else { return Value::Null };
+        let Ok(Some(last)) = state.last_action(player) else { return Value::Null };
+        let target = last.text.as_ref().and_then(|_| state.game().action_target(last.id));
+        json!({"seat": (last.seat >= 0).then_some(last.seat), "step": self.last_step, "text": last.text, "target": target})
     }
 }
 
@@ -265,7 +261,7 @@ pub fn snapshot(live: &Live, seat: Option<i32>, since: usize) -> Value {
     let state = live.state.as_ref().expect("a supported game");
     let view = state.view(player).unwrap_or(Value::Null);
     let svg = state.render_svg(player).unwrap_or_default();
-    let mut out: Value = serde_json::from_str(&crate::frames::message_with(live, seat, since, &view).text).unwrap_or(Value::Null);
+    let mut out: Value = serde_json::from_str(&crate::frames::message(live, seat, since).text).unwrap_or(Value::Null);
     let m = &live.meta;
     let fields = json!({
         "game_id": m.id, "game": m.game, "game_name": m.game_name,

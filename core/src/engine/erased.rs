@@ -166,6 +166,11 @@ impl<G: Game> DynState for Bound<G> {
         Ok(crate::view::envelope(&self.game.rules, &self.game.info, &self.state, player, self.last_seen(player)))
     }
 
+    fn last_action(&self, player: Player) -> Result<Option<crate::view::LastAction>, RuleError> {
+        self.check_player(player)?;
+        Ok(self.last_seen(player))
+    }
+
     fn view_json(&self, player: Player) -> Result<String, RuleError> {
         self.check_player(player)?;
         Ok(crate::view::envelope_json(&self.game.rules, &self.game.info, &self.state, player, self.last_seen(player)))

@@ -97,6 +97,9 @@ pub trait DynState: Send + Sync {
     fn view(&self, player: Player) -> Result<Value, RuleError>;
     /// [`DynState::view`] as JSON text (the same bytes as `view(player)?.to_string()`).
     fn view_json(&self, player: Player) -> Result<String, RuleError>;
+    /// The last applied action as `player` may see it: the view's `last_action` without
+    /// building the view (`None` before the first action).
+    fn last_action(&self, player: Player) -> Result<Option<crate::view::LastAction>, RuleError>;
     /// Writes the observation into `out` (`info().observation_len()` elements).
     fn observation_tensor_into(&self, player: Player, out: &mut [f32]) -> Result<(), RuleError>;
     /// Writes the compact observation into `out` (`info().compact_len()` bytes; see
