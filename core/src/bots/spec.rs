@@ -54,7 +54,9 @@ pub fn specs() -> Vec<BotSpec> {
 /// iterations per whole turn, no time limit: deterministic). A suffix
 /// `"@<T>ms"` gives a search bot T milliseconds per decision instead of its own budget (for
 /// comparisons at equal time per move: `"monte_carlo@50ms"`, `"ismcts@50ms"`); the random bot
-/// takes no time and ignores it. An N above [`MAX_ITERATIONS`] or a T above [`MAX_TIME_MS`]
+/// takes no time and ignores it. A suffix `"+reuse"` before it (`"ismcts:easy+reuse"`,
+/// `"ismcts:2000/turn+reuse"`) gives a search bot that goes on from its last search's tree
+/// within a turn ([`IsmctsBot::reusing_tree`]). An N above [`MAX_ITERATIONS`] or a T above [`MAX_TIME_MS`]
 /// (24 h) is `ConfigOutOfRange`, the code search parameters give for the same caps.
 pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupError> {
     let unknown = || {
@@ -146,6 +148,9 @@ mod tests {
         assert_eq!(from_spec("ismcts:hard@20ms", 1).unwrap().name(), "ismcts-hard@20ms");
         assert_eq!(from_spec("ismcts:normal-v1", 1).unwrap().name(), "ismcts-normal-v1");
         assert_eq!(from_spec("ismcts:5000/turn", 1).unwrap().name(), "ismcts-5000/turn");
+        assert_eq!(from_spec("ismcts:5000/turn+reuse", 1).unwrap().name(), "ismcts-5000/turn+reuse");
+        assert_eq!(from_spec("ismcts:easy+reuse", 1).unwrap().name(), "ismcts-easy+reuse");
+        assert_eq!(from_spec("ismcts:300+reuse@20ms", 1).unwrap().name(), "ismcts-300+reuse@20ms");
         for bad in [
             "",
             "ismcts",
@@ -159,6 +164,9 @@ mod tests {
             "ismcts:0/turn",
             "ismcts:5/turn@5ms",
             "ismcts:hard-v2",
+            "random+reuse",
+            "monte_carlo+reuse",
+            "ismcts:easy@20ms+reuse",
         ] {
             assert!(from_spec(bad, 1).is_err(), "{bad:?} was accepted");
         }

@@ -52,7 +52,11 @@ fn play(id: &str, seed: u64, mut bot: IsmctsBot, max_actions: usize) -> (Vec<Act
 }
 
 fn reusing(iterations: u64, max_nodes: u64) -> IsmctsBot {
-    let params = SearchParams { max_nodes, ..Level::Normal.params(5) };
+    reusing_on(iterations, max_nodes, 1)
+}
+
+fn reusing_on(iterations: u64, max_nodes: u64, threads: u32) -> IsmctsBot {
+    let params = SearchParams { max_nodes, threads, ..Level::Normal.params(5) };
     IsmctsBot::per_turn("t".into(), params, TurnBudget { iterations, time: None }).reusing_tree(true)
 }
 
@@ -79,15 +83,21 @@ fn reuse_gives_the_same_decisions_on_every_run() {
         assert_eq!(a, b, "{id}");
         assert!(a.1.iter().any(|s| s.reused > 0), "{id}: no decision went on from a kept tree");
     }
+    // Two threads: each goes on from its own tree.
+    let a = play("sekigahara", 3, reusing_on(1_500, 1_000_000, 2), 120);
+    assert_eq!(a, play("sekigahara", 3, reusing_on(1_500, 1_000_000, 2), 120));
+    assert!(a.1.iter().any(|s| s.reused > 0), "two threads: no decision went on from a kept tree");
 }
 
 #[test]
 fn a_kept_tree_stays_within_the_node_budget() {
-    let max_nodes = 400;
-    let (_, steps) = play("sekigahara", 2, reusing(3_000, max_nodes), 200);
-    assert!(steps.iter().any(|s| s.reused > 0));
-    for s in &steps {
-        assert!(s.nodes <= max_nodes, "a tree of {} nodes, budget {max_nodes}", s.nodes);
+    for threads in [1, 2] {
+        let max_nodes = 400;
+        let (_, steps) = play("sekigahara", 2, reusing_on(3_000, max_nodes, threads), 200);
+        assert!(steps.iter().any(|s| s.reused > 0));
+        for s in &steps {
+            assert!(s.nodes <= max_nodes, "a tree of {} nodes, budget {max_nodes}", s.nodes);
+        }
     }
 }
 

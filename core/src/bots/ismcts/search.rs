@@ -159,22 +159,29 @@ pub(crate) fn run<G: Game>(
             None => Ok(None),
         }
     };
-    let one = |t: usize| -> Result<Part<G>, SetupError> {
+    // The re-rooted trees are made before the search and the old ones let go, so that the
+    // search holds no more than its node budget.
+    let mut starts = Vec::with_capacity(threads);
+    for t in 0..threads {
+        starts.push(start_tree(t)?);
+    }
+    drop(kept);
+    let one = |t: usize, tree: Option<Tree<G>>| -> Result<Part<G>, SetupError> {
         let seed = params.seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let r = start_tree(t).and_then(|tree| search_thread(game, root, params, share(t), nodes, deadline, t, seed, control, tree, keep));
+        let r = search_thread(game, root, params, share(t), nodes, deadline, t, seed, control, tree, keep);
         if r.is_err() {
             control.stop.store(true, Ordering::Relaxed);
         }
         r
     };
     let parts: Vec<Result<Part<G>, SetupError>> = if threads == 1 {
-        vec![one(0)]
+        vec![one(0, starts.pop().flatten())]
     } else {
         std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(threads);
             let mut refused = None;
-            for t in 0..threads {
-                match spawn_scoped(scope, move || one(t)) {
+            for (t, tree) in starts.into_iter().enumerate() {
+                match spawn_scoped(scope, move || one(t, tree)) {
                     Ok(h) => handles.push(h),
                     Err(e) => {
                         // The threads that did start stop at their next iteration.
@@ -195,7 +202,6 @@ pub(crate) fn run<G: Game>(
     for p in parts {
         ok.push(p?);
     }
-    drop(kept);
     let merged = merge(ok.iter().map(|p| p.stats.as_slice()));
     let mut d = decision(game, seat, &legal, &merged, control.iterations.load(Ordering::Relaxed), start.elapsed());
     d.reused = ok.iter().map(|p| p.reused).sum();
@@ -214,7 +220,9 @@ pub(crate) fn run<G: Game>(
     }
     d.nodes = ok.iter().map(|p| p.nodes).sum();
     d.tree_full = ok.iter().any(|p| p.full);
-    if let (Some(slot), Ok(state)) = (carry, root.child(d.action)) {
+    // Kept only when the seat itself is to act next (another seat or chance ends the reuse).
+    let next = root.child(d.action).ok().filter(|s| s.current_player() == seat);
+    if let (Some(slot), Some(state)) = (carry, next) {
         let mut trees: Vec<Option<Tree<G>>> = Vec::with_capacity(ok.len());
         for p in &mut ok {
             let tree = p.tree.take();
