@@ -9,6 +9,10 @@
 //! comparison in a larger one. With `DUEL_FIELDS=a,b` each line also shows those fields of the
 //! final state's snapshot (the game's typed state in its save). With `DUEL_SEAT=s` bot A
 //! keeps seat `s` in every game (to measure one side of an asymmetric game).
+//!
+//! Each line gives both bots' thinking times per decision and per whole turn (median, worst),
+//! their iterations searched and the root visits their searches started with (kept from the
+//! seat's last tree, `+reuse` bots); the summary gives both per turn.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
