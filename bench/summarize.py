@@ -17,6 +17,9 @@ prints one table comparing the surfaces, then the goals:
   - from DIR/search.json (core/benches/search.rs): IS-MCTS iterations per second per game
     (reported beside the search's strength from DIR/arena.json, bench/arena.py, when `make
     arena` left one), and the `normal` level decides within 1 s on one core in every game;
+    and each level's thinking time per decision and per whole turn (median and worst, a game
+    of the level in every seat), with the goals per turn on one core: `easy` <= 1 s, `normal`
+    <= 5 s, `hard` <= 20 s (the worst turn of every game);
   - from DIR/views.json (core/benches/views.rs): view_json <= 50 us per call for every game,
     config and observer (a seat and the spectator);
   - from DIR/text.json (core/benches/text.rs): a text observation <= 100 us per decision and a
@@ -117,6 +120,36 @@ def text_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
                                 "measured": long["tokens"]["mean"], "longest": label(long),
                                 "pass": long["tokens"]["mean"] <= GOAL_TEXT_TOKENS},
     }
+
+
+#: The longest whole turn (ms) each level may think on one core (issue 34, item 1).
+GOAL_TURN_MS = {"easy": 1000.0, "normal": 5000.0, "hard": 20000.0}
+
+
+def turn_goals(data: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+    """The per-turn goals of the search benchmark (core/benches/search.rs): each level's worst
+    whole turn over every game."""
+    rows = (data or {}).get("rows", [])
+    goals = {}
+    for level, limit in GOAL_TURN_MS.items():
+        worst = [(r["levels"][level]["turn_ms"].get("worst"), r["game"]) for r in rows if level in r.get("levels", {})]
+        worst = [w for w in worst if w[0] is not None]
+        if not worst:
+            continue
+        ms, game = max(worst)
+        goals[f"ismcts_{level}_turn_ms"] = {"goal": f"<= {limit:.0f} ms per whole turn, every game", "measured": ms,
+                                            "slowest": game, "pass": ms <= limit}
+    return goals
+
+
+def level_times(r: Dict[str, Any]) -> List[str]:
+    """One line per level of a search row: its time per decision and per whole turn."""
+    out = []
+    for level, t in r.get("levels", {}).items():
+        d, turn = t.get("decision_ms", {}), t.get("turn_ms", {})
+        out.append(f"    {level:<8} per decision median {fmt(d.get('median'), 1):>8} ms, worst {fmt(d.get('worst'), 1):>8} ms; "
+                   f"per turn median {fmt(turn.get('median'), 1):>9} ms, worst {fmt(turn.get('worst'), 1):>9} ms")
+    return out
 
 
 def arena_strength(arena: Optional[Dict[str, Any]], game: str) -> Optional[Dict[str, Any]]:
@@ -300,6 +333,7 @@ def main() -> int:
         longest = max(r["normal_longest_decision_ms"] for r in search["rows"])
         goals["ismcts_normal_decision_ms"] = {"goal": "<= 1000 ms on one core, every game", "measured": longest,
                                               "pass": longest <= 1000.0}
+        goals.update(turn_goals(search))
 
     summary = {
         "machine": {"platform": platform.platform(), "cpu": cpu_model(), "cores_used": 1},
@@ -350,6 +384,8 @@ def main() -> int:
         for r in search["rows"]:
             print(f"  {r['game']:<24} {fmt(r['iterations_per_sec_1_thread']):>10} on 1 thread, "
                   f"{fmt(r['iterations_per_sec_2_threads']):>10} on 2 threads   {strength(arena, r['game'])}")
+            for line in level_times(r):
+                print(line)
     print("\ngoals:")
     for name, g in goals.items():
         if not isinstance(g, dict):

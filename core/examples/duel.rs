@@ -9,6 +9,10 @@
 //! comparison in a larger one. With `DUEL_FIELDS=a,b` each line also shows those fields of the
 //! final state's snapshot (the game's typed state in its save). With `DUEL_SEAT=s` bot A
 //! keeps seat `s` in every game (to measure one side of an asymmetric game).
+//!
+//! Each line gives both bots' thinking times per decision and per whole turn (median, worst),
+//! their iterations searched and the root visits their searches started with (kept from the
+//! seat's last tree, `+reuse` bots); the summary gives both per turn.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -59,6 +63,9 @@ fn main() {
                 let mut turns: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
                 let mut per_decision: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
                 let mut turn: Option<(i32, f64)> = None;
+                // Iterations searched and root visits a search started with (kept from the
+                // seat's last tree), of A and of B.
+                let mut work = [[0u64; 2]; 2];
                 while !s.is_terminal() {
                     let p = s.current_player();
                     if p >= 0 && turn.is_some_and(|(q, _)| q != p) {
@@ -71,6 +78,11 @@ fn main() {
                     if s.legal_actions().len() > 1 {
                         decisions += 1;
                         per_decision[usize::from(p as usize != seat_a)].push(ms);
+                        if let Some(d) = bots[p as usize].last_decision() {
+                            let w = &mut work[usize::from(p as usize != seat_a)];
+                            w[0] += d.iterations;
+                            w[1] += d.reused;
+                        }
                     }
                     if p >= 0 {
                         turn = Some((p, turn.map_or(0.0, |t| t.1) + ms));
@@ -98,13 +110,14 @@ fn main() {
                 let mut line = json!({"game": k, "seat_a": seat_a, "returns": r, "score_a": score, "actions": s.history().len(),
                     "decisions": decisions, "seconds": started.elapsed().as_secs_f64(),
                     "turn_ms_a": summary(&mut turns[0]), "turn_ms_b": summary(&mut turns[1]),
-                    "decision_ms_a": summary(&mut per_decision[0]), "decision_ms_b": summary(&mut per_decision[1])});
+                    "decision_ms_a": summary(&mut per_decision[0]), "decision_ms_b": summary(&mut per_decision[1]),
+                    "iterations_a": work[0][0], "reused_a": work[0][1], "iterations_b": work[1][0], "reused_b": work[1][1]});
                 if !fields.is_empty() {
                     let saved: Value = serde_json::from_str(&s.to_json_string()).expect("a save is json");
                     line["final"] = fields.iter().map(|f| (f.clone(), saved["state"][f].clone())).collect();
                 }
                 println!("{line}");
-                results.lock().unwrap().push((score, turns, per_decision));
+                results.lock().unwrap().push((score, turns, per_decision, work));
             });
         }
     });
@@ -120,16 +133,24 @@ fn main() {
         let mut v: Vec<f64> = results.iter().flat_map(|r| f(r)[i].iter().copied()).collect();
         summary(&mut v)
     };
+    // Per turn: the iterations searched, and the root visits the searches started with.
+    let per_turn = |i: usize, k: usize| -> f64 {
+        let turns: usize = results.iter().map(|r| r.1[i].len()).sum();
+        (results.iter().map(|r| r.3[i][k]).sum::<u64>() as f64 / turns.max(1) as f64).round()
+    };
     println!(
         "{}",
         json!({"a": a, "b": b, "games": results.len(), "score_a": mean, "ci95": [(c - h).max(0.0), (c + h).min(1.0)],
             "turn_ms_a": all(0, |r| &r.1), "turn_ms_b": all(1, |r| &r.1),
-            "decision_ms_a": all(0, |r| &r.2), "decision_ms_b": all(1, |r| &r.2)})
+            "decision_ms_a": all(0, |r| &r.2), "decision_ms_b": all(1, |r| &r.2),
+            "iterations_per_turn_a": per_turn(0, 0), "reused_per_turn_a": per_turn(0, 1),
+            "iterations_per_turn_b": per_turn(1, 0), "reused_per_turn_b": per_turn(1, 1)})
     );
 }
 
-/// A game's score for A and its thinking times per turn and per decision, of A and of B.
-type GameTimes = (f64, [Vec<f64>; 2], [Vec<f64>; 2]);
+/// A game's score for A, its thinking times per turn and per decision of A and of B, and their
+/// iterations searched and root visits kept from the last tree.
+type GameTimes = (f64, [Vec<f64>; 2], [Vec<f64>; 2], [[u64; 2]; 2]);
 
 /// `{"median", "worst", "n"}` of times in ms.
 fn summary(v: &mut [f64]) -> Value {

@@ -54,7 +54,9 @@ pub fn specs() -> Vec<BotSpec> {
 /// iterations per whole turn, no time limit: deterministic). A suffix
 /// `"@<T>ms"` gives a search bot T milliseconds per decision instead of its own budget (for
 /// comparisons at equal time per move: `"monte_carlo@50ms"`, `"ismcts@50ms"`); the random bot
-/// takes no time and ignores it. An N above [`MAX_ITERATIONS`] or a T above [`MAX_TIME_MS`]
+/// takes no time and ignores it. A suffix `"+reuse"` before it (`"ismcts:easy+reuse"`,
+/// `"ismcts:2000/turn+reuse"`) gives a search bot that goes on from its last search's tree
+/// within a turn ([`IsmctsBot::reusing_tree`]). An N above [`MAX_ITERATIONS`] or a T above [`MAX_TIME_MS`]
 /// (24 h) is `ConfigOutOfRange`, the code search parameters give for the same caps.
 pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupError> {
     let unknown = || {
@@ -83,34 +85,42 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
             (base, Some(Duration::from_millis(ms)))
         }
     };
+    // "+reuse": a search bot that goes on from its last search's tree within a turn.
+    let (base, reuse) = match base.strip_suffix("+reuse") {
+        Some(b) if b.starts_with("ismcts") => (b, true),
+        Some(_) => return Err(unknown()),
+        None => (base, false),
+    };
+    let suffix = if reuse { "+reuse" } else { "" };
     let count = |n: &str| n.parse::<u32>().ok().filter(|&x| x >= 1 && n.bytes().all(|b| b.is_ascii_digit()));
-    let ismcts = |params: SearchParams, name: String| -> Box<dyn Bot + Send> {
+    let ismcts = |params: SearchParams, name: String| -> IsmctsBot {
         match time {
             Some(t) => {
                 let ms = t.as_millis();
-                Box::new(IsmctsBot::with_params(format!("{name}@{ms}ms"), SearchParams { iterations: None, time: Some(t), ..params }))
+                IsmctsBot::with_params(format!("{name}{suffix}@{ms}ms"), SearchParams { iterations: None, time: Some(t), ..params })
             }
-            None => Box::new(IsmctsBot::with_params(name, params)),
+            None => IsmctsBot::with_params(format!("{name}{suffix}"), params),
         }
     };
+    let search = |bot: IsmctsBot| -> Box<dyn Bot + Send> { Box::new(bot.reusing_tree(reuse)) };
     Ok(match base.split_once(':') {
         None if base == "random" => Box::new(RandomBot::new(seed)),
         None if base == "monte_carlo" => monte_carlo(MonteCarloBot::new(seed), time),
         Some(("monte_carlo", n)) => monte_carlo(MonteCarloBot::new(seed).with_playouts(count(n).ok_or_else(unknown)?), time),
-        None if base == "ismcts" && time.is_some() => ismcts(Level::Normal.params(seed), "ismcts".into()),
+        None if base == "ismcts" && time.is_some() => search(ismcts(Level::Normal.params(seed), "ismcts".into())),
         Some(("ismcts", arg)) => match (Level::parse(arg), arg.strip_suffix("-v1").and_then(Level::parse), arg.strip_suffix("/turn")) {
             (Some(level), _, _) if time.is_none() => {
-                Box::new(IsmctsBot::per_turn(format!("ismcts-{}", level.name()), level.params(seed), level.turn_budget()))
+                search(IsmctsBot::per_turn(format!("ismcts-{}{suffix}", level.name()), level.params(seed), level.turn_budget()))
             }
-            (Some(level), _, _) | (_, Some(level), _) => ismcts(level.params(seed), format!("ismcts-{arg}")),
+            (Some(level), _, _) | (_, Some(level), _) => search(ismcts(level.params(seed), format!("ismcts-{arg}"))),
             (_, _, Some(n)) if time.is_none() => {
                 let n = capped(n, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
                 let budget = TurnBudget { iterations: n, time: None };
-                Box::new(IsmctsBot::per_turn(format!("ismcts-{n}/turn"), Level::Normal.params(seed), budget))
+                search(IsmctsBot::per_turn(format!("ismcts-{n}/turn{suffix}"), Level::Normal.params(seed), budget))
             }
             _ => {
                 let n = capped(arg, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
-                ismcts(SearchParams { iterations: Some(n), time: None, ..Level::Normal.params(seed) }, format!("ismcts-{n}"))
+                search(ismcts(SearchParams { iterations: Some(n), time: None, ..Level::Normal.params(seed) }, format!("ismcts-{n}")))
             }
         },
         _ => return Err(unknown()),
@@ -138,6 +148,9 @@ mod tests {
         assert_eq!(from_spec("ismcts:hard@20ms", 1).unwrap().name(), "ismcts-hard@20ms");
         assert_eq!(from_spec("ismcts:normal-v1", 1).unwrap().name(), "ismcts-normal-v1");
         assert_eq!(from_spec("ismcts:5000/turn", 1).unwrap().name(), "ismcts-5000/turn");
+        assert_eq!(from_spec("ismcts:5000/turn+reuse", 1).unwrap().name(), "ismcts-5000/turn+reuse");
+        assert_eq!(from_spec("ismcts:easy+reuse", 1).unwrap().name(), "ismcts-easy+reuse");
+        assert_eq!(from_spec("ismcts:300+reuse@20ms", 1).unwrap().name(), "ismcts-300+reuse@20ms");
         for bad in [
             "",
             "ismcts",
@@ -151,6 +164,9 @@ mod tests {
             "ismcts:0/turn",
             "ismcts:5/turn@5ms",
             "ismcts:hard-v2",
+            "random+reuse",
+            "monte_carlo+reuse",
+            "ismcts:easy@20ms+reuse",
         ] {
             assert!(from_spec(bad, 1).is_err(), "{bad:?} was accepted");
         }

@@ -113,8 +113,9 @@ impl<G: Game> DynGame for Instance<G> {
         root: &StateHandle,
         params: &crate::bots::SearchParams,
         control: &Arc<crate::bots::ismcts::Control>,
+        carry: Option<&mut Option<Arc<crate::bots::ismcts::Kept>>>,
     ) -> Result<crate::bots::Decision, SetupError> {
-        crate::bots::ismcts::search::run(&self.arc(), root, params, control)
+        crate::bots::ismcts::search::run(&self.arc(), root, params, control, carry)
     }
 }
 

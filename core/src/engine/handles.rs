@@ -65,12 +65,15 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     /// N states of this game stepped by one call ([`crate::batch`]).
     fn new_batch(&self, options: crate::batch::BatchOptions) -> Result<Box<dyn crate::batch::DynBatch>, SetupError>;
     /// Runs IS-MCTS for the seat to act in `root`, a state of this game with more than one
-    /// legal action ([`crate::bots::analyze`] is the checked entry point).
+    /// legal action ([`crate::bots::analyze`] is the checked entry point); with `carry`, going
+    /// on from the trees kept there when they serve this decision, and keeping its own for
+    /// the next ([`crate::bots::ismcts::Kept`]).
     fn search(
         &self,
         root: &StateHandle,
         params: &crate::bots::SearchParams,
         control: &Arc<crate::bots::ismcts::Control>,
+        carry: Option<&mut Option<Arc<crate::bots::ismcts::Kept>>>,
     ) -> Result<crate::bots::Decision, SetupError>;
 }
 

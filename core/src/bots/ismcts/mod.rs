@@ -22,6 +22,8 @@
 
 mod background;
 pub mod explain;
+#[cfg(test)]
+mod reuse_tests;
 pub(crate) mod search;
 mod tree;
 mod turn;
@@ -31,7 +33,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 pub use background::Search;
-pub use search::Control;
+pub use search::{Control, Kept};
 pub use turn::{TurnBudget, TurnClock, FIRST_GUESS, FLOOR_SHARE};
 
 use super::{random_action, Bot};
@@ -378,6 +380,11 @@ pub struct Decision {
     pub tree_full: bool,
     /// Every legal action, ascending.
     pub candidates: Vec<Candidate>,
+    /// The root visits the search started with, kept from the seat's last decision of the
+    /// same turn (a bot that reuses its tree, [`IsmctsBot::reuses_tree`]); 0 for a search from
+    /// scratch. Not part of the serialized decision.
+    #[serde(skip)]
+    pub reused: u64,
 }
 
 /// Searches for the player to act in `state`. A state with a single legal action, a chance
@@ -391,6 +398,18 @@ pub fn analyze(state: &StateHandle, params: &SearchParams) -> Result<Decision, E
 
 /// [`analyze`] under a [`Control`] that another thread may watch and stop.
 pub(crate) fn analyze_with(state: &StateHandle, params: &SearchParams, control: &std::sync::Arc<Control>) -> Result<Decision, Error> {
+    analyze_carried(state, params, control, None)
+}
+
+/// [`analyze_with`], going on from the trees in `carry` when they serve this decision and
+/// leaving the search's own there ([`Kept`]; a decision without a search leaves `carry` as it
+/// is, so a forced move of the seat does not end what it kept).
+fn analyze_carried(
+    state: &StateHandle,
+    params: &SearchParams,
+    control: &std::sync::Arc<Control>,
+    carry: Option<&mut Option<std::sync::Arc<Kept>>>,
+) -> Result<Decision, Error> {
     let seat = state.current_player();
     if state.is_terminal() {
         return Err(RuleError::GameOver.into());
@@ -399,18 +418,36 @@ pub(crate) fn analyze_with(state: &StateHandle, params: &SearchParams, control: 
     if seat < 0 {
         let mut rng = Rng::from_seed(params.seed);
         let a = random_action(state, &mut rng, &mut Vec::new());
-        return Ok(Decision { seat, action: a, iterations: 0, elapsed_ms: 0.0, nodes: 0, tree_full: false, candidates: Vec::new() });
+        return Ok(Decision {
+            seat,
+            action: a,
+            iterations: 0,
+            elapsed_ms: 0.0,
+            nodes: 0,
+            tree_full: false,
+            candidates: Vec::new(),
+            reused: 0,
+        });
     }
     if legal.len() == 1 {
         let only = Candidate { action: legal[0], visits: 0, value: None, line: Vec::new(), reason: None };
-        let mut d = Decision { seat, action: legal[0], iterations: 0, elapsed_ms: 0.0, nodes: 0, tree_full: false, candidates: vec![only] };
+        let mut d = Decision {
+            seat,
+            action: legal[0],
+            iterations: 0,
+            elapsed_ms: 0.0,
+            nodes: 0,
+            tree_full: false,
+            candidates: vec![only],
+            reused: 0,
+        };
         if params.explain && state.check_determinize(seat).is_ok() {
             explain::explain(state, &mut d, params.seed);
         }
         return Ok(d);
     }
     state.check_determinize(seat)?;
-    let mut d = state.game().search(state, params, control)?;
+    let mut d = state.game().search(state, params, control, carry)?;
     if params.explain {
         explain::explain(state, &mut d, params.seed);
     } else {
@@ -429,6 +466,10 @@ pub struct IsmctsBot {
     name: String,
     last: Option<Decision>,
     turn: Option<TurnClock>,
+    /// Whether the bot goes on from its last search's tree at its next decision of the same
+    /// turn ([`IsmctsBot::reusing_tree`]).
+    reuse: bool,
+    kept: Option<std::sync::Arc<Kept>>,
 }
 
 impl IsmctsBot {
@@ -440,7 +481,21 @@ impl IsmctsBot {
 
     /// A bot that searches every decision with `params` (`params.seed` seeds it).
     pub fn with_params(name: String, params: SearchParams) -> Self {
-        IsmctsBot { rng: Rng::from_seed(params.seed), params, name, last: None, turn: None }
+        IsmctsBot { rng: Rng::from_seed(params.seed), params, name, last: None, turn: None, reuse: false, kept: None }
+    }
+
+    /// The bot, going on at each decision from the subtree its last search grew under the
+    /// action it chose when the seat's own moves alone led here (the same turn, no chance in
+    /// between; see [`Kept`]), or searching every decision from scratch (`false`, the
+    /// default). Either way a decision is the same on every run for a seed and an iteration
+    /// budget.
+    pub fn reusing_tree(self, reuse: bool) -> Self {
+        IsmctsBot { reuse, kept: None, ..self }
+    }
+
+    /// Whether the bot goes on from its last search's tree ([`IsmctsBot::reusing_tree`]).
+    pub fn reuses_tree(&self) -> bool {
+        self.reuse
     }
 
     /// A bot with `budget` per whole turn: each decision searches with `params` but its share
@@ -489,7 +544,16 @@ impl IsmctsBot {
     pub fn decide(&mut self, state: &StateHandle) -> Result<Decision, Error> {
         let started = std::time::Instant::now();
         let params = self.next_params(state);
-        let d = analyze(state, &params)?;
+        let control = std::sync::Arc::new(Control::default());
+        let d = if self.reuse {
+            let r = analyze_carried(state, &params, &control, Some(&mut self.kept));
+            if r.is_err() {
+                self.kept = None;
+            }
+            r?
+        } else {
+            analyze_with(state, &params, &control)?
+        };
         self.record(state, &d, started.elapsed());
         Ok(d)
     }

@@ -7,6 +7,7 @@
 //! (what the seat knows, seed, budget, thread count). A time budget or a stop request ends the
 //! search early, and the result then depends on the machine.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -15,7 +16,7 @@ use super::tree::{Tree, Walk};
 use super::{Candidate, Decision, SearchParams, MAX_ITERATIONS};
 use crate::engine::{Bound, DynGame, Instance, StateHandle};
 use crate::error::SetupError;
-use crate::game::{ActionId, Game};
+use crate::game::{ActionId, Game, Player};
 use crate::rng::Rng;
 
 /// What a running search shares with whoever watches it.
@@ -54,29 +55,83 @@ fn merge<'a>(parts: impl Iterator<Item = &'a [(ActionId, u32, f64)]>) -> Vec<(Ac
     out
 }
 
+/// The trees of a search kept for the searching seat's next decision of the same turn: each
+/// thread's subtree under the chosen action. They were grown over determinizations of that
+/// seat's information set, so only a search of the same seat, from a state its own moves alone
+/// lead to from here (no other seat, no chance in between), continues from them
+/// ([`run`] checks it; anything else starts afresh).
+pub struct Kept {
+    seat: Player,
+    /// The state the kept trees' roots stand for: the search's root with the chosen action
+    /// applied.
+    state: StateHandle,
+    /// `Vec<Option<Tree<G>>>`, one per thread (`None`: that thread never tried the action).
+    trees: Box<dyn Any + Send + Sync>,
+}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kept").field("seat", &self.seat).finish_non_exhaustive()
+    }
+}
+
+/// The seat's own actions that lead from the state of `kept` to `root`, when `kept` may serve a
+/// search of `seat` at `root`: the same game, the same seat, `root`'s history continues the
+/// kept state's with actions of `seat` alone, and replaying them gives what the seat knows at
+/// `root` (its information-state hash; two games of the same moves but another deal differ).
+fn path_from(kept: &Kept, root: &StateHandle, seat: Player) -> Option<Vec<ActionId>> {
+    let same_game = Arc::as_ptr(&kept.state.game()) as *const () == Arc::as_ptr(&root.game()) as *const ();
+    if kept.seat != seat || !same_game {
+        return None;
+    }
+    let (before, now) = (kept.state.history(), root.history());
+    if now.len() < before.len() || now[..before.len()] != *before {
+        return None;
+    }
+    let path = now[before.len()..].to_vec();
+    let mut s = kept.state.clone();
+    for &a in &path {
+        if s.current_player() != seat || s.apply_in_place(a).is_err() {
+            return None;
+        }
+    }
+    match (s.info_state_hash(seat), root.info_state_hash(seat)) {
+        (Ok(x), Ok(y)) if x == y => Some(path),
+        _ => None,
+    }
+}
+
 /// Iterations between two publications of the root statistics (the clock and the stop flag are
 /// read before every iteration but the first).
 const PUBLISH_EVERY: u64 = 128;
 
 /// What one thread's search leaves: its root statistics `(action, visits, value sum)`, its
 /// tree's nodes and whether the tree reached its budget.
-struct Part {
+struct Part<G: Game> {
+    /// The tree, when the search keeps it for the next decision.
+    tree: Option<Tree<G>>,
     stats: Vec<(ActionId, u32, f64)>,
     /// Each root action's principal line ([`Tree::root_lines`]), when the search explains.
     lines: Vec<(ActionId, Vec<ActionId>)>,
     nodes: u64,
     full: bool,
+    /// The root visits the tree started with (kept from the last decision).
+    reused: u64,
 }
 
 /// Runs the search for the player to act in `root` (a seat, with more than one legal action).
-/// Errors: `ThreadsUnavailable` (the system refused a thread; the threads started are stopped
-/// and joined first), `OutOfMemory` (a tree's memory was refused; the other threads are
-/// stopped).
+/// With `carry`, the search continues from the trees it holds when they serve this decision
+/// ([`Kept`]; each thread's tree re-rooted at `root`, within the thread's node budget, its
+/// root visits counted in [`Decision::reused`]), and leaves its own subtrees under the chosen
+/// action there (nothing when it fails). Errors: `ThreadsUnavailable` (the system refused a
+/// thread; the threads started are stopped and joined first), `OutOfMemory` (a tree's memory
+/// was refused; the other threads are stopped).
 pub(crate) fn run<G: Game>(
     game: &Arc<Instance<G>>,
     root: &StateHandle,
     params: &SearchParams,
     control: &Arc<Control>,
+    mut carry: Option<&mut Option<Arc<Kept>>>,
 ) -> Result<Decision, SetupError> {
     let start = Instant::now();
     let seat = root.current_player();
@@ -91,22 +146,42 @@ pub(crate) fn run<G: Game>(
     let share = |t: usize| budget / threads as u64 + u64::from((t as u64) < budget % threads as u64);
     let nodes = usize::try_from(params.max_nodes / threads as u64).unwrap_or(usize::MAX).max(1);
     let deadline = params.time.map(|d| start + d);
-    let one = |t: usize| -> Result<Part, SetupError> {
+    let keep = carry.is_some();
+    let kept = carry.as_mut().and_then(|c| c.take());
+    let path = kept.as_ref().and_then(|k| path_from(k, root, seat));
+    let old: Option<&Vec<Option<Tree<G>>>> =
+        path.as_ref().and(kept.as_ref()).and_then(|k| k.trees.downcast_ref::<Vec<Option<Tree<G>>>>()).filter(|v| v.len() == threads);
+    let start_tree = |t: usize| -> Result<Option<Tree<G>>, SetupError> {
+        let (Some(old), Some(path)) = (old, &path) else { return Ok(None) };
+        let Some(tree) = &old[t] else { return Ok(None) };
+        match tree.descend(path) {
+            Some(node) => tree.subtree(node, nodes).map_err(|_| out_of_memory(nodes)),
+            None => Ok(None),
+        }
+    };
+    // The re-rooted trees are made before the search and the old ones let go, so that the
+    // search holds no more than its node budget.
+    let mut starts = Vec::with_capacity(threads);
+    for t in 0..threads {
+        starts.push(start_tree(t)?);
+    }
+    drop(kept);
+    let one = |t: usize, tree: Option<Tree<G>>| -> Result<Part<G>, SetupError> {
         let seed = params.seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let r = search_thread(game, root, params, share(t), nodes, deadline, t, seed, control);
+        let r = search_thread(game, root, params, share(t), nodes, deadline, t, seed, control, tree, keep);
         if r.is_err() {
             control.stop.store(true, Ordering::Relaxed);
         }
         r
     };
-    let parts: Vec<Result<Part, SetupError>> = if threads == 1 {
-        vec![one(0)]
+    let parts: Vec<Result<Part<G>, SetupError>> = if threads == 1 {
+        vec![one(0, starts.pop().flatten())]
     } else {
         std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(threads);
             let mut refused = None;
-            for t in 0..threads {
-                match spawn_scoped(scope, move || one(t)) {
+            for (t, tree) in starts.into_iter().enumerate() {
+                match spawn_scoped(scope, move || one(t, tree)) {
                     Ok(h) => handles.push(h),
                     Err(e) => {
                         // The threads that did start stop at their next iteration.
@@ -129,6 +204,7 @@ pub(crate) fn run<G: Game>(
     }
     let merged = merge(ok.iter().map(|p| p.stats.as_slice()));
     let mut d = decision(game, seat, &legal, &merged, control.iterations.load(Ordering::Relaxed), start.elapsed());
+    d.reused = ok.iter().map(|p| p.reused).sum();
     // A candidate's line: from the tree that visited it most (the first such tree on a tie).
     for c in &mut d.candidates {
         let mut most = 0;
@@ -144,6 +220,20 @@ pub(crate) fn run<G: Game>(
     }
     d.nodes = ok.iter().map(|p| p.nodes).sum();
     d.tree_full = ok.iter().any(|p| p.full);
+    // Kept only when the seat itself is to act next (another seat or chance ends the reuse).
+    let next = root.child(d.action).ok().filter(|s| s.current_player() == seat);
+    if let (Some(slot), Some(state)) = (carry, next) {
+        let mut trees: Vec<Option<Tree<G>>> = Vec::with_capacity(ok.len());
+        for p in &mut ok {
+            let tree = p.tree.take();
+            let top = tree.as_ref().and_then(|t| t.child(0, d.action));
+            trees.push(match (tree, top) {
+                (Some(tree), Some(top)) => tree.subtree(top, nodes).map_err(|_| out_of_memory(nodes))?,
+                _ => None,
+            });
+        }
+        *slot = Some(Arc::new(Kept { seat, state, trees: Box::new(trees) }));
+    }
     Ok(d)
 }
 
@@ -165,7 +255,8 @@ fn out_of_memory(nodes: usize) -> SetupError {
     SetupError::OutOfMemory(format!("no memory for a search tree of {nodes} nodes; give the search a smaller max_nodes"))
 }
 
-/// One thread's tree, with an iteration budget `budget` and a node budget `max_nodes`.
+/// One thread's tree, with an iteration budget `budget` and a node budget `max_nodes`, grown
+/// from `start` when given (else from a root alone); `keep`: the part holds the tree.
 #[allow(clippy::too_many_arguments)]
 fn search_thread<G: Game>(
     game: &Arc<Instance<G>>,
@@ -177,7 +268,9 @@ fn search_thread<G: Game>(
     thread: usize,
     seed: u64,
     control: &Control,
-) -> Result<Part, SetupError> {
+    start: Option<Tree<G>>,
+    keep: bool,
+) -> Result<Part<G>, SetupError> {
     let rules = game.rules();
     let info = game.info();
     let seat = root.current_player();
@@ -188,7 +281,14 @@ fn search_thread<G: Game>(
         span: (info.utility.max - info.utility.min).max(f64::MIN_POSITIVE),
         max_steps: info.max_game_length.saturating_mul(2).max(1),
     };
-    let mut tree: Tree<G> = Tree::new(walk, rules.num_players(), max_nodes).map_err(|_| out_of_memory(max_nodes))?;
+    let mut tree: Tree<G> = match start {
+        Some(mut tree) => {
+            tree.walk = walk;
+            tree
+        }
+        None => Tree::new(walk, rules.num_players(), max_nodes).map_err(|_| out_of_memory(max_nodes))?,
+    };
+    let reused = tree.root_stats().map(|(_, n, _)| u64::from(n)).sum();
     // A game that hides nothing needs one world: only the future (drawn by the search's own
     // generator) is unknown.
     let pool_size = if info.hidden_information { params.determinizations.max(1) as usize } else { 1 };
@@ -231,7 +331,8 @@ fn search_thread<G: Game>(
     let stats = snapshot(&tree);
     control.published.lock().unwrap_or_else(|p| p.into_inner())[thread] = stats.clone();
     let lines = if params.explain { tree.root_lines(seat, super::explain::LINE_MOVES - 1) } else { Vec::new() };
-    Ok(Part { stats, lines, nodes: tree.nodes.len() as u64, full: tree.full })
+    let (nodes, full) = (tree.nodes.len() as u64, tree.full);
+    Ok(Part { tree: keep.then_some(tree), stats, lines, nodes, full, reused })
 }
 
 /// Iterations between two checks of [`settled`].
@@ -288,7 +389,16 @@ pub(super) fn decision<G: Game>(
                 .then(y.action.cmp(&x.action))
         })
         .map_or(legal[0], |c| c.action);
-    Decision { seat, action: best, iterations, elapsed_ms: elapsed.as_secs_f64() * 1000.0, nodes: 0, tree_full: false, candidates }
+    Decision {
+        seat,
+        action: best,
+        iterations,
+        elapsed_ms: elapsed.as_secs_f64() * 1000.0,
+        nodes: 0,
+        tree_full: false,
+        candidates,
+        reused: 0,
+    }
 }
 
 /// A hook of the tests: refuse thread starts, as a system at its limit of threads does.

@@ -40,6 +40,11 @@ impl Node {
     fn new(actor: Player) -> Node {
         Node { actor, visits: 0, avail: 0, value: 0.0, children: Vec::new() }
     }
+
+    /// The node's statistics, without its children.
+    fn clone_stats(&self) -> Node {
+        Node { actor: self.actor, visits: self.visits, avail: self.avail, value: self.value, children: Vec::new() }
+    }
 }
 
 /// Parameters of the tree walk.
@@ -61,7 +66,7 @@ pub(super) struct Tree<G: Game> {
     max_nodes: usize,
     /// Whether an iteration found the tree at `max_nodes` and played on without a new node.
     pub full: bool,
-    walk: Walk,
+    pub walk: Walk,
     path: Vec<NodeId>,
     legal: Vec<ActionId>,
     fresh: Vec<ActionId>,
@@ -133,9 +138,58 @@ impl<G: Game> Tree<G> {
             .collect()
     }
 
-    fn child(&self, node: NodeId, a: ActionId) -> Option<NodeId> {
+    /// The child of `node` by `a`, if the tree has it.
+    pub fn child(&self, node: NodeId, a: ActionId) -> Option<NodeId> {
         let c = &self.nodes[node as usize].children;
         c.binary_search_by_key(&a, |x| x.0).ok().map(|i| c[i].1)
+    }
+
+    /// The node reached from the root by `actions`, if the tree has it.
+    pub fn descend(&self, actions: &[ActionId]) -> Option<NodeId> {
+        actions.iter().try_fold(0, |node, &a| self.child(node, a))
+    }
+
+    /// A new tree of the nodes under `top` (`top` its root, the statistics as they are, the
+    /// root's own cleared: the next search walks down from it), holding at most `max_nodes`;
+    /// `None` when the subtree has more nodes than that. Its memory is reserved fallibly.
+    pub fn subtree(&self, top: NodeId, max_nodes: usize) -> Result<Option<Tree<G>>, TryReserveError> {
+        let max_nodes = max_nodes.clamp(1, NodeId::MAX as usize);
+        // Breadth first: a node's children get the next free ids in the order they are met.
+        let mut order: Vec<NodeId> = vec![top];
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut i = 0;
+        while i < order.len() {
+            let old = &self.nodes[order[i] as usize];
+            if order.len() + old.children.len() > max_nodes {
+                return Ok(None);
+            }
+            let mut children = Vec::new();
+            children.try_reserve_exact(old.children.len())?;
+            for &(a, c) in &old.children {
+                children.push((a, order.len() as NodeId));
+                order.push(c);
+            }
+            if nodes.len() == nodes.capacity() {
+                let target = (nodes.capacity() * 2).max(FIRST_NODES).min(max_nodes);
+                nodes.try_reserve_exact(target - nodes.len())?;
+            }
+            nodes.push(Node { children, ..old.clone_stats() });
+            i += 1;
+        }
+        nodes[0] = Node { children: std::mem::take(&mut nodes[0].children), ..Node::new(TERMINAL) };
+        Ok(Some(Tree {
+            nodes,
+            max_nodes,
+            full: false,
+            walk: self.walk,
+            path: Vec::new(),
+            legal: Vec::new(),
+            fresh: Vec::new(),
+            found: Vec::new(),
+            outcomes: Vec::new(),
+            returns: vec![0.0; self.returns.len()],
+            _game: std::marker::PhantomData,
+        }))
     }
 
     /// A new child of `node` by `a`; `None` when the tree holds `max_nodes` already. Both
