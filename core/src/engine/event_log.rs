@@ -1,5 +1,6 @@
-//! The event log a state shares with its clones, rebuilt by replay, and the information-state
-//! keys folded over it: every event and move a seat may know, in the order they happened.
+//! The event log a state shares with its clones, rebuilt by replay (or recorded by the step
+//! itself after a key was asked, see [`Bound::step_feeding`]), and the information-state keys
+//! folded over it: every event and move a seat may know, in the order they happened.
 
 use std::hash::Hasher;
 use std::sync::{Arc, Mutex};
