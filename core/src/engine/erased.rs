@@ -145,7 +145,7 @@ impl<G: Game> DynState for Bound<G> {
     }
 
     fn apply_in_place(&mut self, a: ActionId) -> Result<(), RuleError> {
-        self.step(a, &mut Events::off())
+        self.step_feeding(a)
     }
 
     fn returns(&self) -> Vec<f64> {

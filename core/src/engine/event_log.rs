@@ -1,11 +1,13 @@
-//! The event log a state shares with its clones, rebuilt by replay, and the information-state
-//! keys folded over it: every event and move a seat may know, in the order they happened.
+//! The event log a state shares with its clones, rebuilt by replay (or recorded by the step
+//! itself after a key was asked, see [`Bound::step_feeding`]), and the information-state keys
+//! folded over it: every event and move a seat may know, in the order they happened.
 
 use std::hash::Hasher;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
+use crate::error::RuleError;
 use crate::events::{Event, Events};
 use crate::game::{ActionId, Game, Player, CHANCE, SPECTATOR};
 
@@ -73,6 +75,10 @@ pub(super) struct EventLog<G: Game> {
     pub(super) folds: Vec<Fold>,
     /// Scratch space for the encoding of the event being folded ([`Event::encode_key`]).
     pub(super) key: Vec<u8>,
+    /// Whether the live state recorded the last steps here itself ([`Bound::step_feeding`]):
+    /// then `at.history` is up to date but `at.state` is not, and a state further along
+    /// rebuilds the log instead of extending it.
+    pub(super) fed: bool,
 }
 
 impl<G: Game> Bound<G> {
@@ -178,14 +184,15 @@ impl<G: Game> Bound<G> {
                 if log.at.seed == self.seed
                     && log.at.recorded == self.recorded
                     && same_origin(&log.at.start, &self.start)
-                    && self.history.starts_with(&log.at.history) =>
+                    && self.history.starts_with(&log.at.history)
+                    && (!log.fed || log.at.history.len() == self.history.len()) =>
             {
                 log
             }
             _ => {
                 let mut list = Events::recording();
                 let at = Bound::start(self.game.clone(), self.seed, self.start.clone(), self.recorded, &mut list);
-                Box::new(EventLog { at, list, moves: Vec::new(), folds: Vec::new(), key: Vec::new() })
+                Box::new(EventLog { at, list, moves: Vec::new(), folds: Vec::new(), key: Vec::new(), fed: false })
             }
         };
         let EventLog { at, list, moves, .. } = &mut *log;
@@ -196,11 +203,128 @@ impl<G: Game> Bound<G> {
     }
 }
 
+impl<G: Game> Bound<G> {
+    /// [`Bound::step`] with no events, except that a state keyed here (an information-state
+    /// key asked of this very state) that alone holds an event log caught up with it records
+    /// the step's events and move into that log as it applies the action: the key after the
+    /// step then folds them in without replaying the step a second time. The log and the keys
+    /// are exactly those a replay would build (the same `watch`, `step_known` and sink).
+    pub(super) fn step_feeding(&mut self, a: ActionId) -> Result<(), RuleError> {
+        let shared = match self.events.get() {
+            Some(cell)
+                if Arc::strong_count(cell) == 1
+                    && self.history.len() >= self.recorded
+                    && self.info_keys.get_mut().is_ok_and(|keys| keys.iter().any(Option::is_some)) =>
+            {
+                cell.clone()
+            }
+            _ => return self.step(a, &mut Events::off()),
+        };
+        let mut guard = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Taken out while it is extended, as in `with_log`: a panic leaves no log behind.
+        let mut log = match guard.take() {
+            Some(log)
+                if log.at.seed == self.seed
+                    && log.at.recorded == self.recorded
+                    && same_origin(&log.at.start, &self.start)
+                    && log.at.history == self.history =>
+            {
+                log
+            }
+            other => {
+                *guard = other;
+                drop(guard);
+                return self.step(a, &mut Events::off());
+            }
+        };
+        if let Err(e) = self.game.rules.check(&self.state, a) {
+            *guard = Some(log);
+            return Err(e);
+        }
+        let i = self.history.len();
+        let EventLog { at, list, moves, fed, .. } = &mut *log;
+        self.watch(i, a, moves);
+        self.step_known(a, list);
+        at.history.extend_from_slice(&self.history[i..]);
+        *fed = true;
+        *guard = Some(log);
+        Ok(())
+    }
+}
+
 /// Whether two states started at the same place (the same position, or both at the seed).
 pub(super) fn same_origin<S: PartialEq>(a: &Option<Arc<S>>, b: &Option<Arc<S>>) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(x), Some(y)) => Arc::ptr_eq(x, y) || x == y,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Map};
+
+    use super::*;
+    use crate::engine::{DynState, Instance};
+    use crate::games::{samurai::Samurai, sekigahara::Sekigahara, sekigahara_daisakusen::Daisakusen, three_kingdoms_redux::Tkr};
+    use crate::rng::Rng;
+
+    fn keys<G: Game>(b: &Bound<G>) -> Vec<u64> {
+        (SPECTATOR..b.game.rules.num_players() as Player).map(|p| b.info_state_hash(p).unwrap()).collect()
+    }
+
+    fn log_history<G: Game>(b: &Bound<G>) -> Vec<ActionId> {
+        let log = b.events.get().expect("a keyed state has a log").lock().unwrap();
+        log.as_ref().expect("the log is in place").at.history.clone()
+    }
+
+    /// Along random games keyed at every step, each step records itself into the state's own
+    /// log (no replay is left for the key), a step of a clone that shares the log does not,
+    /// and every key equals the key of the same history replayed from scratch.
+    fn keyed_steps_feed_the_log<G: Game>(explicit_chance: bool) {
+        let game = Instance::new_shared(G::setup(&Map::new()).unwrap(), explicit_chance, json!({}));
+        let mut rng = Rng::from_seed(11);
+        for seed in 0..3 {
+            let mut b = game.initial_bound(seed);
+            let mut legal = Vec::new();
+            let mut steps = 0;
+            while !b.is_terminal() && steps < 300 {
+                let before = keys(&b);
+                legal.clear();
+                b.legal_actions_into(&mut legal);
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                if steps % 7 == 3 {
+                    let mut twin = b.clone();
+                    twin.apply_in_place(a).unwrap();
+                    assert_eq!(log_history(&b), b.history, "{}: a clone's step fed the shared log", G::ID);
+                    let replayed = Bound::replay(game.clone(), seed, None, 0, &twin.history, &mut Events::off()).unwrap();
+                    assert_eq!(keys(&twin), keys(&replayed), "{}: keys of a clone after its step", G::ID);
+                }
+                let illegal = (0..game.info.num_distinct_actions).find(|x| !legal.contains(x));
+                if let Some(x) = illegal {
+                    assert!(b.apply_in_place(x).is_err());
+                    assert_eq!(keys(&b), before, "{}: a rejected action changed the keys", G::ID);
+                }
+                b.apply_in_place(a).unwrap();
+                if steps % 7 != 3 {
+                    // (A clone's key above took the log over.)
+                    assert_eq!(log_history(&b), b.history, "{}: a keyed step did not feed its log", G::ID);
+                }
+                let replayed = Bound::replay(game.clone(), seed, None, 0, &b.history, &mut Events::off()).unwrap();
+                assert_eq!(keys(&b), keys(&replayed), "{}: keys after step {steps}", G::ID);
+                steps += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn keyed_steps_feed_the_log_with_the_keys_of_a_replay() {
+        for explicit in [false, true] {
+            keyed_steps_feed_the_log::<Samurai>(explicit);
+            keyed_steps_feed_the_log::<Sekigahara>(explicit);
+            keyed_steps_feed_the_log::<Tkr>(explicit);
+            keyed_steps_feed_the_log::<Daisakusen>(explicit);
+        }
     }
 }

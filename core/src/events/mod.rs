@@ -2,7 +2,9 @@
 //!
 //! Games emit events while applying an action. Building them costs nothing when the sink is
 //! off (the closure is not called), so fast playouts never pay for them; the engine rebuilds
-//! a seat's perfect-recall history by replaying the action log with the sink on.
+//! a seat's perfect-recall history by replaying the action log with the sink on, except that
+//! a state whose information-state key was asked records its next step's events as it applies
+//! it (the key after the step needs no replay).
 
 use serde::ser::SerializeSeq;
 use serde::{Serialize, Serializer};

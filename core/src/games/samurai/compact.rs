@@ -74,29 +74,31 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [u8]) {
     );
     w.bits(ns, g.settlements.iter().enumerate().filter(|(_, &st)| s.is_resolved(st as usize)).map(|(k, _)| k));
     let over = s.phase == Phase::Over;
-    let seats: Vec<(usize, usize)> = (0..g.n).map(|p| (rel(g, observer, p), p)).collect();
-    let per_seat = |f: &dyn Fn(usize) -> u32| -> Vec<usize> {
-        seats.iter().flat_map(|&(r, p)| super::bits(f(p)).map(move |t| r * nt + t as usize)).collect()
-    };
-    w.bits(4 * nt, per_seat(&|p| if over || observer == p as Player { s.hands[p] } else { 0 }));
-    w.bits(4 * nt, per_seat(&|p| if observer == p as Player { s.stacks[p] } else { 0 }));
-    w.bits(4 * nt, per_seat(&|p| used_tokens(g, s, p)));
+    // (seat relative to the observer, seat), at most four: written without allocating.
+    let mut seats = [(0usize, 0usize); 4];
+    for (p, slot) in seats.iter_mut().enumerate().take(g.n) {
+        *slot = (rel(g, observer, p), p);
+    }
+    let seats = &seats[..g.n];
+    w.bits(4 * nt, per_seat(seats, nt, |p| if over || observer == p as Player { s.hands[p] } else { 0 }));
+    w.bits(4 * nt, per_seat(seats, nt, |p| if observer == p as Player { s.stacks[p] } else { 0 }));
+    w.bits(4 * nt, per_seat(seats, nt, |p| used_tokens(g, s, p)));
     let field = w.take(4);
-    for &(r, p) in &seats {
+    for &(r, p) in seats {
         field[r] = s.hand_size(p) as u8;
     }
     let field = w.take(4);
-    for &(r, p) in &seats {
+    for &(r, p) in seats {
         field[r] = s.stacks[p].count_ones() as u8;
     }
     let field = w.take(12);
-    for &(r, p) in &seats {
+    for &(r, p) in seats {
         if sees_captured(g, s, observer, p) {
             field[3 * r..3 * r + 3].copy_from_slice(&s.captured[p]);
         }
     }
     let field = w.take(4);
-    for &(r, p) in &seats {
+    for &(r, p) in seats {
         field[r] = s.captured[p].iter().sum();
     }
     for v in [s.set_aside, s.on_board, s.supply] {
@@ -108,4 +110,10 @@ pub fn write(g: &Samurai, s: &State, observer: Player, out: &mut [u8]) {
     w.u8(s.turn.normal_used as u8);
     w.u8(s.passes);
     w.record(TURN_RECORD, &(s.turn.pending, over.then_some(s.end).flatten()));
+}
+
+/// The bit indices of a per-seat token plane: token `t` of the seat at relative place `r` is
+/// bit `r * nt + t`, for the tokens `f(seat)` holds.
+fn per_seat<'a>(seats: &'a [(usize, usize)], nt: usize, f: impl Fn(usize) -> u32 + 'a) -> impl Iterator<Item = usize> + 'a {
+    seats.iter().flat_map(move |&(r, p)| super::bits(f(p)).map(move |t| r * nt + t as usize))
 }
