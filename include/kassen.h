@@ -18,7 +18,7 @@
  *   KASSEN_STATUS_INVALID_ARGUMENT instead of cutting it short (kassen_game_new_n,
  *   kassen_state_from_json_n, kassen_batch_new_n, kassen_game_render_view_svg_n).
  * - Views (kassen_state_view_json) share one envelope for every game: "schema"
- *   ("kassen.view/1"), "game", "rules_version", "observer", "seats", "to_act",
+ *   ("kassen.view/2"), "game", "rules_version", "observer", "seats", "to_act",
  *   "terminal", "returns", "winners", "last_action" and the game's own "body"; see
  *   kassen_state_view_json and schema/view.schema.json.
  * - Strings returned as `const char *` (kassen_version, kassen_status_name,
@@ -1230,7 +1230,7 @@ kassen_status kassen_state_action_to_json(const struct kassen_state *state,
  * Every game's view has the same envelope (`schema/view.schema.json`), so a frontend needs
  * no per-game code to show whose turn it is, what is asked, what just happened and who won:
  *
- * - `"schema"`: `"kassen.view/1"`; `"game"`: the game id; `"rules_version"`: a string;
+ * - `"schema"`: `"kassen.view/2"`; `"game"`: the game id; `"rules_version"`: a string;
  * - `"observer"`: the observing seat, or `null` for the spectator;
  * - `"seats"`: `[{"seat": 0, "name": "..."}, ...]`, one entry per seat;
  * - `"to_act"`: `{"kind": "player" | "chance" | "terminal", "seat": s or null, "decision":
@@ -1239,8 +1239,10 @@ kassen_status kassen_state_action_to_json(const struct kassen_state *state,
  * - `"terminal"`: true once the game is over; `"returns"`: one number per seat once over,
  *   else `null`; `"winners"`: the winning seats once over (`[]` on a draw), else `null`;
  * - `"last_action"`: `null` before the first action, `{"seat": s or null, "id": a, "text":
- *   "..."}` (seat `null` for a chance outcome), or `{"seat": s or null, "hidden": true}`
- *   when the observer may not see which action it was;
+ *   "...", "sentences": [...]}` (seat `null` for a chance outcome), or `{"seat": s or null,
+ *   "hidden": true, "sentences": [...]}` when the observer may not see which action it was;
+ *   `sentences` are the sentences of that move's events the observer was shown (how a
+ *   frontend tells the move; empty when it was told nothing);
  * - `"body"`: the game's own view, an object whose shape is per game.
  *
  * On success, `*out` receives a buffer that the caller owns and must release with

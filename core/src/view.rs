@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::game::{ActionId, Game, GameInfo, Player, CHANCE, TERMINAL};
 
 /// The `schema` field of every view.
-pub const VIEW_SCHEMA: &str = "kassen.view/1";
+pub const VIEW_SCHEMA: &str = "kassen.view/2";
 
 /// The last action applied through the engine (not a chance outcome it resolved itself), as
 /// one observer may see it.
@@ -18,6 +18,9 @@ pub struct LastAction {
     pub id: ActionId,
     /// `None` when the observer may not see which action it was.
     pub text: Option<String>,
+    /// The sentences of the events of that move the observer was shown, in order
+    /// ([`Game::event_text`], else a generic sentence): how a page tells the move.
+    pub sentences: Vec<String>,
 }
 
 /// The default pending decision: a `kind` and a human `prompt` (see [`Game::decision`]).
@@ -51,6 +54,7 @@ struct LastActionJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<ActionId>,
     seat: Option<Player>,
+    sentences: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<&'a str>,
 }
@@ -92,6 +96,7 @@ fn build<'a, G: Game>(
         hidden: l.text.is_none(),
         id: l.text.is_some().then_some(l.id),
         seat: seat_or_null(l.seat),
+        sentences: &l.sentences,
         text: l.text.as_deref(),
     });
     Envelope {

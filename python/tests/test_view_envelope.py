@@ -39,7 +39,7 @@ def check(s: kassen.State, p: int) -> dict:
 def test_schema_is_valid_draft_2020_12():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     with pytest.raises(jsonschema.ValidationError):
-        VALIDATOR.validate({"schema": "kassen.view/1"})
+        VALIDATOR.validate({"schema": "kassen.view/2"})
 
 
 def test_every_view_matches_the_schema(game):
@@ -74,17 +74,27 @@ def test_last_action_shows_own_moves_and_hides_secret_ones():
     seat = s.current_player()
     a = s.legal_actions()[0]
     text = s.action_to_string(a)
+    step = len(s.history())
     s.apply_action(a)
-    assert s.view(seat)["last_action"] == {"seat": seat, "id": a, "text": text}
-    assert s.view(1 - seat)["last_action"] == {"seat": seat, "hidden": True}
-    assert s.view(SPECTATOR)["last_action"] == {"seat": seat, "hidden": True}
+
+    def told(p: int) -> list[str]:
+        # The sentences of the move's events the seat was shown: how the view tells the move.
+        return [e["text"] for e in s.events_with_text(p, 0) if e["step"] == step]
+
+    assert s.view(seat)["last_action"] == {"seat": seat, "id": a, "text": text, "sentences": told(seat)}
+    assert s.view(1 - seat)["last_action"] == {"seat": seat, "hidden": True, "sentences": told(1 - seat)}
+    assert s.view(SPECTATOR)["last_action"] == {"seat": seat, "hidden": True, "sentences": told(SPECTATOR)}
+    # The seat is told that a token was kept, not which one.
+    assert told(1 - seat) and told(1 - seat) != told(seat)
     while s.view(SPECTATOR)["to_act"]["decision"]["kind"] != "place_figure":
         s.apply_action(s.legal_actions()[0])
     seat, a = s.current_player(), s.legal_actions()[0]
     text = s.action_to_string(a)
+    step = len(s.history())
     s.apply_action(a)
     for p in (SPECTATOR, 0, 1):
-        assert s.view(p)["last_action"] == {"seat": seat, "id": a, "text": text}
+        assert s.view(p)["last_action"] == {"seat": seat, "id": a, "text": text, "sentences": told(p)}
+        assert told(p)
     # A loaded state describes its last action the same way.
     assert kassen.State.from_json(s.to_json()).view(SPECTATOR) == s.view(SPECTATOR)
 

@@ -190,6 +190,21 @@ def shots(b: Browser, name: str, restore: tuple[int, int] = SIZES[0], board: boo
     viewport(b, *restore)
 
 
+def legend_box(b: Browser) -> None:
+    """The picture's side lists (legend, seats' notes) are in the 'Seats and legend' box below
+    the map, closed (the moves keep their room) until opened, then readable (screenshots)."""
+    found = b.run("const p = document.getElementById('panel'), d = document.getElementById('legend-box');"
+                  "return [d.open, p.querySelectorAll('svg.side-list').length,"
+                  " document.querySelectorAll('#board svg > g.panel').length];")
+    assert found[0] is False and found[1] >= 1 and found[2] == 0, f"side lists: {found}"
+    b.run("document.querySelector('#legend-box summary').click();")
+    time.sleep(0.2)
+    widths = b.run("return Array.from(document.querySelectorAll('#panel svg.side-list')).map((e) => e.getBoundingClientRect().width);")
+    assert all(w > 100 for w in widths), f"side lists drawn {widths} px wide"
+    shots(b, "seat_legend_open")
+    b.run("document.querySelector('#legend-box summary').click();")
+
+
 def take_wire(b: Browser) -> list[Any]:
     raw = b.run("return window.__kassenWire ? window.__kassenWire.splice(0) : [];")
     out = []
@@ -347,6 +362,7 @@ def test_two_browsers_play_samurai_by_invite_links_and_a_third_watches(server):
                 shots(other.b, "seat_waiting")
                 shots(mover.b, "seat_to_move")
                 shots(creator, "spectator")
+                legend_box(mover.b)
                 shot_waiting = True
             if moves == RELOAD_AT:
                 # A player reloads mid-game: the page finds its seat again in this browser.

@@ -528,6 +528,34 @@ def test_no_text_is_smaller_than_11_px(browser, game_id):
         server.server_close()
 
 
+def test_a_board_of_lists_fits_without_panning(browser):
+    """Three Kingdoms Redux's board (action spaces, regions and tracks drawn as lists, no map) is
+    laid out for the board's box: at 1024x768 and 1280x800 the whole of it is in view without
+    panning, its texts at 11 CSS px or more (issue 33 item 2)."""
+    from measure import SMALLEST_FONT
+
+    session = Session("three_kingdoms_redux", {}, seed=3, players=["human", "random", "random"])
+    server = make_server(session, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        for w, h in ((1024, 768), (1280, 800)):
+            browser.resize(w, h)
+            browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+            wait_ready(browser, 0)
+            screenshot(browser, f"three_kingdoms_redux_fits_{w}x{h}")
+            small = browser.run(SMALLEST_FONT)
+            assert small and small[0][0] >= 11, f"at {w}x{h}: {small}"
+            pans = browser.run("const b = document.getElementById('board');"
+                               "return [b.scrollWidth - b.clientWidth, b.scrollHeight - b.clientHeight];")
+            assert pans[0] <= 1 and pans[1] <= 1, f"at {w}x{h} the board pans by {pans} px"
+    finally:
+        browser.resize(1500, 1000)
+        session.close()
+        server.shutdown()
+        server.server_close()
+
+
 #: What a person's texts must not show: an engine identifier (`end_phase`, `win_popular_support`),
 #: a hex written as `h66`, or "hidden" for a move the board and the log show.
 ID_LIKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\bh[0-9]+\b|\bhidden\b")

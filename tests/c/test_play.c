@@ -39,7 +39,7 @@ static void check_views(const kassen_game *game, const kassen_state *s, uint32_t
         CHECK_OK(kassen_state_view_json(s, p, &view));
         CHECK(view.len > 1 && view.data[0] == '{');
         /* Every game's view has the same envelope; the game's own view is under "body". */
-        CHECK(strstr(view.data, "\"schema\":\"kassen.view/1\"") != NULL);
+        CHECK(strstr(view.data, "\"schema\":\"kassen.view/2\"") != NULL);
         CHECK(strstr(view.data, "\"to_act\":{") != NULL && strstr(view.data, "\"body\":{") != NULL);
         CHECK_OK(kassen_state_events_json(s, p, &events));
         CHECK(events.len >= 2 && events.data[0] == '[');

@@ -237,7 +237,14 @@ function splitSideLists(svg, panel) {
   svg.setAttribute("height", String(h));
 }
 
+// Sizes again the side lists `panel` holds (after its box was shown: a hidden box has no
+// width to fit them to).
+export function fitSideLists(panel) {
+  for (const own of panel.querySelectorAll(":scope > svg.side-list")) fitList(own, panel);
+}
+
 // A side list as wide as its box, at most its drawn size, never with a text under MIN_TEXT_PX.
+// In a box not on screen (no width, no text sizes) it keeps its drawn size.
 function fitList(own, box) {
   const W = Number(own.dataset.w), H = Number(own.dataset.h);
   own.style.maxWidth = "none";
@@ -245,6 +252,7 @@ function fitList(own, box) {
   own.style.width = W + "px";
   own.style.height = H + "px";
   const small = smallestText(own);
+  if (!box.clientWidth || !small) return;
   const room = Math.max(1, box.clientWidth - 10);
   const scale = Math.max(Math.min(1, room / W), small ? MIN_TEXT_PX / small : 0);
   // Rounded up: a size rounded down would draw the smallest text a hair under MIN_TEXT_PX.

@@ -9,7 +9,7 @@
 // body[data-version] counts the renders, body[data-conn] is the connection state.
 
 import { makeApi, ApiError } from "./api.js";
-import { showBoard } from "./board.js";
+import { showBoard, fitSideLists } from "./board.js";
 import { appendEvents, MoveSentences } from "./log.js";
 import { showMoves, markCandidates } from "./moves.js";
 import { GameStream } from "./stream.js";
@@ -191,6 +191,7 @@ function render(s) {
       lastTarget: s.last_move ? s.last_move.target : null,
       onAct: play,
       onChoose: (ids) => markCandidates(actions, ids),
+      panel: $("panel"),
     });
     showMoves(actions, legal, play);
     actions.scrollTop = 0;  // a new list starts at its top, whatever was clicked in the last one
@@ -383,6 +384,8 @@ function zoom(full) {
 }
 zoom(localStorage.getItem("kassen.board-zoom") !== "fit");
 $("btn-zoom").onclick = () => zoom(!board.classList.contains("natural"));
+// The side lists are sized for their box when it opens (a closed box has no width).
+$("legend-box").addEventListener("toggle", () => fitSideLists($("panel")));
 $("btn-resign").onclick = () => open("resign", true);
 $("resign-cancel").onclick = () => open("resign", false);
 $("resign-ok").onclick = resign;

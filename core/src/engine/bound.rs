@@ -159,7 +159,8 @@ impl<G: Game> Bound<G> {
         let visible = !self.game.info.hidden_information
             || (last.seat >= 0 && last.seat == observer)
             || rules.action_is_public(before, last.seat, last.action, observer);
-        Some(LastAction { seat: last.seat, id: last.action, text: visible.then(|| rules.action_to_string(before, last.action)) })
+        let text = visible.then(|| rules.action_to_string(before, last.action));
+        Some(LastAction { seat: last.seat, id: last.action, text, sentences: self.step_sentences(last.index, observer) })
     }
 
     pub fn game_instance(&self) -> &Arc<Instance<G>> {

@@ -169,6 +169,22 @@ impl<G: Game> Bound<G> {
         })
     }
 
+    /// The sentences of the events of step `step` that `player` was shown, in order (the
+    /// game's [`Game::event_text`], else a generic sentence): the move of that step as the
+    /// seat is told it.
+    pub(super) fn step_sentences(&self, step: usize, player: Player) -> Vec<String> {
+        let rules = &self.game.rules;
+        self.with_events(|all| {
+            let start = all.partition_point(|e| (e.step as usize) < step);
+            all[start..]
+                .iter()
+                .take_while(|e| e.step as usize == step)
+                .filter(|e| e.audience.includes(player))
+                .map(|e| rules.event_text(&e.body, player).unwrap_or_else(|| crate::text::generic_sentence(&e.body)))
+                .collect()
+        })
+    }
+
     /// The moves of this state's log as `player` knows them: `[step, actor, action or null]`.
     pub(super) fn known_moves(&self, player: Player) -> Vec<Value> {
         self.with_log(|log| log.moves.iter().map(|m| json!([m.step, m.actor, m.known_to(player)])).collect())

@@ -260,9 +260,12 @@ fn draw_footer(s: &mut Svg, f: &Frame, y: f64, w: f64) {
         return;
     };
     let who = last.seat.map_or_else(|| "chance".to_string(), |p| f.seat_name(p));
-    let text = match &last.text {
-        Some(t) => format!("last move: {who}: {t}"),
-        None => format!("last move: {who} (hidden from {})", f.observer_name()),
+    // The move as the observer was told it, as the pages' last-move lines tell it; the action
+    // string only for a move that told the observer nothing.
+    let text = match (last.sentences.as_slice(), &last.text) {
+        ([], Some(t)) => format!("last move: {who}: {t}"),
+        ([], None) => format!("last move: {who} (hidden from {})", f.observer_name()),
+        (said, _) => format!("last move ({who}): {}", said.join("; ")),
     };
     s.rect(MARGIN, y + 8.0, w - MARGIN * 2.0, 26.0, &paint(HIGHLIGHT, INK, 1.0));
     if let Some(p) = last.seat {
@@ -286,6 +289,62 @@ mod tests {
             let you = format!("{}{} (you)", first[..1].to_uppercase(), &first[1..]);
             assert!(svg.contains(&you), "{name}: no {you:?} in the legend");
             assert!(!svg.contains(": seat 0"), "{name}: a second seat numbering in the legend");
+        }
+    }
+
+    /// The footer tells the last move by the sentences of its events as the observer was told
+    /// them, joined by "; " as the pages' last-move lines join them (issue 33 item 2): not by
+    /// the action string, and not "hidden" from a seat that was told what happened.
+    #[test]
+    fn the_footer_tells_the_last_move_by_its_sentences() {
+        for (id, name) in crate::games() {
+            let mut state = crate::load_game(id, None).expect("the default config loads").new_initial_state(7);
+            let mut rng = crate::rng::Rng::from_seed(7);
+            let (mut checked, mut hidden_told) = (0, 0);
+            for _ in 0..60 {
+                let legal = state.legal_actions();
+                if state.is_terminal() || legal.is_empty() {
+                    break;
+                }
+                let step = state.history().len() as u32;
+                state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).expect("a legal action");
+                for observer in crate::SPECTATOR..state.game().num_players() as crate::Player {
+                    let view = state.view(observer).expect("a view");
+                    let last = &view["last_action"];
+                    let told: Vec<String> = state
+                        .events(observer)
+                        .expect("events")
+                        .iter()
+                        .filter(|e| e.step == step)
+                        .map(|e| state.game().event_text(&e.body, observer).unwrap_or_else(|| crate::text::generic_sentence(&e.body)))
+                        .collect();
+                    let sentences: Vec<String> = serde_json::from_value(last["sentences"].clone()).expect("sentences");
+                    assert_eq!(sentences, told, "{name}: step {step}, observer {observer}");
+                    // A world sampled from what the observer knows tells it the same.
+                    let twin = state.determinize(observer, u64::from(step) + 1).expect("a twin");
+                    assert_eq!(twin.view(observer).expect("a view")["last_action"]["sentences"], last["sentences"], "{name}: step {step}");
+                    if told.is_empty() {
+                        continue;
+                    }
+                    let frame = super::Frame::parse(&view).expect("a frame");
+                    let who = frame.last_action.as_ref().and_then(|l| l.seat).map_or_else(|| "chance".to_string(), |p| frame.seat_name(p));
+                    let line = super::clip(&format!("last move ({who}): {}", told.join("; ")), 1e9, 13.0, false);
+                    let svg = state.render_svg(observer).expect("the picture");
+                    let shown = svg.split("class=\"last-move\">").nth(1).and_then(|t| t.split("</text>").next()).expect("a last-move line");
+                    let shown = shown.trim_end_matches('…');
+                    assert!(
+                        super::super::svg::esc(&line).starts_with(shown),
+                        "{name}: step {step}, observer {observer}: {shown:?} is not {line:?}"
+                    );
+                    assert!(!shown.contains("hidden"), "{name}: {shown:?}");
+                    checked += 1;
+                    hidden_told += usize::from(last["hidden"] == true);
+                }
+            }
+            assert!(checked > 0, "{name}: no last move told");
+            if state.game().info().hidden_information {
+                assert!(hidden_told > 0, "{name}: no hidden move told by its sentences");
+            }
         }
     }
 }

@@ -24,6 +24,8 @@ pub struct LastAction {
     /// The action id and its text, only when the observer may see them.
     pub id: Option<u32>,
     pub text: Option<String>,
+    /// The sentences of the move's events as this observer was told them (`sentences`).
+    pub sentences: Vec<String>,
 }
 
 /// A parsed view envelope.
@@ -85,6 +87,7 @@ impl<'a> Frame<'a> {
                 seat: l.get("seat").and_then(seat_of),
                 id: if hidden { None } else { l.get("id").and_then(Value::as_u64).map(|a| a as u32) },
                 text: if hidden { None } else { l.get("text").and_then(Value::as_str).map(str::to_string) },
+                sentences: list(l, "sentences").iter().filter_map(Value::as_str).map(str::to_string).collect(),
             }
         });
         Ok(Frame {

@@ -3,17 +3,22 @@
 //! occupants, the tracks of each kingdom and the seat's own hand.
 //!
 //! The game's data has no drawing coordinates: the action spaces are laid out in a grid in
-//! the rulebook's order, the regions in one column per border.
+//! the rulebook's order, the regions in one column per border. The board is drawn
+//! [`WIDTH`] wide, narrower than the frame's board area: the play page shows it beside its
+//! side column, and at 1024×768 that leaves it about 620 px, where a board this wide fits
+//! whole with its 12 px texts at 11 px or more (a wider one would have to pan).
 
 use serde_json::Value;
 
 use super::data::ACTIONS;
 use super::Tkr;
 use crate::render::palette::{seat_marker, GREY, HIGHLIGHT, LAND, LIGHT_GREY, PAPER};
-use crate::render::{int, list, paint, show, text, wrap, Canvas, Frame, RenderError, Swatch, BOARD_W};
+use crate::render::{int, list, paint, show, text, wrap, Canvas, Frame, RenderError, Swatch};
 
 const GAP: f64 = 8.0;
-const COLS: usize = 4;
+/// The board's width: three columns of action spaces and of regions, and the tracks' table.
+const WIDTH: f64 = 640.0;
+const COLS: usize = 3;
 const FONT: f64 = 12.0;
 const LINE: f64 = 15.0;
 
@@ -47,7 +52,7 @@ fn placement_text(g: &Tkr, p: &Value) -> String {
 pub fn draw(g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
     let b = f.body;
     let d = g.data();
-    let box_w = (BOARD_W - GAP * (COLS - 1) as f64) / COLS as f64;
+    let box_w = (WIDTH - GAP * (COLS - 1) as f64) / COLS as f64;
     let alliance = text(b, "alliance_action");
     let mut spaces: Vec<(String, String, Vec<&Value>)> = ACTIONS
         .iter()
@@ -107,7 +112,7 @@ pub fn draw(g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
             borders.push(border);
         }
     }
-    let col_w = (BOARD_W - GAP * 2.0) / 3.0;
+    let col_w = (WIDTH - GAP * 2.0) / 3.0;
     let mut tallest = 0.0f64;
     for (col, border) in borders.iter().enumerate() {
         let x = col as f64 * (col_w + GAP);
@@ -136,7 +141,7 @@ pub fn draw(g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
         tallest = tallest.max(ry - y);
     }
     let y = tracks(f, s, y + tallest + 22.0);
-    c.width = BOARD_W;
+    c.width = WIDTH;
     c.height = y + 8.0;
     legend(c);
     panel(g, f, c);
@@ -144,11 +149,11 @@ pub fn draw(g: &Tkr, f: &Frame, c: &mut Canvas) -> Result<(), RenderError> {
 }
 
 /// The kingdoms' tracks as a table: treasury, granary, support, military strength, tribal
-/// relations, farm and market levels, office, armies and weapons.
+/// relations, farm and market levels, office, armies and weapons (spear/horse/crossbow/ship,
+/// as the legend says), within [`WIDTH`].
 fn tracks(f: &Frame, s: &mut crate::render::Svg, y: f64) -> f64 {
-    let heads =
-        ["Kingdom", "Gold", "Rice", "Support", "Military", "Tribal", "Farm", "Market", "Office", "Armies", "Spear/Horse/Crossbow/Ship"];
-    let xs = [0.0, 130.0, 185.0, 240.0, 310.0, 380.0, 440.0, 495.0, 560.0, 620.0, 690.0];
+    let heads = ["Kingdom", "Gold", "Rice", "Support", "Military", "Tribal", "Farm", "Market", "Office", "Armies", "Weapons"];
+    let xs = [0.0, 105.0, 150.0, 195.0, 252.0, 312.0, 362.0, 404.0, 458.0, 506.0, 556.0];
     s.text(0.0, y, 15.0, "start", "font-weight=\"bold\"", "Tracks");
     let mut y = y + 20.0;
     for (h, x) in heads.iter().zip(xs) {
@@ -184,6 +189,7 @@ fn legend(c: &mut Canvas) {
     c.legend(Swatch::Fill(PAPER, GREY), "region (marker: holder)");
     c.legend(Swatch::Fill(LIGHT_GREY, GREY), "region flipped");
     c.legend(Swatch::Fill(PAPER, PAPER), "Armies: trained+untrained");
+    c.legend(Swatch::Fill(PAPER, PAPER), "Weapons: spear/horse/crossbow/ship");
 }
 
 fn panel(g: &Tkr, f: &Frame, c: &mut Canvas) {
