@@ -218,11 +218,22 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
                 fresh.append(browser.run("return document.documentElement.outerHTML;"))
             # Bots play on in the background: the page may already show events newer than `s`.
             # Their sentences are the seat's too, so what they name is no secret.
-            later = [e["text"] for e in session.state.events_with_text(seat, len(texts))]
+            now = session.state
+            later = [e["text"] for e in now.events_with_text(seat, len(texts))]
             texts.extend(later)
             for word in [w for w in hidden if any(contains_word(t, w) for t in later)]:
                 named.add(word)
                 hidden.discard(word)
+            # The seat's newer view and events (its last move, its moves) are its own too.
+            shown_now: set[str] = set()
+            strings(now.view(seat), shown_now)
+            strings(now.events(seat), shown_now)
+            if not now.is_terminal() and now.current_player() == seat:
+                for a in now.legal_actions():
+                    strings(now.action_to_json(a), shown_now)
+                    shown_now.add(now.action_to_string(a))
+            seen |= shown_now
+            hidden -= shown_now
             for word in hidden:
                 for text in fresh:
                     assert not contains_word(text, word), f"{game_id}: hidden {word!r} reached the page"
