@@ -253,11 +253,12 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
-    /// The board and holdings of a view `body` as compact text for the text observation
+    /// The board and holdings of a view `body` (the tree of its serialization,
+    /// [`crate::text::node::Node`]) as compact text for the text observation
     /// ([`crate::DynState::text_observation`]): named places and who is where, the observer's
     /// own hidden holdings, scores and tracks. Built from the view only, never from a state.
     /// `None`: the engine's generic rendering of the view body ([`crate::text::board`]).
-    fn board_text(&self, _body: &Value, _observer: Player) -> Option<String> {
+    fn board_text(&self, _body: &crate::text::node::Node, _observer: Player) -> Option<String> {
         None
     }
 

@@ -114,6 +114,19 @@ pub fn envelope<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Pla
     serde_json::to_value(build(rules, info, s, observer, last.as_ref())).expect("views serialize")
 }
 
+/// [`envelope`] as a [`crate::text::node::Node`] tree for the text observation, built straight
+/// from the state (the same tree as `Node::from(&envelope(..))`, without the JSON `Value`).
+pub fn envelope_node<G: Game>(
+    rules: &G,
+    info: &GameInfo,
+    s: &G::State,
+    observer: Player,
+    last: Option<LastAction>,
+) -> crate::text::node::Node {
+    let env = build(rules, info, s, observer, last.as_ref());
+    crate::text::node::Node::of(&env).unwrap_or_else(|| (&serde_json::to_value(&env).expect("views serialize")).into())
+}
+
 /// [`envelope`] as JSON text, written straight from the state (the same bytes as the
 /// envelope's `to_string()`).
 pub fn envelope_json<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Player, last: Option<LastAction>) -> String {

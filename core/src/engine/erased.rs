@@ -223,8 +223,8 @@ impl<G: Game> DynState for Bound<G> {
     fn text_observation(&self, player: Player) -> Result<String, RuleError> {
         self.check_player(player)?;
         let rules = &self.game.rules;
-        let view = crate::view::envelope(rules, &self.game.info, &self.state, player, self.last_seen(player));
-        let board = rules.board_text(&view["body"], player).unwrap_or_else(|| crate::text::board::render(&view["body"]));
+        let view = crate::view::envelope_node(rules, &self.game.info, &self.state, player, self.last_seen(player));
+        let board = rules.board_text(view.get("body"), player);
         let events: Vec<String> = self
             .decision_events(player)
             .iter()
@@ -240,7 +240,7 @@ impl<G: Game> DynState for Bound<G> {
             game_name: DynGame::name(&*self.game),
             observer: player,
             view: &view,
-            board: &board,
+            board: board.as_deref(),
             events: &events,
             moves: &moves,
         };
