@@ -223,8 +223,20 @@ impl<G: Game> DynState for Bound<G> {
     fn text_observation(&self, player: Player) -> Result<String, RuleError> {
         self.check_player(player)?;
         let rules = &self.game.rules;
-        let view = crate::view::envelope_node(rules, &self.game.info, &self.state, player, self.last_seen(player));
-        let board = rules.board_text(view.get("body"), player);
+        let last = self.last_seen(player);
+        let (view, body) = crate::view::envelope_parts(rules, &self.game.info, &self.state, player, last.as_ref());
+        let board = |out: &mut String| {
+            if rules.board_text(&self.state, player, out) {
+                return;
+            }
+            let mark = out.len();
+            if crate::text::stream::render(out, &body).is_err() {
+                out.truncate(mark);
+                let tree =
+                    crate::text::node::Node::of(&body).unwrap_or_else(|| (&serde_json::to_value(&body).expect("views serialize")).into());
+                crate::text::board::render(out, &tree);
+            }
+        };
         let events: Vec<String> = self
             .decision_events(player)
             .iter()
@@ -240,7 +252,7 @@ impl<G: Game> DynState for Bound<G> {
             game_name: DynGame::name(&*self.game),
             observer: player,
             view: &view,
-            board: board.as_deref(),
+            board: Some(&board),
             events: &events,
             moves: &moves,
         };

@@ -13,6 +13,7 @@ pub mod node;
 pub mod observation;
 pub mod parse;
 pub mod primer;
+pub mod stream;
 
 /// The sentence of an event whose game has no text for it: its kind and fields.
 pub fn generic_sentence(body: &Body) -> String {

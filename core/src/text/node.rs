@@ -103,7 +103,18 @@ impl fmt::Display for NodeError {
     }
 }
 
+impl NodeError {
+    pub(crate) fn new(why: &str) -> NodeError {
+        NodeError(why.to_string())
+    }
+}
+
 impl std::error::Error for NodeError {}
+
+/// A map key as serde_json writes it.
+pub(crate) fn key_text<T: Serialize + ?Sized>(key: &T) -> Result<String, NodeError> {
+    key.serialize(KeyOf).map(Key::into_owned)
+}
 
 impl ser::Error for NodeError {
     fn custom<T: fmt::Display>(msg: T) -> Self {

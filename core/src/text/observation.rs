@@ -23,9 +23,9 @@ pub struct Parts<'a> {
     pub observer: Player,
     /// The seat's view envelope ([`crate::view`]) as a tree.
     pub view: &'a Node,
-    /// The board and holdings as text where the game writes its own
-    /// ([`crate::Game::board_text`]); `None`: the generic rendering of the view body.
-    pub board: Option<&'a str>,
+    /// Writes the board and holdings (the game's [`crate::Game::board_text`] or the generic
+    /// rendering of the view body); `None`: the generic rendering of `view`'s body.
+    pub board: Option<&'a dyn Fn(&mut String)>,
     /// Sentences of the seat's events since its last decision, oldest first.
     pub events: &'a [String],
     /// The seat's legal moves (their unique move strings, in action id order) where it is to
@@ -132,7 +132,7 @@ pub fn write(p: &Parts) -> String {
     out.push_str("\n## State\n");
     let mark = out.len();
     match p.board {
-        Some(text) => out.push_str(text),
+        Some(board) => board(&mut out),
         None => board::render(&mut out, v.get("body")),
     }
     if out.len() == mark || !out.ends_with('\n') {

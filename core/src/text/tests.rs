@@ -165,7 +165,8 @@ fn paraphrases_and_wrong_answers_on_every_game() {
 }
 
 /// The header and the state section of a text are those written from the seat's JSON view:
-/// the tree built straight from the typed view (`view::envelope_node`) is serde_json's.
+/// the envelope tree (`view::envelope_parts`) and the board text written as the body serializes
+/// (`text::stream`) are those of serde_json's view.
 #[test]
 fn the_text_is_the_one_of_the_json_view() {
     let head = |t: &str| t[..t.find("\n## Since").expect("an events section")].to_string();
