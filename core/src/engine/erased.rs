@@ -237,11 +237,8 @@ impl<G: Game> DynState for Bound<G> {
                 crate::text::board::render(out, &tree);
             }
         };
-        let events: Vec<String> = self
-            .decision_events(player)
-            .iter()
-            .map(|e| rules.event_text(&e.body, player).unwrap_or_else(|| crate::text::generic_sentence(&e.body)))
-            .collect();
+        let events: Vec<String> =
+            self.decision_events(player, |e| rules.event_text(&e.body, player).unwrap_or_else(|| crate::text::generic_sentence(&e.body)));
         let mut moves = Vec::new();
         if player >= 0 && rules.current_player(&self.state) == player {
             let mut legal = Vec::new();
