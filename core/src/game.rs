@@ -253,12 +253,14 @@ pub trait Game: Send + Sync + Sized + 'static {
         None
     }
 
-    /// The board and holdings of a view `body` as compact text for the text observation
-    /// ([`crate::DynState::text_observation`]): named places and who is where, the observer's
-    /// own hidden holdings, scores and tracks. Built from the view only, never from a state.
-    /// `None`: the engine's generic rendering of the view body ([`crate::text::board`]).
-    fn board_text(&self, _body: &Value, _observer: Player) -> Option<String> {
-        None
+    /// Writes the board and holdings `observer` sees at `s` as compact text for the text
+    /// observation ([`crate::DynState::text_observation`]) into `out` and says so: named places
+    /// and who is where, the observer's own hidden holdings, scores and tracks. Must tell no
+    /// more than [`Game::view_body`] of that observer (the text conformance test compares the
+    /// text of a seat with that of its determinized twin). `false`: the engine's generic
+    /// rendering of the view body ([`crate::text::board`]).
+    fn board_text(&self, _s: &Self::State, _observer: Player, _out: &mut String) -> bool {
+        false
     }
 
     /// A short primer on the rules for a language model's system prompt (at most about

@@ -119,6 +119,23 @@ pub fn envelope<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Pla
     serde_json::to_value(build(rules, info, s, observer, last.as_ref())).expect("views serialize")
 }
 
+/// [`envelope`] for the text observation: the envelope without its body as a
+/// [`crate::text::node::Node`] tree (the same tree as `Node::from(&envelope(..))` with a null
+/// body, without the JSON `Value`), and the body itself, to be written as it serializes.
+pub fn envelope_parts<'a, G: Game>(
+    rules: &'a G,
+    info: &'a GameInfo,
+    s: &'a G::State,
+    observer: Player,
+    last: Option<&'a LastAction>,
+) -> (crate::text::node::Node, impl Serialize + 'a) {
+    let Envelope { body, game, last_action, observer, returns, rules_version, schema, seats, terminal, to_act, winners } =
+        build(rules, info, s, observer, last);
+    let env = Envelope { body: (), game, last_action, observer, returns, rules_version, schema, seats, terminal, to_act, winners };
+    let tree = crate::text::node::Node::of(&env).unwrap_or_else(|| (&serde_json::to_value(&env).expect("views serialize")).into());
+    (tree, body)
+}
+
 /// [`envelope`] as JSON text, written straight from the state (the same bytes as the
 /// envelope's `to_string()`).
 pub fn envelope_json<G: Game>(rules: &G, info: &GameInfo, s: &G::State, observer: Player, last: Option<LastAction>) -> String {

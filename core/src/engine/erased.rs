@@ -224,13 +224,22 @@ impl<G: Game> DynState for Bound<G> {
     fn text_observation(&self, player: Player) -> Result<String, RuleError> {
         self.check_player(player)?;
         let rules = &self.game.rules;
-        let view = crate::view::envelope(rules, &self.game.info, &self.state, player, self.last_seen(player));
-        let board = rules.board_text(&view["body"], player).unwrap_or_else(|| crate::text::board::render(&view["body"]));
-        let events: Vec<String> = self
-            .decision_events(player)
-            .iter()
-            .map(|e| rules.event_text(&e.body, player).unwrap_or_else(|| crate::text::generic_sentence(&e.body)))
-            .collect();
+        let last = self.last_seen(player);
+        let (view, body) = crate::view::envelope_parts(rules, &self.game.info, &self.state, player, last.as_ref());
+        let board = |out: &mut String| {
+            if rules.board_text(&self.state, player, out) {
+                return;
+            }
+            let mark = out.len();
+            if crate::text::stream::render(out, &body).is_err() {
+                out.truncate(mark);
+                let tree =
+                    crate::text::node::Node::of(&body).unwrap_or_else(|| (&serde_json::to_value(&body).expect("views serialize")).into());
+                crate::text::board::render(out, &tree);
+            }
+        };
+        let events: Vec<String> =
+            self.decision_events(player, |e| rules.event_text(&e.body, player).unwrap_or_else(|| crate::text::generic_sentence(&e.body)));
         let mut moves = Vec::new();
         if player >= 0 && rules.current_player(&self.state) == player {
             let mut legal = Vec::new();
@@ -241,7 +250,7 @@ impl<G: Game> DynState for Bound<G> {
             game_name: DynGame::name(&*self.game),
             observer: player,
             view: &view,
-            board: &board,
+            board: Some(&board),
             events: &events,
             moves: &moves,
         };

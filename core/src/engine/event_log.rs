@@ -159,13 +159,14 @@ impl<G: Game> Bound<G> {
 
     /// The events `player` saw since its last decision (the step of its last move; every
     /// event when it has not moved yet); for the spectator, since the last move of anyone.
-    /// Both are known to the observer: every seat knows who moved at which step.
-    pub(super) fn decision_events(&self, player: Player) -> Vec<Event> {
+    /// Both are known to the observer: every seat knows who moved at which step. Each as
+    /// `f` maps it, in the log (no copy of the events).
+    pub(super) fn decision_events<R>(&self, player: Player, f: impl FnMut(&Event) -> R) -> Vec<R> {
         self.with_log(|log| {
             let from = log.moves.iter().rev().find(|m| player == SPECTATOR || m.actor == player).map_or(0, |m| m.step);
             let list = log.list.as_slice();
             let start = list.iter().rposition(|e| e.step < from).map_or(0, |i| i + 1);
-            list[start..].iter().filter(|e| e.audience.includes(player)).cloned().collect()
+            list[start..].iter().filter(|e| e.audience.includes(player)).map(f).collect()
         })
     }
 

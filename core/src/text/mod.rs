@@ -5,28 +5,27 @@
 //! through [`crate::Game::board_text`], [`crate::Game::event_text`] and
 //! [`crate::Game::rules_primer`].
 
-use serde_json::Value;
-
 use crate::events::Body;
+use node::Node;
 
 pub mod board;
+pub mod node;
 pub mod observation;
 pub mod parse;
 pub mod primer;
+pub mod stream;
 
 /// The sentence of an event whose game has no text for it: its kind and fields.
 pub fn generic_sentence(body: &Body) -> String {
-    let mut v = serde_json::to_value(body).unwrap_or(Value::Null);
-    let kind = v.get("kind").and_then(Value::as_str).map(crate::events::sentence::title).unwrap_or_else(|| "Event".into());
-    if let Value::Object(o) = &mut v {
-        o.remove("kind");
+    let v = Node::of(body).unwrap_or(Node::Null);
+    let mut out = v.get("kind").as_str().map(crate::events::sentence::title).unwrap_or_else(|| "Event".into());
+    out.push_str(": ");
+    let mark = out.len();
+    board::inline_except(&mut out, &v, &["kind"]);
+    if out.len() == mark {
+        out.truncate(mark - 2);
     }
-    let rest = board::inline(&v);
-    if rest.is_empty() {
-        kind
-    } else {
-        format!("{kind}: {rest}")
-    }
+    out
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 //! its events since its last decision and, where it acts, its legal moves: nothing that the
 //! view, the events and the legal actions of that seat do not already hold.
 
-use serde_json::Value;
+use std::fmt::Write;
 
+use super::board;
+use super::node::Node;
 use crate::game::Player;
 
 /// The most recent event sentences shown; older ones since the seat's last decision are
@@ -19,11 +21,11 @@ pub struct Parts<'a> {
     /// The game's full name.
     pub game_name: &'a str,
     pub observer: Player,
-    /// The seat's view envelope ([`crate::view`]).
-    pub view: &'a Value,
-    /// The board and holdings as text (the game's [`crate::Game::board_text`] or the generic
-    /// rendering of the view body).
-    pub board: &'a str,
+    /// The seat's view envelope ([`crate::view`]) as a tree.
+    pub view: &'a Node,
+    /// Writes the board and holdings (the game's [`crate::Game::board_text`] or the generic
+    /// rendering of the view body); `None`: the generic rendering of `view`'s body.
+    pub board: Option<&'a dyn Fn(&mut String)>,
     /// Sentences of the seat's events since its last decision, oldest first.
     pub events: &'a [String],
     /// The seat's legal moves (their unique move strings, in action id order) where it is to
@@ -31,20 +33,22 @@ pub struct Parts<'a> {
     pub moves: &'a [String],
 }
 
-fn seat_name(view: &Value, seat: i64) -> String {
-    let name = view["seats"].get(seat as usize).and_then(|s| s["name"].as_str()).unwrap_or("");
-    if name.is_empty() {
-        format!("seat {seat}")
-    } else {
-        format!("seat {seat} ({name})")
+fn seat_name(out: &mut String, view: &Node, seat: i64) {
+    let name = usize::try_from(seat).ok().and_then(|i| view.get("seats").as_list().get(i)).and_then(|s| s.get("name").as_str());
+    let _ = write!(out, "seat {seat}");
+    if let Some(name) = name.filter(|n| !n.is_empty()) {
+        let _ = write!(out, " ({name})");
     }
 }
 
-fn who(view: &Value, seat: &Value, observer: Player) -> String {
+fn who(out: &mut String, view: &Node, seat: &Node, observer: Player) {
     match seat.as_i64() {
-        Some(s) if s == observer as i64 => format!("you, {}", seat_name(view, s)),
-        Some(s) => seat_name(view, s),
-        None => "chance".into(),
+        Some(s) if s == observer as i64 => {
+            out.push_str("you, ");
+            seat_name(out, view, s);
+        }
+        Some(s) => seat_name(out, view, s),
+        None => out.push_str("chance"),
     }
 }
 
@@ -56,47 +60,82 @@ pub fn group_of(m: &str) -> Option<&str> {
 /// Writes the text observation.
 pub fn write(p: &Parts) -> String {
     let v = p.view;
-    let mut out = String::with_capacity(4096);
-    let me = if p.observer >= 0 { format!("You are {}.", seat_name(v, p.observer as i64)) } else { "You are a spectator.".into() };
-    out.push_str(&format!("# {}\n{me}", p.game_name));
-    let others: Vec<String> =
-        (0..v["seats"].as_array().map_or(0, Vec::len) as i64).filter(|&s| s != p.observer as i64).map(|s| seat_name(v, s)).collect();
-    if !others.is_empty() {
-        out.push_str(&format!(" Other seats: {}.", others.join(", ")));
+    let mut out = String::with_capacity(8192);
+    let _ = writeln!(out, "# {}", p.game_name);
+    if p.observer >= 0 {
+        out.push_str("You are ");
+        seat_name(&mut out, v, p.observer as i64);
+        out.push('.');
+    } else {
+        out.push_str("You are a spectator.");
+    }
+    let seats = v.get("seats").as_list().len() as i64;
+    let mut first = true;
+    for s in (0..seats).filter(|&s| s != p.observer as i64) {
+        out.push_str(if first { " Other seats: " } else { ", " });
+        seat_name(&mut out, v, s);
+        first = false;
+    }
+    if !first {
+        out.push('.');
     }
     out.push('\n');
-    if let Some(last) = v["last_action"].as_object() {
-        let by = who(v, &last["seat"], p.observer);
-        match last.get("text").and_then(Value::as_str) {
-            Some(t) => out.push_str(&format!("Last action ({by}): {t}\n")),
-            None => out.push_str(&format!("Last action ({by}): hidden from you\n")),
+    let last = v.get("last_action");
+    if let Node::Map(_) = last {
+        out.push_str("Last action (");
+        who(&mut out, v, last.get("seat"), p.observer);
+        match last.get("text").as_str() {
+            Some(t) => {
+                let _ = writeln!(out, "): {t}");
+            }
+            None => out.push_str("): hidden from you\n"),
         }
     }
-    if v["terminal"].as_bool() == Some(true) {
-        out.push_str(&format!("The game is over. Returns per seat: {}.", super::board::inline(&v["returns"])));
-        let winners: Vec<String> = v["winners"].as_array().into_iter().flatten().map(|w| who(v, w, p.observer)).collect();
-        out.push_str(&if winners.is_empty() { " No winner.\n".to_string() } else { format!(" Won: {}.\n", winners.join(", ")) });
-    } else {
-        let to_act = &v["to_act"];
-        out.push_str(&format!("To act: {}.", who(v, &to_act["seat"], p.observer)));
-        let d = &to_act["decision"];
-        if let Some(prompt) = d["prompt"].as_str() {
-            out.push_str(&format!(" Decision: {prompt}"));
+    if v.get("terminal") == &Node::Bool(true) {
+        out.push_str("The game is over. Returns per seat: ");
+        board::inline(&mut out, v.get("returns"));
+        out.push('.');
+        let winners = v.get("winners").as_list();
+        if winners.is_empty() {
+            out.push_str(" No winner.\n");
+        } else {
+            out.push_str(" Won: ");
+            for (i, w) in winners.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                who(&mut out, v, w, p.observer);
+            }
+            out.push_str(".\n");
         }
-        if let Value::Object(o) = d {
-            let mut rest = o.clone();
-            rest.remove("prompt");
-            rest.remove("kind");
-            let extra = super::board::inline(&Value::Object(rest));
-            if !extra.is_empty() {
-                out.push_str(&format!(" ({extra})"));
+    } else {
+        let to_act = v.get("to_act");
+        out.push_str("To act: ");
+        who(&mut out, v, to_act.get("seat"), p.observer);
+        out.push('.');
+        let d = to_act.get("decision");
+        if let Some(prompt) = d.get("prompt").as_str() {
+            let _ = write!(out, " Decision: {prompt}");
+        }
+        if let Node::Map(_) = d {
+            out.push_str(" (");
+            let mark = out.len();
+            board::inline_except(&mut out, d, &["prompt", "kind"]);
+            if out.len() == mark {
+                out.truncate(mark - 2);
+            } else {
+                out.push(')');
             }
         }
         out.push('\n');
     }
     out.push_str("\n## State\n");
-    out.push_str(p.board);
-    if !p.board.ends_with('\n') {
+    let mark = out.len();
+    match p.board {
+        Some(board) => board(&mut out),
+        None => board::render(&mut out, v.get("body")),
+    }
+    if out.len() == mark || !out.ends_with('\n') {
         out.push('\n');
     }
     out.push_str(if p.observer >= 0 { "\n## Since your last decision\n" } else { "\n## Since the last move\n" });
@@ -105,10 +144,10 @@ pub fn write(p: &Parts) -> String {
     }
     let skipped = p.events.len().saturating_sub(MAX_EVENTS);
     if skipped > 0 {
-        out.push_str(&format!("({skipped} earlier events left out)\n"));
+        let _ = writeln!(out, "({skipped} earlier events left out)");
     }
     for e in &p.events[skipped..] {
-        out.push_str(&format!("- {e}\n"));
+        let _ = writeln!(out, "- {e}");
     }
     if !p.moves.is_empty() {
         write_moves(&mut out, p.moves);
@@ -117,11 +156,11 @@ pub fn write(p: &Parts) -> String {
 }
 
 fn write_moves(out: &mut String, moves: &[String]) {
-    out.push_str(&format!("\n## Your legal moves ({})\n", moves.len()));
+    let _ = writeln!(out, "\n## Your legal moves ({})", moves.len());
     let grouped = moves.len() > GROUP_ABOVE && moves.iter().all(|m| group_of(m).is_some());
     if !grouped {
         for (i, m) in moves.iter().enumerate() {
-            out.push_str(&format!("{}. {m}\n", i + 1));
+            let _ = writeln!(out, "{}. {m}", i + 1);
         }
     } else {
         out.push_str("Grouped by the text before the first \": \"; a move is its group, \": \" and the item.\n");
@@ -130,10 +169,10 @@ fn write_moves(out: &mut String, moves: &[String]) {
             let (g, item) = m.split_once(": ").unwrap_or(("", m));
             if current != Some(g) {
                 let n = moves[i..].iter().take_while(|x| group_of(x) == Some(g)).count();
-                out.push_str(&format!("{g}: ({n})\n"));
+                let _ = writeln!(out, "{g}: ({n})");
                 current = Some(g);
             }
-            out.push_str(&format!("  {}. {item}\n", i + 1));
+            let _ = writeln!(out, "  {}. {item}", i + 1);
         }
     }
     out.push_str("Answer with exactly one move: its text as written above or its number.\n");

@@ -163,3 +163,34 @@ fn paraphrases_and_wrong_answers_on_every_game() {
     }
     assert!(tried > 5_000, "only {tried} answers tried");
 }
+
+/// The header and the state section of a text are those written from the seat's JSON view:
+/// the envelope tree (`view::envelope_parts`) and the board text written as the body serializes
+/// (`text::stream`) are those of serde_json's view.
+#[test]
+fn the_text_is_the_one_of_the_json_view() {
+    let head = |t: &str| t[..t.find("\n## Since").expect("an events section")].to_string();
+    let mut texts = 0;
+    for (id, name) in games() {
+        for config in covered_configs(id) {
+            let game = load_game(id, Some(&config)).expect("loads");
+            let mut rng = Rng::from_seed(11);
+            let mut s = game.new_initial_state(11);
+            loop {
+                for p in crate::game::SPECTATOR..game.num_players() as i32 {
+                    let view = super::node::Node::from(&s.view(p).unwrap());
+                    let parts =
+                        super::observation::Parts { game_name: name, observer: p, view: &view, board: None, events: &[], moves: &[] };
+                    assert_eq!(head(&s.text_observation(p).unwrap()), head(&super::observation::write(&parts)), "{id} {config} seat {p}");
+                    texts += 1;
+                }
+                if s.is_terminal() {
+                    break;
+                }
+                let legal = s.legal_actions();
+                s.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).expect("legal");
+            }
+        }
+    }
+    assert!(texts > 1_000, "only {texts} texts");
+}
