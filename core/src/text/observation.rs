@@ -88,7 +88,15 @@ pub fn write(p: &Parts) -> String {
             Some(t) => {
                 let _ = writeln!(out, "): {t}");
             }
-            None => out.push_str("): hidden from you\n"),
+            // A move the seat may not see by name is told by what it was shown of it.
+            None => {
+                let told: Vec<&str> = last.get("sentences").as_list().iter().filter_map(Node::as_str).collect();
+                if told.is_empty() {
+                    out.push_str("): hidden from you\n");
+                } else {
+                    let _ = writeln!(out, "): {}", told.join("; "));
+                }
+            }
         }
     }
     if v.get("terminal") == &Node::Bool(true) {
