@@ -8,6 +8,34 @@
 use crate::events::Body;
 use node::Node;
 
+/// `SerializeTuple` and `SerializeTupleStruct` for a serializer state whose `SerializeSeq` they
+/// mirror (a tuple is written as a list); `NodeError` must be in scope where it is used.
+macro_rules! tuples_as_seq {
+    ($ty:ty) => {
+        impl serde::ser::SerializeTuple for $ty {
+            type Ok = <Self as serde::ser::SerializeSeq>::Ok;
+            type Error = NodeError;
+            fn serialize_element<T: serde::Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
+                serde::ser::SerializeSeq::serialize_element(self, v)
+            }
+            fn end(self) -> Result<Self::Ok, NodeError> {
+                serde::ser::SerializeSeq::end(self)
+            }
+        }
+
+        impl serde::ser::SerializeTupleStruct for $ty {
+            type Ok = <Self as serde::ser::SerializeSeq>::Ok;
+            type Error = NodeError;
+            fn serialize_field<T: serde::Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
+                serde::ser::SerializeSeq::serialize_element(self, v)
+            }
+            fn end(self) -> Result<Self::Ok, NodeError> {
+                serde::ser::SerializeSeq::end(self)
+            }
+        }
+    };
+}
+
 pub mod board;
 pub mod node;
 pub mod observation;

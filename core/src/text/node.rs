@@ -274,27 +274,7 @@ impl ser::SerializeSeq for Seq {
     }
 }
 
-impl ser::SerializeTuple for Seq {
-    type Ok = Node;
-    type Error = NodeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
-        ser::SerializeSeq::serialize_element(self, v)
-    }
-    fn end(self) -> Result<Node, NodeError> {
-        ser::SerializeSeq::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for Seq {
-    type Ok = Node;
-    type Error = NodeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
-        ser::SerializeSeq::serialize_element(self, v)
-    }
-    fn end(self) -> Result<Node, NodeError> {
-        ser::SerializeSeq::end(self)
-    }
-}
+tuples_as_seq!(Seq);
 
 impl ser::SerializeTupleVariant for Variant {
     type Ok = Node;

@@ -175,27 +175,7 @@ impl ser::SerializeSeq for ProbeAll {
     }
 }
 
-impl ser::SerializeTuple for ProbeAll {
-    type Ok = Shape;
-    type Error = NodeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
-        ser::SerializeSeq::serialize_element(self, v)
-    }
-    fn end(self) -> Result<Shape, NodeError> {
-        Ok(self.0)
-    }
-}
-
-impl ser::SerializeTupleStruct for ProbeAll {
-    type Ok = Shape;
-    type Error = NodeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
-        ser::SerializeSeq::serialize_element(self, v)
-    }
-    fn end(self) -> Result<Shape, NodeError> {
-        Ok(self.0)
-    }
-}
+tuples_as_seq!(ProbeAll);
 
 impl ser::SerializeMap for ProbeAll {
     type Ok = Shape;
@@ -504,27 +484,7 @@ impl ser::SerializeSeq for C<'_> {
     }
 }
 
-impl ser::SerializeTuple for C<'_> {
-    type Ok = ();
-    type Error = NodeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), NodeError> {
-        C::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for C<'_> {
-    type Ok = ();
-    type Error = NodeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), NodeError> {
-        C::end(self)
-    }
-}
+tuples_as_seq!(C<'_>);
 
 impl ser::SerializeMap for C<'_> {
     type Ok = ();

@@ -2,12 +2,10 @@
 
 use serde_json::json;
 
-use super::tree::{Tree, Walk};
 use super::{IsmctsBot, Level, SearchParams, TurnBudget};
 use crate::bots::Bot;
 use crate::engine::load_game;
 use crate::game::{ActionId, Player};
-use crate::rng::Rng;
 
 /// One searched decision of a game played by one bot for every seat: its seat, the visits it
 /// started with, its nodes, and whether the seat itself made every move since its last
@@ -103,30 +101,7 @@ fn a_kept_tree_stays_within_the_node_budget() {
 
 #[test]
 fn a_subtree_keeps_the_statistics_under_its_top_and_its_bound() {
-    use crate::engine::Instance;
-    use crate::events::Events;
-    use crate::game::Game;
-    use crate::games::samurai::Samurai;
-    let mut cfg = serde_json::Map::new();
-    cfg.insert("players".into(), 2.into());
-    let game = Instance::new_shared(Samurai::setup(&cfg).unwrap(), false, serde_json::Value::Null);
-    let rules = game.rules();
-    let mut s = game.initial_bound(7).state().clone();
-    let mut legal = Vec::new();
-    loop {
-        legal.clear();
-        rules.legal_actions(&s, &mut legal);
-        if rules.current_player(&s) >= 0 && legal.len() > 1 {
-            break;
-        }
-        rules.apply(&mut s, legal[0], &mut Events::off());
-    }
-    let walk = Walk { exploration: 0.7, min: 0.0, span: 1.0, max_steps: 10_000 };
-    let mut tree: Tree<Samurai> = Tree::new(walk, 2, 100_000).unwrap();
-    let mut rng = Rng::from_seed(1);
-    for _ in 0..2_000 {
-        tree.iterate(rules, s.clone(), &mut rng).unwrap();
-    }
+    let tree = super::search::samurai_tree(2_000, 100_000);
     let (a, visits, _) = tree.root_stats().max_by_key(|x| x.1).unwrap();
     let top = tree.child(0, a).unwrap();
     let sub = tree.subtree(top, 100_000).unwrap().unwrap();

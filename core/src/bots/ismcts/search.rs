@@ -431,10 +431,10 @@ pub(crate) mod hooks {
     }
 }
 
-/// The heap bytes per node of a tree grown by `iterations` iterations on a two-player Samurai
-/// game (for the test that backs [`super::DEFAULT_MAX_NODES`]).
+/// A tree grown by `iterations` iterations (seed 1, at most `max_nodes` nodes) on the first
+/// decision of a two-player Samurai game with more than one legal action (seed 7), for tests.
 #[cfg(test)]
-pub(crate) fn tree_bytes_per_node(iterations: u32) -> f64 {
+pub(super) fn samurai_tree(iterations: u32, max_nodes: usize) -> Tree<crate::games::samurai::Samurai> {
     use crate::events::Events;
     use crate::games::samurai::Samurai;
     let mut cfg = serde_json::Map::new();
@@ -452,10 +452,18 @@ pub(crate) fn tree_bytes_per_node(iterations: u32) -> f64 {
         rules.apply(&mut s, legal[0], &mut Events::off());
     }
     let walk = Walk { exploration: 0.7, min: 0.0, span: 1.0, max_steps: 10_000 };
-    let mut tree: Tree<Samurai> = Tree::new(walk, 2, usize::MAX).unwrap();
+    let mut tree: Tree<Samurai> = Tree::new(walk, 2, max_nodes).unwrap();
     let mut rng = Rng::from_seed(1);
     for _ in 0..iterations {
         tree.iterate(rules, s.clone(), &mut rng).unwrap();
     }
+    tree
+}
+
+/// The heap bytes per node of a tree grown by `iterations` iterations on a two-player Samurai
+/// game (for the test that backs [`super::DEFAULT_MAX_NODES`]).
+#[cfg(test)]
+pub(crate) fn tree_bytes_per_node(iterations: u32) -> f64 {
+    let tree = samurai_tree(iterations, usize::MAX);
     tree.heap_bytes() as f64 / tree.nodes.len() as f64
 }
