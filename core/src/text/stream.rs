@@ -48,7 +48,10 @@ struct ProbeAll(Shape);
 impl ProbeAll {
     fn add<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), NodeError> {
         let s = probe(v)?;
-        self.0.empty &= s.empty || self.0.list;
+        // `|`, not `||`: with a short circuit, the compiler branches on the length of an
+        // `Option<Vec>` it loads before knowing the option is `Some` (harmless, but memcheck
+        // reports a jump on uninitialised memory).
+        self.0.empty &= s.empty | self.0.list;
         self.0.nested |= s.compound();
         self.0.len += 1;
         Ok(())
