@@ -91,7 +91,7 @@ fn a_saved_state_with_an_unknown_field_is_rejected() {
     }
 }
 
-/// `is_legal` (direct checks for the movement phase's decisions) agrees with membership in
+/// `is_legal` (direct checks for the movement and battle decisions) agrees with membership in
 /// `legal_actions` for every action id at every state of random games.
 #[test]
 fn is_legal_agrees_with_the_legal_list() {

@@ -146,8 +146,8 @@ impl Sekigahara {
         }
     }
 
-    /// Legality without listing, for the frequent decisions (the movement phase's); `None`:
-    /// ask `legal`. The same predicates as `legal` (the tests compare both on random games).
+    /// Legality without listing, for the frequent decisions (the movement phase's and the
+    /// battles'); `None`: ask `legal`. The same predicates as `legal` (the tests compare both on random games).
     fn is_legal_direct(&self, s: &State, a: ActionId) -> Option<bool> {
         if s.pending == Pending::Over || s.due.any() {
             return None;
@@ -159,6 +159,13 @@ impl Sekigahara {
             | Pending::Menu
             | Pending::Group
             | Pending::Muster { .. } => movement::is_legal(self, s, self.decode(a)?),
+            Pending::Combat
+            | Pending::SiegeChoice { .. }
+            | Pending::Deploy
+            | Pending::DeployBlock { .. }
+            | Pending::DeploySecond { .. }
+            | Pending::Challenge
+            | Pending::Refute => battle::is_legal(self, s, self.decode(a)?),
             _ => None,
         }
     }
