@@ -1,5 +1,6 @@
-//! Samurai's compact observation is written without allocating (it is the batch's default
-//! observation, written at every step of every env). Counted by a global allocator that
+//! The compact observations of Samurai and Three Kingdoms Redux are written without allocating
+//! (it is the batch's default observation, written at every step of every env), and Three
+//! Kingdoms Redux lists its legal actions without allocating. Counted by a global allocator that
 //! counts the allocations of this thread while a flag is up.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -53,4 +54,42 @@ fn samurai_compact_observation_allocates_nothing() {
             state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
         }
     }
+}
+
+/// Allocations made by `f` on this thread.
+fn allocations(f: impl FnOnce()) -> u64 {
+    COUNT.with(|c| c.set(0));
+    COUNTING.with(|c| c.set(true));
+    f();
+    COUNTING.with(|c| c.set(false));
+    COUNT.with(Cell::get)
+}
+
+#[test]
+fn three_kingdoms_redux_compact_observation_and_legal_actions_allocate_nothing() {
+    let game = load_game("three_kingdoms_redux", None).unwrap();
+    let mut rng = Rng::from_seed(7);
+    let mut out = vec![0u8; game.info().compact_len()];
+    let mut legal = Vec::with_capacity(256);
+    let mut steps = 0u64;
+    for seed in 0..8 {
+        let mut state = game.new_initial_state(seed);
+        while !state.is_terminal() {
+            for p in 0..3 {
+                let n = allocations(|| state.compact_observation_into(p, &mut out).unwrap());
+                assert_eq!(n, 0, "seed {seed}, step {steps}, seat {p}: the compact observation allocated");
+            }
+            legal.clear();
+            let n = allocations(|| state.legal_actions_into(&mut legal));
+            assert_eq!(n, 0, "seed {seed}, step {steps}: listing the legal actions allocated");
+            state.apply_in_place(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+            steps += 1;
+        }
+        // The final observation too (it holds the scores).
+        for p in 0..3 {
+            let n = allocations(|| state.compact_observation_into(p, &mut out).unwrap());
+            assert_eq!(n, 0, "seed {seed}, seat {p}: the final compact observation allocated");
+        }
+    }
+    assert!(steps > 1000, "{steps} steps");
 }

@@ -24,6 +24,20 @@ pub fn write<T: Serialize + ?Sized>(value: &T, out: &mut [u8]) -> usize {
     s.at
 }
 
+/// A sequence written from an iterator, encoded as the `Vec` of its items would be, without
+/// collecting them (the iterator is cloned to write; its length must be exact).
+pub struct Seq<I>(pub I);
+
+impl<I> Serialize for Seq<I>
+where
+    I: Iterator + ExactSizeIterator + Clone,
+    I::Item: Serialize,
+{
+    fn serialize<S: ser::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.clone())
+    }
+}
+
 /// The number of bytes `value`'s encoding takes.
 pub fn len<T: Serialize + ?Sized>(value: &T) -> usize {
     write(value, &mut [])
@@ -271,5 +285,16 @@ mod tests {
         assert_eq!(write(&(Pending::Many(vec![258, 1]), Some(-1i8), None::<u8>, true), &mut out), 10);
         assert_eq!(out, [2, 2, 2, 1, 1, 0, 1, 255]);
         assert_eq!(len(&"ab"), 3);
+    }
+
+    #[test]
+    fn a_seq_is_written_as_the_vec_of_its_items() {
+        let rows = [vec![(1u8, 300u16)], vec![], vec![(2, 3), (4, 5)]];
+        let collected: Vec<Vec<(u8, u16)>> = rows.to_vec();
+        let streamed = Seq(rows.iter().map(|r| Seq(r.iter().copied())));
+        let (mut a, mut b) = ([0u8; 24], [0u8; 24]);
+        assert_eq!(write(&collected, &mut a), write(&streamed, &mut b));
+        assert_eq!(a, b);
+        assert_eq!(len(&streamed), 1 + 1 + 3 + 1 + 1 + 6);
     }
 }

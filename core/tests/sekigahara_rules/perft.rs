@@ -90,3 +90,28 @@ fn a_saved_state_with_an_unknown_field_is_rejected() {
         assert_eq!(e.code() as i32, 304, "{path:?}");
     }
 }
+
+/// `is_legal` (direct checks for the movement and battle decisions) agrees with membership in
+/// `legal_actions` for every action id at every state of random games.
+#[test]
+fn is_legal_agrees_with_the_legal_list() {
+    let g = game();
+    let n = g.num_distinct_actions();
+    let mut v = Vec::new();
+    let mut checked = 0u64;
+    for seed in 0..40u64 {
+        let mut s = g.new_initial_state(seed);
+        let mut rng = Rng::from_seed(seed ^ 0x5e1);
+        while !g.is_terminal(&s) {
+            v.clear();
+            g.legal_actions(&s, &mut v);
+            for a in 0..n {
+                assert_eq!(g.is_legal(&s, a), v.binary_search(&a).is_ok(), "seed {seed}: action {a} at {:?}", s.pending);
+            }
+            checked += 1;
+            let a = if g.current_player(&s) == CHANCE { g.sample_chance(&mut s) } else { v[rng.below(v.len() as u32) as usize] };
+            g.apply(&mut s, a, &mut Events::off());
+        }
+    }
+    assert!(checked > 1000, "{checked} states");
+}

@@ -172,6 +172,48 @@ fn second_fits(g: &Sekigahara, c: u8, i: usize) -> bool {
     g.data.cards[c as usize].clan == Some(g.data.blocks[i].clan) && !g.data.blocks[i].any_card
 }
 
+/// Whether `a` is among [`legal`]'s actions, without listing them: the same predicates, one
+/// action at a time. `None` for the decisions this does not cover (the caller lists them).
+pub fn is_legal(g: &Sekigahara, s: &State, a: Action) -> Option<bool> {
+    let side = g.decider(s);
+    let own_card = |c: u8| g.data.side_cards[side as usize].contains(&c) && s.hand[c as usize] > 0;
+    if let (Pending::Combat, Action::Battle(l)) = (s.pending, a) {
+        return Some((l as usize) < g.data.locations.len() && declarable(g, s, &Census::of(g, s), l));
+    }
+    let b = || s.battle.as_ref();
+    let ready = |i: u8| b().is_some_and(|b| undeployed(g, s, b, side).any(|x| x == i as usize));
+    Some(match (s.pending, a) {
+        (Pending::Combat, _) => false,
+        (Pending::SiegeChoice { .. }, Action::Siege | Action::Field) => true,
+        (Pending::Deploy, Action::Leader(i)) => !b()?.carded[side as usize] && g.data.blocks[i as usize].leader && ready(i),
+        (Pending::Deploy, Action::Card(c)) => own_card(c) && undeployed(g, s, b()?, side).any(|i| card_fits(g, c, i)),
+        (Pending::Deploy, Action::EndDeploy) => true,
+        (Pending::DeployBlock { card }, Action::Select(i)) => (i as usize) < s.blocks.len() && card_fits(g, card, i as usize) && ready(i),
+        (Pending::DeploySecond { card }, Action::Select(i)) => {
+            (i as usize) < s.blocks.len() && second_fits(g, card, i as usize) && ready(i)
+        }
+        (Pending::DeploySecond { .. }, Action::Done) => true,
+        (Pending::Challenge, Action::Challenge) => {
+            g.data.side_cards[side as usize].iter().any(|&c| s.hand[c as usize] > 0 && g.data.cards[c as usize].loyalty)
+        }
+        (Pending::Challenge, Action::NoChallenge) => true,
+        (Pending::Refute, Action::Refute(c)) => {
+            let b = b()?;
+            own_card(c) && card_fits(g, c, b.deploys[b.last as usize].block as usize)
+        }
+        (
+            Pending::SiegeChoice { .. }
+            | Pending::Deploy
+            | Pending::DeployBlock { .. }
+            | Pending::DeploySecond { .. }
+            | Pending::Challenge
+            | Pending::Refute,
+            _,
+        ) => false,
+        _ => return None,
+    })
+}
+
 pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
     let side = g.decider(s);
     let own_cards = || g.data.side_cards[side as usize].iter().copied().filter(|&c| s.hand[c as usize] > 0);

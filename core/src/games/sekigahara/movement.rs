@@ -169,6 +169,77 @@ pub fn legal(g: &Sekigahara, s: &State, out: &mut Vec<ActionId>) {
     }
 }
 
+/// Whether `a` is among [`legal`]'s actions, without listing them: the same predicates, one
+/// action at a time. `None` for the decisions this does not cover (the caller lists them).
+pub fn is_legal(g: &Sekigahara, s: &State, a: Action) -> Option<bool> {
+    let side = s.active();
+    let own_card = |c: u8| g.data.side_cards[side as usize].contains(&c) && s.hand[c as usize] > 0;
+    Some(match (s.pending, a) {
+        (Pending::Mode, Action::Mode(m)) => m.cards() as u32 <= s.hand_size(g, side),
+        (Pending::PayMode { .. } | Pending::Exchange { .. }, Action::Discard(c)) => own_card(c),
+        (Pending::Exchange { .. }, Action::Done) => true,
+        (Pending::Menu, Action::EndPhase) => true,
+        (Pending::Menu, Action::Origin(l)) => {
+            l < 64 && s.origins_used & (1 << l) == 0 && can_start_stack(s) && {
+                let census = Census::of(g, s);
+                s.blocks.iter().zip(&g.data.blocks).any(|(b, d)| {
+                    b.loc == l
+                        && d.side == side
+                        && (b.loc as usize) < g.data.locations.len()
+                        && b.flags & (MOVED | MUSTERED) == 0
+                        && !(b.flags & IN_CASTLE != 0 && census.contested(b.loc))
+                })
+            }
+        }
+        (Pending::Menu, Action::MusterA(_) | Action::MusterB(_)) => return None,
+        (Pending::Group, _) => group_is_legal(g, s, side, a),
+        (Pending::Muster { loc, option_a }, Action::Select(b)) => {
+            let chosen = in_box(g, s, side).filter(|&b| s.blocks[b].flags & SELECTED != 0).count();
+            let b = b as usize;
+            (option_a || chosen == 0)
+                && b < s.blocks.len()
+                && s.blocks[b].loc == BOX
+                && g.data.blocks[b].side == side
+                && s.blocks[b].flags & SELECTED == 0
+                && (!option_a || matches_site(g, loc, b))
+        }
+        (Pending::Muster { .. }, Action::Done) => in_box(g, s, side).any(|b| s.blocks[b].flags & SELECTED != 0),
+        (Pending::Mode | Pending::PayMode { .. } | Pending::Exchange { .. } | Pending::Menu | Pending::Muster { .. }, _) => false,
+        _ => return None,
+    })
+}
+
+/// [`is_legal`] for a group on the move (the `Pending::Group` arm of [`legal`]).
+fn group_is_legal(g: &Sekigahara, s: &State, side: u8, a: Action) -> bool {
+    let gr = s.group;
+    let size = || selected(s).count() as u32;
+    let is_selected = |b: u8| (b as usize) < s.blocks.len() && s.blocks[b as usize].flags & SELECTED != 0;
+    let may_move = |b: u8| (b as usize) < s.blocks.len() && movable(g, s, side, gr.origin, b as usize);
+    let roads = &g.data.locations[gr.at as usize].adj;
+    match a {
+        Action::Select(b) => gr.steps == 0 && !gr.march_owed && may_move(b) && !is_selected(b),
+        Action::EndStack => gr.steps == 0 && !gr.march_owed,
+        Action::Drop(b) => gr.steps != 0 && size() >= 2 && is_selected(b),
+        Action::Stop => gr.steps != 0 && !gr.march_owed,
+        Action::Command(b) => {
+            !gr.command && (b as usize) < s.blocks.len() && g.data.blocks[b as usize].leader && (is_selected(b) || may_move(b))
+        }
+        Action::Step(r) => {
+            let n = size();
+            n > 0 && roads.iter().any(|&(_, x)| x == r) && can_step(g, s, n, r, gr.forced)
+        }
+        Action::ForcedMarch(c) => {
+            let n = size();
+            n > 0
+                && !gr.forced
+                && roads.iter().any(|&(_, r)| can_step(g, s, n, r, true))
+                && g.data.side_cards[side as usize].contains(&c)
+                && s.hand[c as usize] > 0
+        }
+        _ => false,
+    }
+}
+
 pub fn apply(g: &Sekigahara, s: &mut State, a: Action, ev: &mut Events) {
     let side = s.active();
     match (s.pending, a) {

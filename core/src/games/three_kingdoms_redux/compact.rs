@@ -6,6 +6,7 @@
 
 use super::state::{GLoc, Pending, State, NONE};
 use super::{view, Tkr};
+use crate::compact::record::Seq;
 use crate::compact::{CompactBuilder, CompactField, Writer};
 use crate::game::{Player, SPECTATOR};
 
@@ -96,20 +97,17 @@ pub fn write(g: &Tkr, s: &State, player: Player, out: &mut [u8]) {
             w.u8(v);
         }
     }
-    let rows = |n: usize, f: &dyn Fn(usize) -> u64| -> Vec<usize> {
-        (0..3).flat_map(|k| crate::bits::bits(f(k).into()).map(move |b| k * n + b as usize)).collect()
-    };
-    w.bits(3 * r, rows(r, &|k| s.seats[k].granary_regions.into()));
-    w.bits(3 * r, rows(r, &|k| s.seats[k].treasury_regions.into()));
-    w.bits(3 * d, rows(d, &|k| s.seats[k].built));
-    w.bits(3 * d, rows(d, &|k| if me == Some(k) { s.seats[k].hand } else { 0 }));
-    w.bits(3 * d, rows(d, &|k| if me == Some(k) { s.seats[k].import_drawn } else { 0 }));
+    w.bits(3 * r, rows(r, |k| s.seats[k].granary_regions.into()));
+    w.bits(3 * r, rows(r, |k| s.seats[k].treasury_regions.into()));
+    w.bits(3 * d, rows(d, |k| s.seats[k].built));
+    w.bits(3 * d, rows(d, |k| if me == Some(k) { s.seats[k].hand } else { 0 }));
+    w.bits(3 * d, rows(d, |k| if me == Some(k) { s.seats[k].import_drawn } else { 0 }));
     for p in &s.seats {
         w.u8(p.hand.count_ones() as u8);
         w.u8(p.import_drawn.count_ones() as u8);
     }
-    w.bits(3 * 18, rows(18, &|k| s.seats[k].won.into()));
-    w.bits(3 * 18, rows(18, &|k| s.seats[k].todo.into()));
+    w.bits(3 * 18, rows(18, |k| s.seats[k].won.into()));
+    w.bits(3 * 18, rows(18, |k| s.seats[k].todo.into()));
     w.bits(3, (0..3).filter(|&k| s.passed[k]));
     let mut hidden = [0u8; 6];
     let generals = w.take(gn);
@@ -159,31 +157,36 @@ pub fn write(g: &Tkr, s: &State, player: Player, out: &mut [u8]) {
     }
     w.u8(s.end_reason);
     let pl = |p: &super::Placement| (p.seat, p.general, p.action, p.unit, p.units, p.gold, p.support, p.han, p.value);
-    w.record(PLACEMENTS, &s.placements.iter().map(pl).collect::<Vec<_>>());
+    w.record(PLACEMENTS, &Seq(s.placements.iter().map(pl)));
     w.record(PLACING, &s.cur.as_ref().map(pl));
-    let bottoms: Vec<Vec<u8>> =
-        s.bottom.iter().map(|deck| deck.iter().map(|&(c, seat)| if me == Some(seat as usize) { c + 1 } else { 0 }).collect()).collect();
-    w.record(BOTTOMS, &bottoms);
+    let bottoms = s.bottom.iter().map(|deck| Seq(deck.iter().map(move |&(c, seat)| if me == Some(seat as usize) { c + 1 } else { 0 })));
+    w.record(BOTTOMS, &Seq(bottoms));
     w.record(DECISION, &decision(s));
     w.record(SCORES, &s.is_over().then(|| g.scores(s)));
 }
 
 /// The pending decision as the view envelope shows it (view.rs `decision`), as numbers.
-fn decision(s: &State) -> (u8, u8, u8, u8, u16, u8, u8, Vec<u16>) {
+fn decision(s: &State) -> (u8, u8, u8, u8, u16, u8, u8, Seq<impl ExactSizeIterator<Item = u16> + Clone + '_>) {
     let kind = view::pending_index(&s.pending) as u8;
     let seat = if matches!(s.pending, Pending::Over) { NONE } else { s.seat };
-    let (mut seat, mut deck, mut left, mut card, mut action, mut bonuses) = (seat, NONE, NONE, u16::MAX, NONE, Vec::new());
+    let (mut seat, mut deck, mut left, mut card, mut action, mut bonuses) = (seat, NONE, NONE, u16::MAX, NONE, 0);
     match s.pending {
         Pending::DrawDev { seat: k, deck: x, left: l, .. } => (seat, deck, left) = (k, x, l),
         Pending::DrawGeneral { seat: k, left: l } | Pending::Keep { seat: k, left: l } => (seat, left) = (k, l),
         Pending::Exchange { card: c, .. } | Pending::BonusChoice { card: c, .. } => card = c,
         Pending::ArmyCost { dev } => card = dev.into(),
-        Pending::BonusOrder => bonuses = s.bonus_queue.iter().map(|&(c, _)| c).collect(),
+        Pending::BonusOrder => bonuses = s.bonus_queue.len(),
         Pending::OccupyGeneral { action: a }
         | Pending::Produce { action: a }
         | Pending::Bank { action: a }
         | Pending::DevelopMode { action: a } => action = a,
         _ => {}
     }
-    (kind, seat, deck, left, card, action, s.acting, bonuses)
+    (kind, seat, deck, left, card, action, s.acting, Seq(s.bonus_queue[..bonuses].iter().map(|&(c, _)| c)))
+}
+
+/// The bit indices of a three-row plane of `n` bits per seat: bit `k * n + b` for each bit `b`
+/// of `f(k)`, seat `k` of three.
+fn rows(n: usize, f: impl Fn(usize) -> u64) -> impl Iterator<Item = usize> {
+    (0..3).flat_map(move |k| crate::bits::bits(f(k).into()).map(move |b| k * n + b as usize))
 }
