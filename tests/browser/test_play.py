@@ -207,7 +207,7 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
             for word in hidden - named:
                 pool = new_texts if word in looked_up else texts
                 looked_up.add(word)
-                if any(contains_word(t, word) for t in pool):
+                if any(contains_word(t.lower(), word.lower()) for t in pool):
                     named.add(word)
             hidden -= named
             with lock:
@@ -217,11 +217,13 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
             if clicks % DOM_EVERY == 0 or state == "over":
                 fresh.append(browser.run("return document.documentElement.outerHTML;"))
             # Bots play on in the background: the page may already show events newer than `s`.
-            # Their sentences are the seat's too, so what they name is no secret.
+            # Their sentences are the seat's too, so what they name is no secret (a sentence
+            # names in capitals what a view holds in lower case: "Kobayakawa Hideaki" revealed in
+            # a battle, the view's clan "kobayakawa", while the page showed the battle).
             now = session.state
             later = [e["text"] for e in now.events_with_text(seat, len(texts))]
             texts.extend(later)
-            for word in [w for w in hidden if any(contains_word(t, w) for t in later)]:
+            for word in [w for w in hidden if any(contains_word(t.lower(), w.lower()) for t in later)]:
                 named.add(word)
                 hidden.discard(word)
             # The seat's newer view and events (its last move, its moves) are its own too.
