@@ -198,9 +198,7 @@ impl<G: Game> Bound<G> {
         // Taken out while it is extended: a panic leaves no half-extended log behind.
         let mut log = match guard.take() {
             Some(log)
-                if log.at.seed == self.seed
-                    && log.at.recorded == self.recorded
-                    && same_origin(&log.at.start, &self.start)
+                if self.same_game_as(&log.at)
                     && self.history.starts_with(&log.at.history)
                     && (!log.fed || log.at.history.len() == self.history.len()) =>
             {
@@ -240,14 +238,7 @@ impl<G: Game> Bound<G> {
         let mut guard = shared.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         // Taken out while it is extended, as in `with_log`: a panic leaves no log behind.
         let mut log = match guard.take() {
-            Some(log)
-                if log.at.seed == self.seed
-                    && log.at.recorded == self.recorded
-                    && same_origin(&log.at.start, &self.start)
-                    && log.at.history == self.history =>
-            {
-                log
-            }
+            Some(log) if self.same_game_as(&log.at) && log.at.history == self.history => log,
             other => {
                 *guard = other;
                 drop(guard);
@@ -266,6 +257,14 @@ impl<G: Game> Bound<G> {
         *fed = true;
         *guard = Some(log);
         Ok(())
+    }
+}
+
+impl<G: Game> Bound<G> {
+    /// Whether `other` is a state of the same game as this one: the same seed, recording and
+    /// start (its history may differ).
+    fn same_game_as(&self, other: &Bound<G>) -> bool {
+        other.seed == self.seed && other.recorded == self.recorded && same_origin(&other.start, &self.start)
     }
 }
 
