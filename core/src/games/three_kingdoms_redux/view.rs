@@ -680,6 +680,10 @@ fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
                 "take the rebellion deficit".into()
             }
         }
+        Pending::BenefitOrder => match g.benefits(s, s.seat as usize).nth(k as usize) {
+            Some((c, i)) => format!("{}'s round-end benefit next: {}", g.card_name(c), benefit_text(&g.effects(c)[i as usize])),
+            None => format!("option {k}"),
+        },
         Pending::Exchange { card, effect, .. } => {
             if k == 0 {
                 "no exchange".into()
@@ -691,6 +695,20 @@ fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
             }
         }
         _ => format!("option {k}"),
+    }
+}
+
+/// What a round-end benefit of a card does, for the menu that orders them.
+fn benefit_text(e: &Effect) -> String {
+    match e {
+        Effect::RoundEndIncome { gain: Gain::Fixed(b), .. } => format!("income of {}", bundle_text(b)),
+        Effect::RoundEndIncome { gain: Gain::ChooseOne(l), .. } => {
+            format!("income of one of {}", l.iter().map(bundle_text).collect::<Vec<_>>().join(" / "))
+        }
+        Effect::RoundEndExchange { .. } => "an exchange".into(),
+        Effect::CardReservoir { resource, per_round, .. } => format!("up to {per_round} {} from its reserve", BUNDLE_KEYS[*resource]),
+        Effect::MilitaryScoreChange { self_amount, .. } => format!("military score {self_amount:+}"),
+        _ => "its effect".into(),
     }
 }
 
