@@ -14,9 +14,12 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# A relative KASSEN_VENV or KASSEN_VENV2 is the caller's (the script changes directory below).
+CALLER="$PWD"
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$CALLER/$1" ;; esac; }
+VENV="$(absolute "${KASSEN_VENV:-$ROOT/.venv}")"
 cd "$ROOT"
 
-VENV="${KASSEN_VENV:-$ROOT/.venv}"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 if [ ! -x "$VENV/bin/python" ]; then
     echo "run.sh: creating $VENV"
@@ -77,7 +80,7 @@ if [ -z "$PY2" ]; then
     echo "run.sh: no CPython 3.9 found; the wheel was tested on $("$PY" --version) only" >&2
     exit 0
 fi
-VENV2="${KASSEN_VENV2:-$ROOT/.venv-py39}"
+VENV2="$(absolute "${KASSEN_VENV2:-$ROOT/.venv-py39}")"
 if [ ! -x "$VENV2/bin/python" ]; then
     echo "run.sh: creating $VENV2 with $("$PY2" --version)"
     "$PY2" -m venv "$VENV2"
