@@ -219,6 +219,12 @@ impl<G: Game> Bound<G> {
 }
 
 impl<G: Game> Bound<G> {
+    /// Whether `other` is a state of the same game as this one: the same seed, recording and
+    /// start (its history may differ).
+    fn same_game_as(&self, other: &Bound<G>) -> bool {
+        other.seed == self.seed && other.recorded == self.recorded && same_origin(&other.start, &self.start)
+    }
+
     /// [`Bound::step`] with no events, except that a state keyed here (an information-state
     /// key asked of this very state) that alone holds an event log caught up with it records
     /// the step's events and move into that log as it applies the action: the key after the
@@ -257,14 +263,6 @@ impl<G: Game> Bound<G> {
         *fed = true;
         *guard = Some(log);
         Ok(())
-    }
-}
-
-impl<G: Game> Bound<G> {
-    /// Whether `other` is a state of the same game as this one: the same seed, recording and
-    /// start (its history may differ).
-    fn same_game_as(&self, other: &Bound<G>) -> bool {
-        other.seed == self.seed && other.recorded == self.recorded && same_origin(&other.start, &self.start)
     }
 }
 
