@@ -656,10 +656,7 @@ fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
         Pending::BonusOrder => match s.bonus_queue.get(k as usize) {
             Some(&(c, i)) => {
                 let gain = match &g.effects(c)[i as usize] {
-                    Effect::ActionBonus { gain: Gain::Fixed(b), .. } => bundle_text(b),
-                    Effect::ActionBonus { gain: Gain::ChooseOne(l), .. } => {
-                        format!("one of {}", l.iter().map(bundle_text).collect::<Vec<_>>().join(" / "))
-                    }
+                    Effect::ActionBonus { gain, .. } => gain_text(gain),
                     _ => "nothing".into(),
                 };
                 format!("resolve {}'s bonus next: {gain}", g.card_name(c))
@@ -701,14 +698,19 @@ fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
 /// What a round-end benefit of a card does, for the menu that orders them.
 fn benefit_text(e: &Effect) -> String {
     match e {
-        Effect::RoundEndIncome { gain: Gain::Fixed(b), .. } => format!("income of {}", bundle_text(b)),
-        Effect::RoundEndIncome { gain: Gain::ChooseOne(l), .. } => {
-            format!("income of one of {}", l.iter().map(bundle_text).collect::<Vec<_>>().join(" / "))
-        }
+        Effect::RoundEndIncome { gain, .. } => format!("income of {}", gain_text(gain)),
         Effect::RoundEndExchange { .. } => "an exchange".into(),
         Effect::CardReservoir { resource, per_round, .. } => format!("up to {per_round} {} from its reserve", BUNDLE_KEYS[*resource]),
         Effect::MilitaryScoreChange { self_amount, .. } => format!("military score {self_amount:+}"),
         _ => "its effect".into(),
+    }
+}
+
+/// A fixed gain's tokens, or the bundles a choice is between ("one of 2 gold / 2 rice").
+fn gain_text(gain: &Gain) -> String {
+    match gain {
+        Gain::Fixed(b) => bundle_text(b),
+        Gain::ChooseOne(l) => format!("one of {}", l.iter().map(bundle_text).collect::<Vec<_>>().join(" / ")),
     }
 }
 
