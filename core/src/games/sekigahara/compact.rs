@@ -85,12 +85,15 @@ pub fn write(g: &Sekigahara, s: &State, player: Player, out: &mut [u8]) {
     let (flags, counts) = rest.split_at_mut(nb);
     let mut pools = [0u8; 7];
     for (i, (b, x)) in s.blocks.iter().zip(&d.blocks).enumerate() {
+        // Its own blocks' places the observer knows even in the bag; their flags, and another
+        // side's face-up blocks, once out of the bag.
         let own = me == Some(x.side);
-        if b.loc != BAG && (own || !face_down_given(s, i, &deployed)) {
+        let shown = b.loc != BAG && (own || !face_down_given(s, i, &deployed));
+        if own || shown {
             places[i] = b.loc + 1;
+        }
+        if shown {
             flags[i] = b.flags & (MOVED | MUSTERED | IN_CASTLE | SELECTED);
-        } else if own {
-            places[i] = b.loc + 1;
         }
         let side = x.side as usize;
         match b.loc {
