@@ -74,6 +74,27 @@ def contains_word(text: str, word: str) -> bool:
     return re.search(f"(?<![{WORD}]){re.escape(word)}(?![{WORD}])", text) is not None
 
 
+def names(sentence: str, word: str) -> bool:
+    """Whether an event sentence names `word`, in any case (a sentence writes in capitals what a
+    view holds in lower case: "Kobayakawa Hideaki", the clan "kobayakawa")."""
+    return contains_word(sentence.lower(), word.lower())
+
+
+def move_words(state: Any, actions: Any, out: set[str]) -> None:
+    """The words the seat to act is shown of `actions` in `state`: their names and JSON strings."""
+    for a in actions:
+        strings(state.action_to_json(a), out)
+        out.add(state.action_to_string(a))
+
+
+def seat_words(state: Any, seat: int, out: set[str]) -> None:
+    """Everything `state` shows `seat`: its view, its events and, on its turn, its moves."""
+    strings(state.view(seat), out)
+    strings(state.events(seat), out)
+    if not state.is_terminal() and state.current_player() == seat:
+        move_words(state, state.legal_actions(), out)
+
+
 @pytest.fixture(scope="module")
 def browser():
     try:
@@ -188,17 +209,12 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
         while True:
             # What the seat may know so far, and what the others know that it may not.
             s = session.state
-            strings(s.view(seat), seen)
-            strings(s.events(seat), seen)
+            seat_words(s, seat, seen)
             # The events' sentences are built from the events alone (core/tests/event_texts.rs
             # checks that they equal the determinized twin's): a name they give to an id the
             # seat was shown (a revealed block's leader) is something the seat knows.
             new_texts = [e["text"] for e in s.events_with_text(seat, len(texts))]
             texts.extend(new_texts)
-            if not s.is_terminal() and s.current_player() == seat:
-                for a in s.legal_actions():
-                    strings(s.action_to_json(a), seen)
-                    seen.add(s.action_to_string(a))
             hidden: set[str] = set()
             for p in range(n):
                 if p != seat:
@@ -207,7 +223,7 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
             for word in hidden - named:
                 pool = new_texts if word in looked_up else texts
                 looked_up.add(word)
-                if any(contains_word(t.lower(), word.lower()) for t in pool):
+                if any(names(t, word) for t in pool):
                     named.add(word)
             hidden -= named
             with lock:
@@ -217,23 +233,18 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
             if clicks % DOM_EVERY == 0 or state == "over":
                 fresh.append(browser.run("return document.documentElement.outerHTML;"))
             # Bots play on in the background: the page may already show events newer than `s`.
-            # Their sentences are the seat's too, so what they name is no secret (a sentence
-            # names in capitals what a view holds in lower case: "Kobayakawa Hideaki" revealed in
-            # a battle, the view's clan "kobayakawa", while the page showed the battle).
+            # Their sentences are the seat's too, so what they name is no secret ("Kobayakawa
+            # Hideaki" revealed in a battle, the view's clan "kobayakawa", while the page showed
+            # the battle).
             now = session.state
             later = [e["text"] for e in now.events_with_text(seat, len(texts))]
             texts.extend(later)
-            for word in [w for w in hidden if any(contains_word(t.lower(), w.lower()) for t in later)]:
+            for word in [w for w in hidden if any(names(t, w) for t in later)]:
                 named.add(word)
                 hidden.discard(word)
             # The seat's newer view and events (its last move, its moves) are its own too.
             shown_now: set[str] = set()
-            strings(now.view(seat), shown_now)
-            strings(now.events(seat), shown_now)
-            if not now.is_terminal() and now.current_player() == seat:
-                for a in now.legal_actions():
-                    strings(now.action_to_json(a), shown_now)
-                    shown_now.add(now.action_to_string(a))
+            seat_words(now, seat, shown_now)
             seen |= shown_now
             hidden -= shown_now
             for word in hidden:
@@ -265,9 +276,7 @@ def test_play_a_whole_game_by_clicking(browser, game_id):
             # The menu the seat clicks in is its own, even when it came up after the last read of
             # the game (bots move in the background): the page's log keeps the move's words after
             # a bot's move has replaced it as the view's last action.
-            for a in ids:
-                strings(live.action_to_json(a), seen)
-                seen.add(live.action_to_string(a))
+            move_words(live, ids, seen)
             choice = rng.choice(ids)
             version = browser.run("return Number(document.body.dataset.version || 0);")
             target = game.action_target(choice)
