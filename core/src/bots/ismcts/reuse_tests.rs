@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::{IsmctsBot, Level, SearchParams, TurnBudget};
 use crate::bots::Bot;
-use crate::engine::load_game;
+use crate::engine::{games, load_game};
 use crate::game::{ActionId, Player};
 
 /// One searched decision of a game played by one bot for every seat: its seat, the visits it
@@ -75,7 +75,7 @@ fn a_turns_later_decisions_go_on_from_the_last_tree_of_the_same_seat_only() {
 
 #[test]
 fn reuse_gives_the_same_decisions_on_every_run() {
-    for id in ["samurai", "sekigahara"] {
+    for (id, _) in games() {
         let a = play(id, 3, reusing(1_500, 1_000_000), 120);
         let b = play(id, 3, reusing(1_500, 1_000_000), 120);
         assert_eq!(a, b, "{id}");
