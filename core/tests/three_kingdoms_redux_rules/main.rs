@@ -12,4 +12,5 @@ mod declining;
 mod effects;
 mod resolution;
 mod setup;
+mod trades;
 mod upkeep_end;

@@ -411,6 +411,36 @@ pub struct Rates {
     pub weapon_sell: Rate,
 }
 
+/// What a choice of a trade decision does, in goods (rice or weapons) and gold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trade {
+    Nothing,
+    Buy { goods: i32, gold: i32 },
+    Sell { goods: i32, gold: i32 },
+}
+
+impl Rates {
+    /// Choice `k` of the rice trade: 0 none, 1-3 buy that many lots, 4 and up sell `k - 3`.
+    pub fn rice_trade(&self, k: i32) -> Trade {
+        lots(k, 3, self.rice_buy, self.rice_sell)
+    }
+
+    /// Choice `k` of the weapon trade: 0 none, 1-2 buy that many lots, 3 and up sell `k - 2`.
+    pub fn weapon_trade(&self, k: i32) -> Trade {
+        lots(k, 2, self.weapon_buy, self.weapon_sell)
+    }
+}
+
+/// Choice `k` of a menu of `buys` buying lots, then selling lots: a lot bought pays `buy.pay`
+/// gold for `buy.get` goods, a lot sold pays `sell.pay` goods for `sell.get` gold.
+fn lots(k: i32, buys: i32, buy: Rate, sell: Rate) -> Trade {
+    match k {
+        k if k <= 0 => Trade::Nothing,
+        k if k <= buys => Trade::Buy { goods: k * buy.get, gold: k * buy.pay },
+        k => Trade::Sell { goods: (k - buys) * sell.pay, gold: (k - buys) * sell.get },
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Data {
     /// The English name of each action space, in [`ACTIONS`] order.

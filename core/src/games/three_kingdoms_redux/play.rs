@@ -614,34 +614,37 @@ impl Tkr {
                 self.complete(s, seat, action, 1 << mode, None);
             }
             Pending::TradeRice => {
-                let r = *self.rates();
                 let p = &mut s.seats[seat];
-                if (1..=3).contains(&k) {
-                    p.gold -= k * r.rice_buy.pay;
-                    p.rice += k * r.rice_buy.get;
-                    s.scratch |= 1 << 4;
-                } else if k >= 4 {
-                    let l = k - 3;
-                    p.rice -= l * r.rice_sell.pay;
-                    p.gold += l * r.rice_sell.get;
-                    s.scratch |= 1 << 4;
+                match self.rates().rice_trade(k) {
+                    Trade::Nothing => {}
+                    Trade::Buy { goods, gold } => {
+                        p.gold -= gold;
+                        p.rice += goods;
+                        s.scratch |= 1 << 4;
+                    }
+                    Trade::Sell { goods, gold } => {
+                        p.rice -= goods;
+                        p.gold += gold;
+                        s.scratch |= 1 << 4;
+                    }
                 }
                 ev.emit(Audience::ALL, || event!({"kind": "trade_rice", "seat": seat, "choice": k}));
                 s.pending = Pending::TradeWeapons;
             }
             Pending::TradeWeapons => {
-                let r = *self.rates();
-                let modes = s.scratch as u16;
-                let mut modes = modes;
-                if (1..=2).contains(&k) {
-                    s.seats[seat].gold -= k * r.weapon_buy.pay;
-                    s.queue.push(Deferred::Weapons { seat: seat as u8, n: (k * r.weapon_buy.get) as u8, give: false });
-                    modes |= 1 << 5;
-                } else if k >= 3 {
-                    let l = k - 2;
-                    s.seats[seat].gold += l * r.weapon_sell.get;
-                    s.queue.push(Deferred::Weapons { seat: seat as u8, n: (l * r.weapon_sell.pay) as u8, give: true });
-                    modes |= 1 << 5;
+                let mut modes = s.scratch as u16;
+                match self.rates().weapon_trade(k) {
+                    Trade::Nothing => {}
+                    Trade::Buy { goods, gold } => {
+                        s.seats[seat].gold -= gold;
+                        s.queue.push(Deferred::Weapons { seat: seat as u8, n: goods as u8, give: false });
+                        modes |= 1 << 5;
+                    }
+                    Trade::Sell { goods, gold } => {
+                        s.seats[seat].gold += gold;
+                        s.queue.push(Deferred::Weapons { seat: seat as u8, n: goods as u8, give: true });
+                        modes |= 1 << 5;
+                    }
                 }
                 ev.emit(Audience::ALL, || event!({"kind": "trade_weapons", "seat": seat, "choice": k}));
                 if modes == 0 {

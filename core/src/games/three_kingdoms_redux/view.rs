@@ -25,6 +25,7 @@ use serde_json::{json, Value};
 use super::action::Action;
 use super::data::*;
 use super::state::*;
+use super::texts::trade_words;
 use super::Tkr;
 use crate::game::{ActionId, Player, SPECTATOR};
 use crate::quantize::Value as TensorValue;
@@ -601,16 +602,8 @@ fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
             _ => "collect tax".into(),
         },
         Pending::Bank { action } => format!("bank {k} token(s) in the {}", if action == A_FARM { "granary" } else { "treasury" }),
-        Pending::TradeRice => match k {
-            0 => "no rice trade".into(),
-            1..=3 => format!("buy {} rice for {} gold", k as i32 * r.rice_buy.get, k as i32 * r.rice_buy.pay),
-            _ => format!("sell {} rice for {} gold", (k - 3) as i32 * r.rice_sell.pay, (k - 3) as i32 * r.rice_sell.get),
-        },
-        Pending::TradeWeapons => match k {
-            0 => "no weapon trade".into(),
-            1..=2 => format!("buy {} weapons for {} gold", k as i32 * r.weapon_buy.get, k as i32 * r.weapon_buy.pay),
-            _ => format!("sell {} weapons for {} gold", (k - 2) as i32 * r.weapon_sell.pay, (k - 2) as i32 * r.weapon_sell.get),
-        },
+        Pending::TradeRice => trade_words(r.rice_trade(k.into()), "rice", None),
+        Pending::TradeWeapons => trade_words(r.weapon_trade(k.into()), "weapons", None),
         Pending::Hire => {
             if k == 0 {
                 "no instructor".into()
