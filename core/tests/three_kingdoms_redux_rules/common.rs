@@ -17,6 +17,18 @@ pub fn plain() -> Tkr {
     Tkr::setup(&Map::new()).unwrap()
 }
 
+/// A chance outcome drawn from the state's rng, or a uniformly random legal action (`legal`
+/// is scratch space).
+pub fn random_action(g: &Tkr, s: &mut State, rng: &mut Rng, legal: &mut Vec<ActionId>) -> ActionId {
+    if g.current_player(s) == CHANCE {
+        return g.sample_chance(s);
+    }
+    legal.clear();
+    g.legal_actions(s, legal);
+    assert!(!legal.is_empty(), "dead end");
+    legal[rng.below(legal.len() as u32) as usize]
+}
+
 /// Plays a random game to the end (chance from the state's rng); returns steps taken.
 pub fn random_game(g: &Tkr, seed: u64) -> (kassen_core::games::three_kingdoms_redux::State, usize) {
     let mut s = g.new_initial_state(seed);
@@ -29,14 +41,7 @@ pub fn random_game(g: &Tkr, seed: u64) -> (kassen_core::games::three_kingdoms_re
         if p == TERMINAL {
             return (s, n);
         }
-        let a = if p == CHANCE {
-            g.sample_chance(&mut s)
-        } else {
-            legal.clear();
-            g.legal_actions(&s, &mut legal);
-            assert!(!legal.is_empty(), "dead end at step {n}");
-            legal[rng.below(legal.len() as u32) as usize]
-        };
+        let a = random_action(g, &mut s, &mut rng, &mut legal);
         assert!(g.is_legal(&s, a), "illegal {a} at {n}");
         g.apply(&mut s, a, &mut ev);
         n += 1;

@@ -2,7 +2,7 @@
 //! for 1 gold"), the amounts its gold and rice moved by, not the menu's option number.
 
 use kassen_core::events::Events;
-use kassen_core::game::{ActionId, Game, CHANCE, SPECTATOR, TERMINAL};
+use kassen_core::game::{ActionId, Game, SPECTATOR, TERMINAL};
 use kassen_core::games::three_kingdoms_redux::Pending;
 use kassen_core::rng::Rng;
 
@@ -17,13 +17,7 @@ fn a_trade_sentence_tells_the_gold_and_goods_that_moved() {
         let mut rng = Rng::from_seed(seed ^ 5);
         let mut legal: Vec<ActionId> = Vec::new();
         while g.current_player(&s) != TERMINAL {
-            let a = if g.current_player(&s) == CHANCE {
-                g.sample_chance(&mut s)
-            } else {
-                legal.clear();
-                g.legal_actions(&s, &mut legal);
-                legal[rng.below(legal.len() as u32) as usize]
-            };
+            let a = random_action(&g, &mut s, &mut rng, &mut legal);
             let trade = matches!(s.pending, Pending::TradeRice | Pending::TradeWeapons);
             let seat = s.seat as usize;
             let (gold, rice) = (s.seats[seat].gold, s.seats[seat].rice);
