@@ -1,5 +1,5 @@
 //! §8 Trade Rice/Weapons: a trade's sentence tells what the seat paid and got ("Wu buys 4 rice
-//! for 1 gold"), the amounts its gold and rice moved by, not the menu's option number.
+//! for 5 gold"), the amounts its gold and rice moved by, not the menu's option number.
 
 use kassen_core::events::Events;
 use kassen_core::game::{ActionId, Game, SPECTATOR, TERMINAL};

@@ -167,8 +167,8 @@ impl Tkr {
     }
 }
 
-/// A trade in words: the menu's ("buy 4 rice for 1 gold", "no rice trade") without a
-/// subject, a sentence ("Wu buys 4 rice for 1 gold") with one.
+/// A trade in words: the menu's ("buy 4 rice for 5 gold", "no rice trade") without a
+/// subject, a sentence ("Wu buys 4 rice for 5 gold") with one.
 pub(super) fn trade_words(t: Trade, goods_name: &str, who: Option<&str>) -> String {
     let kind = if goods_name == "rice" { "rice" } else { "weapon" };
     let (verb, amounts) = match t {
