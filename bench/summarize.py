@@ -26,8 +26,8 @@ prints one table comparing the surfaces, then the goals:
     typical decision (the mean over random games) <= 3,000 tokens (characters / 4), every game;
   - from DIR/python_rl.json (python/bench/bench_rl.py): the batch from Python >= 20x the
     single-state Python loop on every game (an earlier goal) and >= 6x with the batch's default
-    compact observations, >= 1.8x from 1 to 2 threads on every game, >= 2,000,000 env-steps/s for Samurai 2p, >= 1.7x
-    from 1 to 2 threads for Samurai 2p, >= 1,000,000 learner steps/s for Samurai 2p against
+    compact observations, >= 1.8x from 1 to 2 threads on every game, >= 2,000,000 env-steps/s
+    for Samurai 2p, >= 1.7x from 1 to 2 threads for Samurai 2p, >= 1,000,000 learner steps/s for Samurai 2p against
     the random bot, and the Gymnasium vector env (as shipped, copy=True) within 1.5x of the
     raw batch on every game.
 The load averages recorded by the batch benchmarks are printed with the goals: on a busy

@@ -36,16 +36,11 @@ fn a_trade_sentence_tells_the_gold_and_goods_that_moved() {
                 assert!(!text.contains("option"), "{text}");
                 let goods = if kind == "trade_rice" { "rice" } else { "weapons" };
                 let expected = match dgold {
-                    0 if kind == "trade_rice" => {
-                        none += 1;
-                        " makes no rice trade".to_string()
-                    }
                     0 => {
                         none += 1;
-                        " makes no weapon trade".to_string()
+                        format!(" makes no {} trade", if kind == "trade_rice" { "rice" } else { "weapon" })
                     }
-                    d if d < 0 => format!(" for {} gold", -d),
-                    d => format!(" for {d} gold"),
+                    d => format!(" for {} gold", d.abs()),
                 };
                 assert!(text.ends_with(&expected), "seed {seed}: {text:?} after gold {dgold:+}, rice {drice:+}");
                 if kind == "trade_rice" && dgold != 0 {

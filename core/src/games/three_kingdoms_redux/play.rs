@@ -614,37 +614,35 @@ impl Tkr {
                 self.complete(s, seat, action, 1 << mode, None);
             }
             Pending::TradeRice => {
+                let trade = self.rates().rice_trade(k);
                 let p = &mut s.seats[seat];
-                match self.rates().rice_trade(k) {
+                match trade {
                     Trade::Nothing => {}
                     Trade::Buy { goods, gold } => {
                         p.gold -= gold;
                         p.rice += goods;
-                        s.scratch |= 1 << 4;
                     }
                     Trade::Sell { goods, gold } => {
                         p.rice -= goods;
                         p.gold += gold;
-                        s.scratch |= 1 << 4;
                     }
+                }
+                if trade != Trade::Nothing {
+                    s.scratch |= 1 << 4;
                 }
                 ev.emit(Audience::ALL, || event!({"kind": "trade_rice", "seat": seat, "choice": k}));
                 s.pending = Pending::TradeWeapons;
             }
             Pending::TradeWeapons => {
                 let mut modes = s.scratch as u16;
-                match self.rates().weapon_trade(k) {
-                    Trade::Nothing => {}
-                    Trade::Buy { goods, gold } => {
-                        s.seats[seat].gold -= gold;
-                        s.queue.push(Deferred::Weapons { seat: seat as u8, n: goods as u8, give: false });
-                        modes |= 1 << 5;
-                    }
-                    Trade::Sell { goods, gold } => {
-                        s.seats[seat].gold += gold;
-                        s.queue.push(Deferred::Weapons { seat: seat as u8, n: goods as u8, give: true });
-                        modes |= 1 << 5;
-                    }
+                let trade = self.rates().weapon_trade(k);
+                if let Trade::Buy { goods, gold } | Trade::Sell { goods, gold } = trade {
+                    // Weapons bought are picks taken from the supply, weapons sold picks given from
+                    // the seat's own (Deferred::Weapons).
+                    let give = matches!(trade, Trade::Sell { .. });
+                    s.seats[seat].gold += if give { gold } else { -gold };
+                    s.queue.push(Deferred::Weapons { seat: seat as u8, n: goods as u8, give });
+                    modes |= 1 << 5;
                 }
                 ev.emit(Audience::ALL, || event!({"kind": "trade_weapons", "seat": seat, "choice": k}));
                 if modes == 0 {
