@@ -8,7 +8,10 @@
 //! A's return is higher, 1/2 if equal, 0 if lower: a win or loss in a two-seat game, a pairwise
 //! comparison in a larger one. With `DUEL_FIELDS=a,b` each line also shows those fields of the
 //! final state's snapshot (the game's typed state in its save). With `DUEL_SEAT=s` bot A
-//! keeps seat `s` in every game (to measure one side of an asymmetric game).
+//! keeps seat `s` in every game (to measure one side of an asymmetric game). With
+//! `DUEL_CONFIG_A=JSON` bot A searches the same games under another config of the same game
+//! (the same rules with other bot knowledge): it decides on a twin state of that game that
+//! takes the same actions.
 //!
 //! Each line gives both bots' thinking times per decision and per whole turn (median, worst),
 //! their iterations searched and the root visits their searches started with (kept from the
@@ -42,6 +45,11 @@ fn main() {
     if fixed_seat.is_some_and(|s| s >= players) {
         panic!("DUEL_SEAT: the game has {players} seats");
     }
+    // DUEL_CONFIG_A: bot A's own view of the game (a twin that must follow the same history).
+    let game_a = std::env::var("DUEL_CONFIG_A").ok().map(|c| {
+        let c: Value = serde_json::from_str(&c).expect("DUEL_CONFIG_A: config json");
+        load_game(&args[0], Some(&c)).unwrap_or_else(|e| panic!("DUEL_CONFIG_A: {e}"))
+    });
     let next = AtomicUsize::new(first);
     let results = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -57,6 +65,7 @@ fn main() {
                     .collect();
                 let started = Instant::now();
                 let mut s = game.new_initial_state(k as u64);
+                let mut twin = game_a.as_ref().map(|g| g.new_initial_state(k as u64));
                 let mut decisions = 0;
                 // Thinking time per whole turn (a seat's decisions until another seat is to
                 // act; chance does not end a turn) and per decision, in ms, of A and of B.
@@ -73,7 +82,10 @@ fn main() {
                         turns[usize::from(q as usize != seat_a)].push(ms);
                     }
                     let clock = Instant::now();
-                    let act = bots[p as usize].choose(&s);
+                    let act = match &twin {
+                        Some(t) if p as usize == seat_a => bots[p as usize].choose(t),
+                        _ => bots[p as usize].choose(&s),
+                    };
                     let ms = clock.elapsed().as_secs_f64() * 1000.0;
                     if s.legal_actions().len() > 1 {
                         decisions += 1;
@@ -88,6 +100,12 @@ fn main() {
                         turn = Some((p, turn.map_or(0.0, |t| t.1) + ms));
                     }
                     s.apply_in_place(act).expect("a bot's choice is legal");
+                    if let Some(t) = &mut twin {
+                        t.apply_in_place(act).expect("the twin follows the game");
+                    }
+                }
+                if let Some(t) = &twin {
+                    assert!(t.history() == s.history() && t.is_terminal(), "DUEL_CONFIG_A changed the rules");
                 }
                 if let Some((q, ms)) = turn {
                     turns[usize::from(q as usize != seat_a)].push(ms);

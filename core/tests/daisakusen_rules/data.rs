@@ -99,6 +99,21 @@ fn config_keys_are_checked() {
     assert!(load(embedded()).is_ok());
 }
 
+#[test]
+fn eval_weights_are_ten_bounded_numbers_and_kept_in_the_config() {
+    let w = json!([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, -7.0, 0.5, 0.0, 0.0]);
+    assert_eq!(game_with(json!({"eval_weights": w})).info().config, json!({"max_turns": 20, "eval_weights": w}));
+    for bad in [json!([1, 2, 3]), json!([1, 2, 3, 4, 5, 6, 7, 8, 9, "10"]), json!([1, 2, 3, 4, 5, 6, 7, 8, 9, 1e9]), json!("x")] {
+        let e = Daisakusen::setup(json!({"eval_weights": bad}).as_object().unwrap()).err();
+        assert!(matches!(e, Some(SetupError::InvalidConfig(ref m)) if m.contains("eval_weights")), "{bad}: {e:?}");
+    }
+    // A saved game keeps its weights: the same config comes back with it.
+    let g = kassen_core::load_game("sekigahara_daisakusen", Some(&json!({"eval_weights": w}))).unwrap();
+    let s = g.new_initial_state(3);
+    let back = kassen_core::StateHandle::from_json(&s.to_json_string()).unwrap();
+    assert_eq!(back.game().info().config["eval_weights"], w);
+}
+
 fn leaves(v: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
     match v {
         Value::Object(m) => {

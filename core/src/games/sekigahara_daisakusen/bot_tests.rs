@@ -65,3 +65,51 @@ fn nearest_measures_the_grids_distance_from_the_axial_table() {
     }
     assert_eq!(nearest(&g, 0, &[]), 0);
 }
+
+/// Self-play positions for fitting the evaluation's weights (`fit_weights.py`, which says how
+/// to run it): one CSV line every `FIT_EVERY` decisions, `game,turn,features...,east_return`.
+/// The games are played through the engine's handles between two `FIT_SPEC` bots; each one's
+/// history is replayed on the typed state, which must end as the game did.
+#[test]
+#[ignore = "a data generator, run by hand"]
+fn dump_fit_data() {
+    use super::super::state::State;
+    use super::features;
+    use crate::game::Game;
+    use std::io::Write;
+    let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+    let out = var("FIT_OUT", "/tmp/fit.csv");
+    let games: u64 = var("FIT_GAMES", "20").parse().unwrap();
+    let first: u64 = var("FIT_FIRST", "0").parse().unwrap();
+    let spec = var("FIT_SPEC", "ismcts:easy");
+    let every: usize = var("FIT_EVERY", "4").parse().unwrap();
+    let handle = crate::load_game("sekigahara_daisakusen", None).unwrap();
+    let g = Daisakusen::setup(&serde_json::Map::new()).unwrap();
+    let mut f = std::io::BufWriter::new(std::fs::File::create(out).unwrap());
+    for k in first..first + games {
+        let mut bots: Vec<_> = (0..2).map(|p| crate::bots::from_spec(&spec, k * 2 + p + 1).unwrap()).collect();
+        let mut st = handle.new_initial_state(k);
+        while !st.is_terminal() {
+            let p = st.current_player() as usize;
+            let a = bots[p].choose(&st);
+            st.apply_in_place(a).unwrap();
+        }
+        let ret = st.returns()[0];
+        let mut s: State = g.new_initial_state(k);
+        let mut ev = crate::events::Events::off();
+        let mut decisions = 0usize;
+        for &a in st.history() {
+            if g.current_player(&s) >= 0 {
+                if decisions % every == 0 {
+                    let x = features(&g, &s);
+                    let xs: Vec<String> = x.iter().map(|v| format!("{v:.5}")).collect();
+                    writeln!(f, "{k},{},{},{ret}", s.turn, xs.join(",")).unwrap();
+                }
+                decisions += 1;
+            }
+            g.apply(&mut s, a, &mut ev);
+        }
+        assert_eq!(g.returns(&s)[0], ret, "the replay ends as the game did");
+        eprintln!("game {k}: {ret}");
+    }
+}

@@ -13,7 +13,8 @@
 //! Seat 0 plays the East (東軍), seat 1 the West (西軍). Config: `"max_turns"` (default 20; a
 //! turn is one pass through the deck, ended by 家康行動, R 4.1(4); the game has no end turn, so
 //! the cap ends a stalemate as a draw), `"data"` (a replacement component file of the same
-//! schema, validated before use). Returns +1 / −1, or 0 / 0 for a draw.
+//! schema, validated before use), `"eval_weights"` (the search bots' evaluation weights, for
+//! tuning them: `bot::WEIGHTS`). Returns +1 / −1, or 0 / 0 for a draw.
 //!
 //! | rulebook section | file |
 //! |---|---|
@@ -92,6 +93,9 @@ pub struct Daisakusen {
     tensor: view::TensorTables,
     /// The East's strength minus the West's at the set-up (`bot::initial_balance`).
     initial_balance: f64,
+    /// The weights of the search bots' evaluation (config `"eval_weights"`; `bot::WEIGHTS`
+    /// when `None`).
+    eval_weights: Option<[f64; bot::FEATURES]>,
 }
 
 impl Daisakusen {
@@ -103,7 +107,15 @@ impl Daisakusen {
                 .iter()
                 .position(|t| t.name == "西軍諸将")
                 .ok_or_else(|| SetupError::InvalidData("tracks.morale.tracks: no 西軍諸将 track (R 5.2(2)③)".into()))? as u8;
-        let mut g = Daisakusen { data, layout, max_turns, shosho_track, tensor: view::TensorTables::default(), initial_balance: 0.0 };
+        let mut g = Daisakusen {
+            data,
+            layout,
+            max_turns,
+            shosho_track,
+            tensor: view::TensorTables::default(),
+            initial_balance: 0.0,
+            eval_weights: None,
+        };
         g.tensor = view::TensorTables::new(&g);
         g.initial_balance = bot::initial_balance(&g);
         Ok(g)
@@ -200,8 +212,10 @@ impl Game for Daisakusen {
     fn setup(config: &Map<String, Value>) -> Result<Self, SetupError> {
         let mut data = None;
         let mut max_turns = DEFAULT_MAX_TURNS;
+        let mut weights = None;
         for (k, v) in config {
             match k.as_str() {
+                "eval_weights" => weights = Some(bot::weights_from_config(v)?),
                 "data" => data = Some(Arc::new(Data::from_value(v)?)),
                 "max_turns" => {
                     max_turns = match v.as_u64() {
@@ -216,7 +230,9 @@ impl Game for Daisakusen {
                 other => return Err(SetupError::UnknownKey(crate::input::cut(other, crate::input::QUOTE_BYTES).into_owned())),
             }
         }
-        Daisakusen::new(data.unwrap_or_else(embedded_data), max_turns)
+        let mut g = Daisakusen::new(data.unwrap_or_else(embedded_data), max_turns)?;
+        g.eval_weights = weights;
+        Ok(g)
     }
 
     fn info(&self) -> GameInfo {
@@ -242,7 +258,10 @@ impl Game for Daisakusen {
             max_game_length: units + self.max_turns as u32 * per_turn,
             rules_version: "sekigahara_daisakusen/2".into(),
             rulebook: "docs/rules/sekigahara_daisakusen.md (the rules as implemented, in English, from a Chinese translation of the Game Journal No.32 rules)".into(),
-            config: json!({"max_turns": self.max_turns}),
+            config: match &self.eval_weights {
+                None => json!({"max_turns": self.max_turns}),
+                Some(w) => json!({"max_turns": self.max_turns, "eval_weights": w}),
+            },
             provenance: d.provenance.clone(),
             hidden_information: false,
             buffer_sizes: sizes::BUFFER_SIZES,
