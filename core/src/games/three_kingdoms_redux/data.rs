@@ -411,6 +411,31 @@ pub struct Rates {
     pub weapon_sell: Rate,
 }
 
+/// The goods of the trade decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goods {
+    Rice,
+    Weapons,
+}
+
+impl Goods {
+    /// The goods' name in an amount ("4 rice", "3 weapons").
+    pub fn name(self) -> &'static str {
+        match self {
+            Goods::Rice => "rice",
+            Goods::Weapons => "weapons",
+        }
+    }
+
+    /// The name of its trade ("rice trade", "weapon trade").
+    pub fn trade_name(self) -> &'static str {
+        match self {
+            Goods::Rice => "rice",
+            Goods::Weapons => "weapon",
+        }
+    }
+}
+
 /// What a choice of a trade decision does, in goods (rice or weapons) and gold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trade {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::data::{Trade, KINGDOMS};
+use super::data::{Goods, Trade, KINGDOMS};
 use super::Tkr;
 use crate::events::sentence::{capitalized, count, list, title, words, Read};
 use crate::events::Body;
@@ -105,8 +105,8 @@ impl Tkr {
             "develop" => format!("{} develops {} to level {}", who(), action("action"), e.n("level")),
             "harvest" => format!("{} harvests: {} rice", who(), e.n("gain")),
             "collect_tax" => format!("{} collects taxes: {} gold", who(), e.n("gain")),
-            "trade_rice" => trade_words(self.rates().rice_trade(e.n("choice") as i32), "rice", Some(&who())),
-            "trade_weapons" => trade_words(self.rates().weapon_trade(e.n("choice") as i32), "weapons", Some(&who())),
+            "trade_rice" => trade_words(self.rates().rice_trade(e.n("choice") as i32), Goods::Rice, Some(&who())),
+            "trade_weapons" => trade_words(self.rates().weapon_trade(e.n("choice") as i32), Goods::Weapons, Some(&who())),
             "weapon_gained" => format!("{} gains a {}", who(), e.s("weapon")),
             "weapon_paid" => format!("{} pays a {}", who(), e.s("weapon")),
             "hire_instructor" => format!("{} hires an instructor: {} trained", who(), count(e.n("trained"), "army", "armies")),
@@ -169,8 +169,8 @@ impl Tkr {
 
 /// A trade in words: the menu's ("buy 4 rice for 5 gold", "no rice trade") without a
 /// subject, a sentence ("Wu buys 4 rice for 5 gold") with one.
-pub(super) fn trade_words(t: Trade, goods_name: &str, who: Option<&str>) -> String {
-    let kind = if goods_name == "rice" { "rice" } else { "weapon" };
+pub(super) fn trade_words(t: Trade, goods: Goods, who: Option<&str>) -> String {
+    let (kind, goods_name) = (goods.trade_name(), goods.name());
     let (verb, amounts) = match t {
         Trade::Nothing => return who.map_or_else(|| format!("no {kind} trade"), |w| format!("{w} makes no {kind} trade")),
         Trade::Buy { goods, gold } => ("buy", format!("{goods} {goods_name} for {gold} gold")),

@@ -602,8 +602,8 @@ fn choice_text(g: &Tkr, s: &State, k: u8) -> String {
             _ => "collect tax".into(),
         },
         Pending::Bank { action } => format!("bank {k} token(s) in the {}", if action == A_FARM { "granary" } else { "treasury" }),
-        Pending::TradeRice => trade_words(r.rice_trade(k.into()), "rice", None),
-        Pending::TradeWeapons => trade_words(r.weapon_trade(k.into()), "weapons", None),
+        Pending::TradeRice => trade_words(r.rice_trade(k.into()), Goods::Rice, None),
+        Pending::TradeWeapons => trade_words(r.weapon_trade(k.into()), Goods::Weapons, None),
         Pending::Hire => {
             if k == 0 {
                 "no instructor".into()
