@@ -24,6 +24,8 @@ import sys
 
 import numpy as np
 
+#: Copies of bot.rs's SQUASH and WEIGHTS (the CSV holds the terms, not the estimate): change
+#: them with it.
 SQUASH = 0.4
 NAMES = ["marker", "material", "threat", "entry", "plots", "approach", "sortie", "marker*progress", "arrived", "bias"]
 CURRENT = np.array([4.0, 1.0, 0.3, 1.0, 4.0, 6.0, -1.0, 0.0, 0.0, 0.0])
