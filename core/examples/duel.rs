@@ -3,6 +3,9 @@
 //!
 //! `cargo run --release -p kassen-core --example duel -- GAME CONFIG_JSON SPEC_A SPEC_B GAMES [FIRST_GAME] [PARALLEL]`
 //!
+//! A spec is a bot's name (`ismcts:2000`) or an IS-MCTS bot's search parameters as a JSON
+//! object (`{"iterations": 2000, "exploration": 0.5}`).
+//!
 //! Game `k` (from FIRST_GAME, default 0) is seeded `k`; bot A takes seat `k % players` and bot B
 //! every other seat (seats alternate). A's score in a game is the mean, over B's seats, of 1 if
 //! A's return is higher, 1/2 if equal, 0 if lower: a win or loss in a two-seat game, a pairwise
@@ -21,9 +24,20 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use kassen_core::bots::from_spec;
+use kassen_core::bots::ismcts::{IsmctsBot, SearchParams};
+use kassen_core::bots::{from_spec, Bot};
 use kassen_core::load_game;
 use serde_json::{json, Value};
+
+/// A bot by spec, or an IS-MCTS bot by its search parameters as a JSON object
+/// (`{"iterations": 2000, "exploration": 0.5}`, see `SearchParams::from_json`).
+fn bot(spec: &str, seed: u64) -> Box<dyn Bot + Send> {
+    if spec.starts_with('{') {
+        let params = SearchParams::from_json_text(spec, seed).expect("search parameters");
+        return Box::new(IsmctsBot::with_params(spec.to_string(), params));
+    }
+    from_spec(spec, seed).expect("bot spec")
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,9 +74,7 @@ fn main() {
                     break;
                 }
                 let seat_a = fixed_seat.unwrap_or(k % players);
-                let mut bots: Vec<_> = (0..players)
-                    .map(|p| from_spec(if p == seat_a { &a } else { &b }, (k * 31 + p) as u64 + 7).expect("bot spec"))
-                    .collect();
+                let mut bots: Vec<_> = (0..players).map(|p| bot(if p == seat_a { &a } else { &b }, (k * 31 + p) as u64 + 7)).collect();
                 let started = Instant::now();
                 let mut s = game.new_initial_state(k as u64);
                 let mut twin = game_a.as_ref().map(|g| g.new_initial_state(k as u64));
