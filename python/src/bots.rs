@@ -127,14 +127,16 @@ impl SpecBot {
     /// For a search bot: starts its search for the next decision at `state` in the background
     /// (a `Search`, with the bot's next seed and, for the levels and `"ismcts:N/turn"`, the
     /// decision's share of the turn's budget) and returns at once; None for a bot that does not
-    /// search (call `choose`). Hand the ended search to `record` before the bot's next
-    /// decision, so its turn's budget counts what this one spent.
+    /// search (call `choose`); a `"+reuse"` bot goes on from the tree it kept. Hand the ended
+    /// search to `record` before the bot's next decision, so its turn's budget counts what this
+    /// one spent (and a `"+reuse"` bot keeps its tree): the decisions are then those `choose`
+    /// makes.
     fn start_search(&self, py: Python<'_>, state: PyRef<'_, State>) -> Result<Option<PySearch>> {
         let search = state.with_detached(py, |s| {
             guard(|| {
-                let params = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next_search(s);
-                Ok(match params {
-                    Some(p) => Some(Search::start(s, p)?),
+                let mut bot = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                Ok(match bot.next_search(s) {
+                    Some(p) => Some(bot.start_search(s, p)?),
                     None => None,
                 })
             })

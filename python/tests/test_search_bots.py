@@ -52,6 +52,30 @@ def test_a_search_bot_is_deterministic_and_explains_itself(gid):
     assert all(c["value"] is None or info["min"] <= c["value"] <= info["max"] for c in d["candidates"])
 
 
+@pytest.mark.parametrize("spec", ["ismcts:300/turn", "ismcts:300/turn+reuse"])
+def test_a_bot_searching_in_the_background_decides_as_it_does_blocking(spec):
+    # The turn's budget, and for "+reuse" the tree kept between the turn's decisions, carry
+    # over from one background search to the next as they do between blocking decisions.
+    game = kassen.load_game("sekigahara")
+    a, b = game.new_initial_state(4), game.new_initial_state(4)
+    blocking, background = kassen.Bot(spec, seed=3), kassen.Bot(spec, seed=3)
+    searched = 0
+    for _ in range(150):
+        if a.is_terminal():
+            break
+        if a.current_player() < 0:
+            x = a.legal_actions()[0]
+        else:
+            x = blocking.choose(a)
+            search = background.start_search(b)
+            background.record(b, search)
+            assert background.last_decision()["action"] == x, f"decision {searched}"
+            searched += 1
+        a.apply_action(x)
+        b.apply_action(x)
+    assert searched >= 30
+
+
 def test_analyze_takes_levels_and_budgets():
     state = position("samurai")
     d = kassen.analyze(state, {"iterations": 50, "time_ms": None, "threads": 2}, seed=1)

@@ -1,6 +1,6 @@
 //! Bot seats: when a bot is to act, it moves on the server, never on a request task. IS-MCTS
 //! seats run the engine's background search ([`Search`]: started, polled and stopped without
-//! blocking) with the parameters their bot names ([`Bot::next_search`]): a level spends its
+//! blocking) with the parameters their bot names ([`Bot::next_search`], started by [`Bot::start_search`]): a level spends its
 //! budget per whole turn, shared among the turn's decisions, so each seat's bot is kept
 //! between its decisions ([`Seats`]); random and Monte Carlo seats run on tokio's blocking
 //! pool. At most
@@ -52,10 +52,11 @@ pub struct Seats {
 impl Seats {
     pub const MOST: usize = 4096;
 
-    /// The parameters of the search of the bot `spec` of game `game`'s `seat` at `state`, seeded
-    /// `seed` (the bot itself is seeded by the game's seed and the seat); `None` for a bot that
-    /// does not search.
-    pub fn next_search(
+    /// Starts the background search of the bot `spec` of game `game`'s `seat` at `state`,
+    /// seeded `seed` (the bot itself is seeded by the game's seed and the seat; a bot that reuses
+    /// its tree goes on from what it kept, [`Bot::start_search`]); `None` for a bot that does
+    /// not search.
+    pub fn start_search(
         &self,
         game: &str,
         seat: usize,
@@ -63,7 +64,7 @@ impl Seats {
         game_seed: u64,
         state: &StateHandle,
         seed: u64,
-    ) -> Result<Option<SearchParams>, String> {
+    ) -> Result<Option<Search>, String> {
         let mut bots = self.bots.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (game.to_string(), seat);
         if !bots.contains_key(&key) {
@@ -74,14 +75,14 @@ impl Seats {
             bots.insert(key.clone(), bot);
         }
         let bot = bots.get_mut(&key).expect("inserted above");
-        let params = bot.next_search(state).map(|p| SearchParams { seed, ..p });
-        if params.is_none() {
+        let Some(params) = bot.next_search(state).map(|p| SearchParams { seed, ..p }) else {
             bots.remove(&key);
-        }
-        Ok(params)
+            return Ok(None);
+        };
+        bot.start_search(state, params).map(Some).map_err(|e| e.to_string())
     }
 
-    /// Records the decision `d` of the search [`Seats::next_search`] named at `state`, which took
+    /// Records the decision `d` of the search [`Seats::start_search`] started at `state`, which took
     /// `elapsed`.
     pub fn record(&self, game: &str, seat: usize, state: &StateHandle, d: &Decision, elapsed: Duration) {
         let mut bots = self.bots.lock().unwrap_or_else(PoisonError::into_inner);
@@ -217,16 +218,14 @@ async fn think(
     // The seed the engine's IS-MCTS bot of this spec would search with.
     let search_seed = Rng::from_seed(seed).next_u64();
     let seat = usize::try_from(seat).unwrap_or_default();
-    let named = app.bots.seats.next_search(&slot.meta.id, seat, spec, slot.meta.seed, &state, search_seed);
+    let started = Instant::now();
+    let named = app.bots.seats.start_search(&slot.meta.id, seat, spec, slot.meta.seed, &state, search_seed);
     let out = match named {
         Err(e) => Err(NoMove::Failed(e)),
-        Ok(Some(params)) => {
-            let started = Instant::now();
-            search(app, slot, state.clone(), params, step).await.map(|d| {
-                app.bots.seats.record(&slot.meta.id, seat, &state, &d, started.elapsed());
-                d.action
-            })
-        }
+        Ok(Some(running)) => search(app, slot, state.clone(), running, step).await.map(|d| {
+            app.bots.seats.record(&slot.meta.id, seat, &state, &d, started.elapsed());
+            d.action
+        }),
         Ok(None) => {
             let spec = spec.to_string();
             tokio::task::spawn_blocking(move || {
@@ -244,11 +243,10 @@ async fn think(
     out
 }
 
-/// An IS-MCTS seat: the engine's background search with the parameters its bot named, looked
-/// at every [`POLL`] (its progress goes to the game's summary) and stopped when it is no longer
-/// wanted.
-async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, params: SearchParams, step: i64) -> Result<Decision, NoMove> {
-    let search = Arc::new(Search::start(&state, params).map_err(|e| NoMove::Failed(e.to_string()))?);
+/// An IS-MCTS seat: the engine's background search its bot started, looked at every [`POLL`]
+/// (its progress goes to the game's summary) and stopped when it is no longer wanted.
+async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, search: Search, step: i64) -> Result<Decision, NoMove> {
+    let search = Arc::new(search);
     let mut stopping = app.bots.stopping.subscribe();
     let mut changes = slot.changed.subscribe();
     let mut tick = tokio::time::interval(POLL);
@@ -292,7 +290,6 @@ async fn search(app: &Arc<App>, slot: &Arc<Slot>, state: StateHandle, params: Se
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kassen_core::bots::analyze;
     use kassen_core::load_game;
 
     #[test]
@@ -309,8 +306,7 @@ mod tests {
             }
             let p = s.current_player();
             let a = if p == 0 {
-                let params = seats.next_search("g1", 0, "ismcts:instant", 7, &s, step).unwrap().expect("a search bot");
-                let d = analyze(&s, &params).unwrap();
+                let d = seats.start_search("g1", 0, "ismcts:instant", 7, &s, step).unwrap().expect("a search bot").wait().unwrap();
                 seats.record("g1", 0, &s, &d, Duration::ZERO);
                 if last != Some(0) {
                     (turns, spent, searched) = (turns + 1, 0, 0);
@@ -328,10 +324,34 @@ mod tests {
         }
         assert!(turns >= 2 && longest >= 3, "{turns} turns, the longest of {longest} searched decisions");
         // A bot that does not search is not kept; a game's bots are dropped when it ends.
-        assert_eq!(seats.next_search("g1", 1, "random", 7, &s, 0).unwrap(), None);
+        assert!(seats.start_search("g1", 1, "random", 7, &s, 0).unwrap().is_none());
         assert_eq!(seats.bots.lock().unwrap().len(), 1);
         seats.forget("g1");
         assert!(seats.bots.lock().unwrap().is_empty());
-        assert!(seats.next_search("g2", 0, "ismcts:extreme", 7, &s, 0).is_err());
+        assert!(seats.start_search("g2", 0, "ismcts:extreme", 7, &s, 0).is_err());
+    }
+
+    #[test]
+    fn a_seat_that_reuses_its_tree_goes_on_from_it_between_a_turns_searches() {
+        let seats = Seats::default();
+        let game = load_game("sekigahara", None).unwrap();
+        let mut s = game.new_initial_state(4);
+        let (mut searched, mut went_on) = (0, 0);
+        for step in 0..150u64 {
+            if s.is_terminal() {
+                break;
+            }
+            let a = if s.current_player() == 0 {
+                let d = seats.start_search("g1", 0, "ismcts:300/turn+reuse", 7, &s, step).unwrap().expect("a search bot").wait().unwrap();
+                seats.record("g1", 0, &s, &d, Duration::ZERO);
+                searched += u64::from(d.iterations > 0);
+                went_on += u64::from(d.reused > 0);
+                d.action
+            } else {
+                s.legal_actions()[0]
+            };
+            s.apply_in_place(a).unwrap();
+        }
+        assert!(went_on >= 3, "{went_on} of {searched} searches went on from a kept tree");
     }
 }

@@ -79,6 +79,14 @@ pub trait Bot {
         None
     }
 
+    /// Starts the search `params` (from [`Bot::next_search`], perhaps with another seed) at
+    /// `state` in the background: a bot that reuses its tree within a turn
+    /// ([`IsmctsBot::reusing_tree`]) goes on from what it kept, and takes the search's tree back
+    /// at [`Bot::record_search`]. The default starts a fresh [`Search`].
+    fn start_search(&mut self, state: &StateHandle, params: SearchParams) -> Result<Search, crate::error::Error> {
+        Search::start(state, params)
+    }
+
     /// Records the decision `d` of a search run with [`Bot::next_search`] at `state`, which
     /// took `elapsed` in all (a turn's bookkeeping: what it spent).
     fn record_search(&mut self, _state: &StateHandle, _d: &Decision, _elapsed: std::time::Duration) {}

@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::search::{hooks, threads_unavailable, Control};
-use super::{analyze_with, Decision, SearchParams};
+use super::{analyze_carried, analyze_with, Decision, KeptSlot, SearchParams};
 use crate::engine::StateHandle;
 use crate::error::{Error, RuleError};
 use crate::game::ActionId;
@@ -83,6 +83,12 @@ impl Search {
     /// to start (`ThreadsUnavailable`; one of the worker's own threads refused later is the
     /// outcome of [`Search::wait`]).
     pub fn start(state: &StateHandle, params: SearchParams) -> Result<Search, Error> {
+        Search::start_carried(state, params, None)
+    }
+
+    /// [`Search::start`], going on from the tree in `carry` when it serves this decision and
+    /// leaving the search's own there at the end (a bot reusing its tree, [`super::IsmctsBot`]).
+    pub(crate) fn start_carried(state: &StateHandle, params: SearchParams, carry: Option<KeptSlot>) -> Result<Search, Error> {
         params.validate()?;
         if state.is_terminal() {
             return Err(RuleError::GameOver.into());
@@ -103,7 +109,15 @@ impl Search {
                 #[cfg(test)]
                 hooks::REFUSE_AFTER.with(|r| r.set(refuse));
                 let mut handover = Handover { shared: handover, result: None };
-                handover.result = Some(analyze_with(&root, &params, &watch));
+                handover.result = Some(match &carry {
+                    None => analyze_with(&root, &params, &watch),
+                    Some(slot) => {
+                        let mut kept = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+                        let r = analyze_carried(&root, &params, &watch, Some(&mut kept));
+                        *slot.lock().unwrap_or_else(PoisonError::into_inner) = if r.is_ok() { kept } else { None };
+                        r
+                    }
+                });
             })
             .map_err(|e| threads_unavailable(&e))?;
         Ok(Search { control, shared, worker: Mutex::new(Some(worker)), started: Instant::now() })

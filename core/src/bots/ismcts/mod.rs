@@ -470,7 +470,14 @@ pub struct IsmctsBot {
     /// turn ([`IsmctsBot::reusing_tree`]).
     reuse: bool,
     kept: Option<std::sync::Arc<Kept>>,
+    /// Where the bot's background search ([`Bot::start_search`]) leaves the tree it keeps,
+    /// taken back at [`Bot::record_search`] (or at the bot's next decision).
+    background: Option<KeptSlot>,
 }
+
+/// The tree a search takes at its start and leaves at its end (a background search's, which
+/// runs on its own thread while the bot waits).
+pub(crate) type KeptSlot = std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<Kept>>>>;
 
 impl IsmctsBot {
     /// A bot at `level` with the level's budget per turn ([`Level::turn_budget`]), seeded
@@ -481,16 +488,18 @@ impl IsmctsBot {
 
     /// A bot that searches every decision with `params` (`params.seed` seeds it).
     pub fn with_params(name: String, params: SearchParams) -> Self {
-        IsmctsBot { rng: Rng::from_seed(params.seed), params, name, last: None, turn: None, reuse: false, kept: None }
+        IsmctsBot { rng: Rng::from_seed(params.seed), params, name, last: None, turn: None, reuse: false, kept: None, background: None }
     }
 
     /// The bot, going on at each decision from the subtree its last search grew under the
     /// action it chose when the seat's own moves alone led here (the same turn, no chance in
     /// between; see [`Kept`]), or searching every decision from scratch (`false`, the
     /// default). Either way a decision is the same on every run for a seed and an iteration
-    /// budget.
+    /// budget, and the same whether the bot searches itself ([`Bot::choose`]) or in the
+    /// background ([`Bot::start_search`], then [`Bot::record_search`], as the play server and
+    /// Python's `Bot.start_search` do).
     pub fn reusing_tree(self, reuse: bool) -> Self {
-        IsmctsBot { reuse, kept: None, ..self }
+        IsmctsBot { reuse, kept: None, background: None, ..self }
     }
 
     /// Whether the bot goes on from its last search's tree ([`IsmctsBot::reusing_tree`]).
@@ -540,16 +549,24 @@ impl IsmctsBot {
         self.last = Some(d.clone());
     }
 
+    /// What the bot kept from its last search: the tree its last background search left, or
+    /// its last blocking search's.
+    fn take_kept(&mut self) -> Option<std::sync::Arc<Kept>> {
+        match self.background.take() {
+            Some(slot) => slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take(),
+            None => self.kept.take(),
+        }
+    }
+
     /// Searches `state` (see [`analyze`]) with [`IsmctsBot::next_params`].
     pub fn decide(&mut self, state: &StateHandle) -> Result<Decision, Error> {
         let started = std::time::Instant::now();
         let params = self.next_params(state);
         let control = std::sync::Arc::new(Control::default());
         let d = if self.reuse {
-            let r = analyze_carried(state, &params, &control, Some(&mut self.kept));
-            if r.is_err() {
-                self.kept = None;
-            }
+            let mut kept = self.take_kept();
+            let r = analyze_carried(state, &params, &control, Some(&mut kept));
+            self.kept = if r.is_ok() { kept } else { None };
             r?
         } else {
             analyze_with(state, &params, &control)?
@@ -580,7 +597,19 @@ impl Bot for IsmctsBot {
         Some(self.next_params(state))
     }
 
+    fn start_search(&mut self, state: &StateHandle, params: SearchParams) -> Result<Search, Error> {
+        if !self.reuse {
+            return Search::start(state, params);
+        }
+        let slot: KeptSlot = std::sync::Arc::new(std::sync::Mutex::new(self.take_kept()));
+        let search = Search::start_carried(state, params, Some(slot.clone()))?;
+        self.background = Some(slot);
+        Ok(search)
+    }
+
     fn record_search(&mut self, state: &StateHandle, d: &Decision, elapsed: Duration) {
+        // The tree the ended search left (if it is still running, it keeps none).
+        self.kept = self.take_kept();
         self.record(state, d, elapsed);
     }
 }

@@ -19,7 +19,14 @@ struct Step {
 }
 
 /// Plays `id` from `seed` with one bot `bot` for every seat (chance: its first outcome).
-fn play(id: &str, seed: u64, mut bot: IsmctsBot, max_actions: usize) -> (Vec<ActionId>, Vec<Step>) {
+fn play(id: &str, seed: u64, bot: IsmctsBot, max_actions: usize) -> (Vec<ActionId>, Vec<Step>) {
+    play_with(id, seed, bot, max_actions, false)
+}
+
+/// [`play`], the bot deciding by its blocking search or, `background`, by a background
+/// [`super::Search`] that it starts ([`Bot::start_search`]) and is handed back
+/// ([`Bot::record_search`]), as the play server and the Python `Bot.start_search` do.
+fn play_with(id: &str, seed: u64, mut bot: IsmctsBot, max_actions: usize, background: bool) -> (Vec<ActionId>, Vec<Step>) {
     let game = load_game(id, Some(&json!({}))).unwrap();
     let mut s = game.new_initial_state(seed);
     let (mut actions, mut steps) = (Vec::new(), Vec::new());
@@ -35,7 +42,14 @@ fn play(id: &str, seed: u64, mut bot: IsmctsBot, max_actions: usize) -> (Vec<Act
                 run = None;
             }
             let searched = s.legal_actions().len() > 1;
-            let a = bot.choose(&s);
+            let a = if background {
+                let params = bot.next_search(&s).expect("a search bot");
+                let d = bot.start_search(&s, params).unwrap().wait().unwrap();
+                bot.record_search(&s, &d, std::time::Duration::ZERO);
+                d.action
+            } else {
+                bot.choose(&s)
+            };
             if searched {
                 let d = bot.last_decision().unwrap();
                 steps.push(Step { seat: p, reused: d.reused, nodes: d.nodes, own_moves_since: run == Some(p) });
@@ -71,6 +85,16 @@ fn a_turns_later_decisions_go_on_from_the_last_tree_of_the_same_seat_only() {
     let plain = IsmctsBot::per_turn("t".into(), Level::Normal.params(5), TurnBudget { iterations: 3_000, time: None });
     let (_, steps) = play("sekigahara", 2, plain, 250);
     assert!(steps.iter().all(|s| s.reused == 0));
+}
+
+#[test]
+fn a_background_search_goes_on_from_the_kept_tree_as_the_blocking_one_does() {
+    for id in ["sekigahara", "sekigahara_daisakusen"] {
+        let blocking = play_with(id, 4, reusing(1_500, 1_000_000), 150, false);
+        let background = play_with(id, 4, reusing(1_500, 1_000_000), 150, true);
+        assert_eq!(blocking, background, "{id}");
+        assert!(background.1.iter().any(|s| s.reused > 0), "{id}: no background search went on from a kept tree");
+    }
 }
 
 #[test]
