@@ -1,9 +1,9 @@
 //! Bot seats: when a bot is to act, it moves on the server, never on a request task. IS-MCTS
 //! seats run the engine's background search ([`Search`]: started, polled and stopped without
-//! blocking) with the parameters their bot names ([`Bot::next_search`], started by [`Bot::start_search`]): a level spends its
-//! budget per whole turn, shared among the turn's decisions, so each seat's bot is kept
-//! between its decisions ([`Seats`]); random and Monte Carlo seats run on tokio's blocking
-//! pool. At most
+//! blocking) that their bot starts ([`Bot::next_search`], [`Bot::start_search`]): a level
+//! spends its budget per whole turn, shared among the turn's decisions, and a `+reuse` bot
+//! goes on from the tree it kept, so each seat's bot is kept between its decisions
+//! ([`Seats`]); random and Monte Carlo seats run on tokio's blocking pool. At most
 //! `--bot-threads` bots think at once (a semaphore). A search is stopped when its game ends
 //! (a resignation) or moves on without it (another process), and when the server shuts down.
 //! The chosen move is committed like a person's ([`App::play`]).
@@ -292,22 +292,40 @@ mod tests {
     use super::*;
     use kassen_core::load_game;
 
-    #[test]
-    fn a_bot_seat_spends_its_levels_budget_per_whole_turn() {
-        // `ismcts:instant` has 200 iterations per whole turn (a time cap can only lower them):
-        // a seat's decisions share them, counted by iterations, turn after turn.
-        let seats = Seats::default();
+    /// Plays 150 steps of Sekigahara (seed 4): seat 0 by the bot `spec` of game "g1"'s seat 0
+    /// (searched in the background and recorded, as [`think`] does), the other seat's moves
+    /// and chance by their first legal action. Returns the last state and, per step, the
+    /// player to act and seat 0's decision.
+    fn play_seat_0(seats: &Seats, spec: &str) -> (StateHandle, Vec<(i32, Option<Decision>)>) {
         let game = load_game("sekigahara", None).unwrap();
         let mut s = game.new_initial_state(4);
-        let (mut spent, mut searched, mut turns, mut longest, mut last) = (0u64, 0u64, 0, 0, None);
+        let mut steps = Vec::new();
         for step in 0..150u64 {
             if s.is_terminal() {
                 break;
             }
             let p = s.current_player();
-            let a = if p == 0 {
-                let d = seats.start_search("g1", 0, "ismcts:instant", 7, &s, step).unwrap().expect("a search bot").wait().unwrap();
+            let d = (p == 0).then(|| {
+                let d = seats.start_search("g1", 0, spec, 7, &s, step).unwrap().expect("a search bot").wait().unwrap();
                 seats.record("g1", 0, &s, &d, Duration::ZERO);
+                d
+            });
+            let a = d.as_ref().map_or_else(|| s.legal_actions()[0], |d| d.action);
+            s.apply_in_place(a).unwrap();
+            steps.push((p, d));
+        }
+        (s, steps)
+    }
+
+    #[test]
+    fn a_bot_seat_spends_its_levels_budget_per_whole_turn() {
+        // `ismcts:instant` has 200 iterations per whole turn (a time cap can only lower them):
+        // a seat's decisions share them, counted by iterations, turn after turn.
+        let seats = Seats::default();
+        let (s, steps) = play_seat_0(&seats, "ismcts:instant");
+        let (mut spent, mut searched, mut turns, mut longest, mut last) = (0u64, 0u64, 0, 0, None);
+        for (p, d) in steps {
+            if let Some(d) = d {
                 if last != Some(0) {
                     (turns, spent, searched) = (turns + 1, 0, 0);
                 }
@@ -315,12 +333,8 @@ mod tests {
                 searched += u64::from(d.iterations > 0);
                 longest = longest.max(searched);
                 assert!(spent <= 200 + searched, "a turn of {searched} searched decisions spent {spent} iterations");
-                d.action
-            } else {
-                s.legal_actions()[0]
-            };
+            }
             last = Some(p);
-            s.apply_in_place(a).unwrap();
         }
         assert!(turns >= 2 && longest >= 3, "{turns} turns, the longest of {longest} searched decisions");
         // A bot that does not search is not kept; a game's bots are dropped when it ends.
@@ -333,25 +347,10 @@ mod tests {
 
     #[test]
     fn a_seat_that_reuses_its_tree_goes_on_from_it_between_a_turns_searches() {
-        let seats = Seats::default();
-        let game = load_game("sekigahara", None).unwrap();
-        let mut s = game.new_initial_state(4);
-        let (mut searched, mut went_on) = (0, 0);
-        for step in 0..150u64 {
-            if s.is_terminal() {
-                break;
-            }
-            let a = if s.current_player() == 0 {
-                let d = seats.start_search("g1", 0, "ismcts:300/turn+reuse", 7, &s, step).unwrap().expect("a search bot").wait().unwrap();
-                seats.record("g1", 0, &s, &d, Duration::ZERO);
-                searched += u64::from(d.iterations > 0);
-                went_on += u64::from(d.reused > 0);
-                d.action
-            } else {
-                s.legal_actions()[0]
-            };
-            s.apply_in_place(a).unwrap();
-        }
+        let (_, steps) = play_seat_0(&Seats::default(), "ismcts:300/turn+reuse");
+        let decisions: Vec<Decision> = steps.into_iter().filter_map(|(_, d)| d).collect();
+        let searched = decisions.iter().filter(|d| d.iterations > 0).count();
+        let went_on = decisions.iter().filter(|d| d.reused > 0).count();
         assert!(went_on >= 3, "{went_on} of {searched} searches went on from a kept tree");
     }
 }

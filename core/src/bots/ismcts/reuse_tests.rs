@@ -89,7 +89,7 @@ fn a_turns_later_decisions_go_on_from_the_last_tree_of_the_same_seat_only() {
 
 #[test]
 fn a_background_search_goes_on_from_the_kept_tree_as_the_blocking_one_does() {
-    for id in ["sekigahara", "sekigahara_daisakusen"] {
+    for (id, _) in games() {
         let blocking = play_with(id, 4, reusing(1_500, 1_000_000), 150, false);
         let background = play_with(id, 4, reusing(1_500, 1_000_000), 150, true);
         assert_eq!(blocking, background, "{id}");
