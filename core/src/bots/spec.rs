@@ -36,8 +36,12 @@ pub fn specs() -> Vec<BotSpec> {
     for level in Level::ALL {
         let t = level.turn_budget();
         let name = format!("IS-MCTS {}", level.name());
+        let per_decision = match t.per_decision {
+            0 => String::new(),
+            n => format!(" ({n} per decision in a turn of many)"),
+        };
         let description = format!(
-            "information-set tree search: up to {} iterations or {:.1} s per whole turn",
+            "information-set tree search: up to {} iterations{per_decision} or {:.1} s per whole turn",
             t.iterations,
             t.time.map_or(0.0, |t| t.as_secs_f64())
         );
@@ -48,8 +52,9 @@ pub fn specs() -> Vec<BotSpec> {
 
 /// The bot `spec` names, seeded with `seed`: `"random"`, `"monte_carlo"`, `"monte_carlo:P"`
 /// (P playouts per decision), `"ismcts:<level>"` (`easy`, `normal`, `hard`: the level's
-/// budget per whole turn, [`Level::turn_budget`]), `"ismcts:<level>-v1"` (the level's earlier
-/// budget per decision, [`Level::params`], kept for comparisons), `"ismcts:<N>"` (N
+/// budget per whole turn, [`Level::turn_budget`]), `"ismcts:<level>-v1"` and `"ismcts:<level>-v2"`
+/// (the level's earlier budgets, kept for comparisons: per decision, [`Level::params`], and the
+/// first per whole turn, [`Level::turn_budget_v2`]), `"ismcts:<N>"` (N
 /// iterations per decision, no time limit: deterministic) or `"ismcts:<N>/turn"` (N
 /// iterations per whole turn, no time limit: deterministic). A suffix
 /// `"@<T>ms"` gives a search bot T milliseconds per decision instead of its own budget (for
@@ -62,7 +67,7 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
     let unknown = || {
         SetupError::InvalidConfig(format!(
             "unknown bot {} (known: \"random\", \"monte_carlo\", \"monte_carlo:P\", \"ismcts:easy\", \"ismcts:normal\", \
-             \"ismcts:hard\", \"ismcts:<level>-v1\", \"ismcts:N\", \"ismcts:N/turn\", each optionally with \"@<T>ms\")",
+             \"ismcts:hard\", \"ismcts:<level>-v1\", \"ismcts:<level>-v2\", \"ismcts:N\", \"ismcts:N/turn\", each optionally with \"@<T>ms\")",
             crate::input::quote(spec)
         ))
     };
@@ -108,21 +113,24 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
         None if base == "monte_carlo" => monte_carlo(MonteCarloBot::new(seed), time),
         Some(("monte_carlo", n)) => monte_carlo(MonteCarloBot::new(seed).with_playouts(count(n).ok_or_else(unknown)?), time),
         None if base == "ismcts" && time.is_some() => search(ismcts(Level::Normal.params(seed), "ismcts".into())),
-        Some(("ismcts", arg)) => match (Level::parse(arg), arg.strip_suffix("-v1").and_then(Level::parse), arg.strip_suffix("/turn")) {
-            (Some(level), _, _) if time.is_none() => {
-                search(IsmctsBot::per_turn(format!("ismcts-{}{suffix}", level.name()), level.params(seed), level.turn_budget()))
+        Some(("ismcts", arg)) => {
+            let earlier = |version: &str| arg.strip_suffix(version).and_then(Level::parse);
+            let per_turn =
+                |level: Level, budget: TurnBudget| search(IsmctsBot::per_turn(format!("ismcts-{arg}{suffix}"), level.params(seed), budget));
+            match (Level::parse(arg), earlier("-v1"), earlier("-v2"), arg.strip_suffix("/turn")) {
+                (Some(level), _, _, _) if time.is_none() => per_turn(level, level.turn_budget()),
+                (_, _, Some(level), _) if time.is_none() => per_turn(level, level.turn_budget_v2()),
+                (Some(level), _, _, _) | (_, Some(level), _, _) => search(ismcts(level.params(seed), format!("ismcts-{arg}"))),
+                (_, _, _, Some(n)) if time.is_none() => {
+                    let n = capped(n, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
+                    per_turn(Level::Normal, TurnBudget { iterations: n, per_decision: 0, time: None })
+                }
+                _ => {
+                    let n = capped(arg, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
+                    search(ismcts(SearchParams { iterations: Some(n), time: None, ..Level::Normal.params(seed) }, format!("ismcts-{n}")))
+                }
             }
-            (Some(level), _, _) | (_, Some(level), _) => search(ismcts(level.params(seed), format!("ismcts-{arg}"))),
-            (_, _, Some(n)) if time.is_none() => {
-                let n = capped(n, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
-                let budget = TurnBudget { iterations: n, time: None };
-                search(IsmctsBot::per_turn(format!("ismcts-{n}/turn{suffix}"), Level::Normal.params(seed), budget))
-            }
-            _ => {
-                let n = capped(arg, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
-                search(ismcts(SearchParams { iterations: Some(n), time: None, ..Level::Normal.params(seed) }, format!("ismcts-{n}")))
-            }
-        },
+        }
         _ => return Err(unknown()),
     })
 }
@@ -147,6 +155,7 @@ mod tests {
         assert_eq!(from_spec("ismcts@20ms", 1).unwrap().name(), "ismcts@20ms");
         assert_eq!(from_spec("ismcts:hard@20ms", 1).unwrap().name(), "ismcts-hard@20ms");
         assert_eq!(from_spec("ismcts:normal-v1", 1).unwrap().name(), "ismcts-normal-v1");
+        assert_eq!(from_spec("ismcts:normal-v2", 1).unwrap().name(), "ismcts-normal-v2");
         assert_eq!(from_spec("ismcts:5000/turn", 1).unwrap().name(), "ismcts-5000/turn");
         assert_eq!(from_spec("ismcts:5000/turn+reuse", 1).unwrap().name(), "ismcts-5000/turn+reuse");
         assert_eq!(from_spec("ismcts:easy+reuse", 1).unwrap().name(), "ismcts-easy+reuse");
@@ -163,7 +172,8 @@ mod tests {
             "alphazero",
             "ismcts:0/turn",
             "ismcts:5/turn@5ms",
-            "ismcts:hard-v2",
+            "ismcts:hard-v3",
+            "ismcts:hard-v2@20ms",
             "random+reuse",
             "monte_carlo+reuse",
             "ismcts:easy@20ms+reuse",

@@ -2,19 +2,24 @@
 
 use serde_json::json;
 
-use super::ismcts::{TurnBudget, FLOOR_SHARE};
+use super::ismcts::{TurnBudget, FIRST_GUESS, FLOOR_SHARE};
 use super::*;
 use crate::engine::load_game;
 use crate::game::Player;
 
-/// Plays a game of `id` with one per-turn bot per seat (`budget` iterations per turn), calling
+/// Plays a game of `id` with one per-turn bot per seat (`budget` per turn), calling
 /// `each(bot's clock after the decision, seat, whether the seat acted last)` after every
 /// searched decision; returns the actions.
-fn play_per_turn(id: &str, seed: u64, budget: u64, max_actions: usize, mut each: impl FnMut(&IsmctsBot, Player, bool)) -> Vec<ActionId> {
+fn play_per_turn(
+    id: &str,
+    seed: u64,
+    budget: TurnBudget,
+    max_actions: usize,
+    mut each: impl FnMut(&IsmctsBot, Player, bool),
+) -> Vec<ActionId> {
     let game = load_game(id, Some(&json!({}))).unwrap();
-    let mut bots: Vec<IsmctsBot> = (0..game.num_players())
-        .map(|p| IsmctsBot::per_turn("t".into(), Level::Normal.params(p as u64 + 1), TurnBudget { iterations: budget, time: None }))
-        .collect();
+    let mut bots: Vec<IsmctsBot> =
+        (0..game.num_players()).map(|p| IsmctsBot::per_turn("t".into(), Level::Normal.params(p as u64 + 1), budget)).collect();
     let mut s = game.new_initial_state(seed);
     let mut actions = Vec::new();
     let mut last_seat: Option<Player> = None;
@@ -39,8 +44,9 @@ fn play_per_turn(id: &str, seed: u64, budget: u64, max_actions: usize, mut each:
 
 #[test]
 fn a_turn_budget_gives_the_same_decisions_on_every_run() {
-    let a = play_per_turn("samurai", 3, 400, 60, |_, _, _| {});
-    let b = play_per_turn("samurai", 3, 400, 60, |_, _, _| {});
+    let budget = TurnBudget { iterations: 400, per_decision: 0, time: None };
+    let a = play_per_turn("samurai", 3, budget, 60, |_, _, _| {});
+    let b = play_per_turn("samurai", 3, budget, 60, |_, _, _| {});
     assert_eq!(a, b);
 }
 
@@ -49,7 +55,7 @@ fn a_turn_spends_its_budget_and_ends_when_another_seat_acts() {
     // Sekigahara: a turn is many decisions of one seat (chance inside it, e.g. battles).
     let budget = 2_000;
     let (mut longest, mut turns) = (0, 0);
-    play_per_turn("sekigahara", 1, budget, 300, |bot, _, continues| {
+    play_per_turn("sekigahara", 1, TurnBudget { iterations: budget, per_decision: 0, time: None }, 300, |bot, _, continues| {
         let (searched, spent) = bot.turn_clock().unwrap().current();
         // The seat's first searched decision after another seat acted starts a turn; a later
         // one of the same run continues it (the clock counts only searched decisions).
@@ -61,6 +67,25 @@ fn a_turn_spends_its_budget_and_ends_when_another_seat_acts() {
         assert!(spent <= budget + searched * (budget / FLOOR_SHARE), "a turn of {searched} decisions spent {spent} of {budget}");
     });
     assert!(turns >= 2 && longest >= 3, "turns {turns}, longest {longest}");
+}
+
+#[test]
+fn a_turn_of_many_decisions_gets_its_iterations_per_decision() {
+    // Sekigahara's turns are many decisions: at 300 iterations per expected decision a turn
+    // gets more than the turn's own 600, and no more than 300 times the longest the seat can
+    // expect (its longest turn so far, or the first guess) plus each decision's floor.
+    let budget = TurnBudget { iterations: 600, per_decision: 300, time: None };
+    let (mut longest, mut most) = (0, 0);
+    play_per_turn("sekigahara", 1, budget, 300, |bot, _, _| {
+        let (searched, spent) = bot.turn_clock().unwrap().current();
+        longest = longest.max(searched);
+        most = most.max(spent);
+        let turn = budget.iterations.max(budget.per_decision * longest.max(FIRST_GUESS));
+        assert!(spent <= turn + searched * (turn / FLOOR_SHARE), "a turn of {searched} decisions spent {spent}");
+    });
+    // More than the turn's own iterations and floors could give.
+    let without = budget.iterations + longest * (budget.iterations / FLOOR_SHARE);
+    assert!(most > without, "no turn spent more than {without}: {most}");
 }
 
 #[test]
@@ -94,7 +119,7 @@ fn a_search_run_by_the_caller_spends_the_bots_turn_budget() {
     // iterations stay within the turn's budget (plus the floor share of each decision past
     // the expected ones), counted by iterations.
     let game = load_game("sekigahara", Some(&json!({}))).unwrap();
-    let budget = TurnBudget { iterations: 600, time: None };
+    let budget = TurnBudget { iterations: 600, per_decision: 0, time: None };
     let make = || -> Box<dyn Bot + Send> { Box::new(IsmctsBot::per_turn("t".into(), Level::Normal.params(9), budget)) };
     let (mut own, mut run_by_caller) = (make(), make());
     let mut s = game.new_initial_state(4);

@@ -319,24 +319,46 @@ impl Level {
 
     /// The level's budget per whole turn (see [`TurnClock`]), on one core:
     ///
-    /// | level | iterations per turn | time per turn |
-    /// |---|---|---|
-    /// | `instant` | 200 | 0.1 s |
-    /// | `easy` | 2,000 | 0.6 s |
-    /// | `normal` | 60,000 | 3 s |
-    /// | `hard` | 400,000 | 12 s |
+    /// | level | iterations per turn | at least, per decision the seat expects in a turn | time per turn |
+    /// |---|---|---|---|
+    /// | `instant` | 200 | — | 0.1 s |
+    /// | `easy` | 2,000 | 1,000 | 0.6 s |
+    /// | `normal` | 60,000 | 20,000 | 3 s |
+    /// | `hard` | 400,000 | 200,000 | 12 s |
     ///
-    /// A turn of many decisions spends up to `1 / FLOOR_SHARE` more per decision past the
-    /// expected ones, which the times leave room for (`easy` within 1 s, `normal` 5 s and
-    /// `hard` 20 s for a turn of 70 decisions).
+    /// A turn of one to three decisions (Samurai, Three Kingdoms Redux) gets the turn's
+    /// iterations; a longer one (Sekigahara and 関ヶ原大作戦 average five to seven searched
+    /// decisions a turn) gets its per-decision iterations for each, until the time ends the turn.
+    /// A settled decision stops early ([`SearchParams::early_stop`]). A turn of many decisions
+    /// spends up to `1 / FLOOR_SHARE` more per decision past the expected ones, which the times
+    /// leave room for (`easy` within 1 s, `normal` 5 s and `hard` 20 s for a turn of 70
+    /// decisions).
+    ///
+    /// The first per-turn levels ([`Level::turn_budget_v2`]) had no per-decision floor, and
+    /// spent far less than their times where turns are long: `normal`'s 60,000 came to about
+    /// 16,500 iterations a turn in Sekigahara and 32,000 in 関ヶ原大作戦 (median turns 0.16 s and
+    /// 0.45 s), little more than 2,000 iterations per decision.
     pub fn turn_budget(self) -> TurnBudget {
+        let per_decision = match self {
+            Level::Instant => 0,
+            Level::Easy => 1_000,
+            Level::Normal => 20_000,
+            Level::Hard => 200_000,
+        };
+        TurnBudget { per_decision, ..self.turn_budget_v2() }
+    }
+
+    /// The first per-turn budgets (spec `"ismcts:<level>-v2"`), kept for comparisons: 200 /
+    /// 0.1 s, 2,000 / 0.6 s, 60,000 / 3 s and 400,000 / 12 s per turn, with no per-decision
+    /// floor.
+    pub fn turn_budget_v2(self) -> TurnBudget {
         let (iterations, ms) = match self {
             Level::Instant => (200, 100),
             Level::Easy => (2_000, 600),
             Level::Normal => (60_000, 3_000),
             Level::Hard => (400_000, 12_000),
         };
-        TurnBudget { iterations, time: Some(Duration::from_millis(ms)) }
+        TurnBudget { iterations, per_decision: 0, time: Some(Duration::from_millis(ms)) }
     }
 }
 

@@ -8,6 +8,10 @@
 //! rule, so that for a seed and an iteration budget every decision is the same on every run:
 //!
 //! - a decision with a single legal action takes nothing (no search);
+//! - the turn's iterations are the budget's, or its iterations per decision times the mean
+//!   length of the seat's turns so far (before the first one ends, [`FIRST_GUESS`]) when that
+//!   is more: a turn of many decisions does not spread one turn's worth thin over all of them
+//!   (the time limit still bounds the turn);
 //! - the seat expects `e` more decisions in this turn: the mean length of its finished turns so
 //!   far (before the first one ends, [`FIRST_GUESS`]) less the decisions already searched in
 //!   this one, at least 1;
@@ -39,6 +43,10 @@ pub const FLOOR_SHARE: u64 = 128;
 pub struct TurnBudget {
     /// Iterations per turn.
     pub iterations: u64,
+    /// Iterations per expected decision (0: none): a turn gets at least this many times the
+    /// decisions the seat expects in it (the mean length of its turns so far), so that a game
+    /// whose turns are many decisions searches each of them as deeply as one of few.
+    pub per_decision: u64,
     /// Wall time per turn (`None`: only the iterations; the decisions are then the same on every
     /// machine).
     pub time: Option<Duration>,
@@ -126,7 +134,8 @@ impl TurnClock {
             let share = (left as u128 * 2 / (expected as u128 + 1)) as u64;
             share.max(total / FLOOR_SHARE).max(1)
         };
-        let iterations = part(self.budget.iterations, self.spent_iterations);
+        let turn_iterations = self.budget.iterations.max(self.budget.per_decision.saturating_mul(mean));
+        let iterations = part(turn_iterations, self.spent_iterations);
         let time = self.budget.time.map(|t| {
             let ns = part(t.as_nanos().min(u64::MAX as u128) as u64, self.spent_time.as_nanos().min(u64::MAX as u128) as u64);
             Duration::from_nanos(ns.max(1_000_000))
