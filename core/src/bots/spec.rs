@@ -123,7 +123,7 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
                 (Some(level), _, _, _) | (_, Some(level), _, _) => search(ismcts(level.params(seed), format!("ismcts-{arg}"))),
                 (_, _, _, Some(n)) if time.is_none() => {
                     let n = capped(n, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
-                    per_turn(Level::Normal, TurnBudget { iterations: n, per_decision: 0, time: None })
+                    per_turn(Level::Normal, TurnBudget::of_iterations(n))
                 }
                 _ => {
                     let n = capped(arg, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;

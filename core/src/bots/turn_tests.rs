@@ -44,7 +44,7 @@ fn play_per_turn(
 
 #[test]
 fn a_turn_budget_gives_the_same_decisions_on_every_run() {
-    let budget = TurnBudget { iterations: 400, per_decision: 0, time: None };
+    let budget = TurnBudget::of_iterations(400);
     let a = play_per_turn("samurai", 3, budget, 60, |_, _, _| {});
     let b = play_per_turn("samurai", 3, budget, 60, |_, _, _| {});
     assert_eq!(a, b);
@@ -55,7 +55,7 @@ fn a_turn_spends_its_budget_and_ends_when_another_seat_acts() {
     // Sekigahara: a turn is many decisions of one seat (chance inside it, e.g. battles).
     let budget = 2_000;
     let (mut longest, mut turns) = (0, 0);
-    play_per_turn("sekigahara", 1, TurnBudget { iterations: budget, per_decision: 0, time: None }, 300, |bot, _, continues| {
+    play_per_turn("sekigahara", 1, TurnBudget::of_iterations(budget), 300, |bot, _, continues| {
         let (searched, spent) = bot.turn_clock().unwrap().current();
         // The seat's first searched decision after another seat acted starts a turn; a later
         // one of the same run continues it (the clock counts only searched decisions).
@@ -119,7 +119,7 @@ fn a_search_run_by_the_caller_spends_the_bots_turn_budget() {
     // iterations stay within the turn's budget (plus the floor share of each decision past
     // the expected ones), counted by iterations.
     let game = load_game("sekigahara", Some(&json!({}))).unwrap();
-    let budget = TurnBudget { iterations: 600, per_decision: 0, time: None };
+    let budget = TurnBudget::of_iterations(600);
     let make = || -> Box<dyn Bot + Send> { Box::new(IsmctsBot::per_turn("t".into(), Level::Normal.params(9), budget)) };
     let (mut own, mut run_by_caller) = (make(), make());
     let mut s = game.new_initial_state(4);

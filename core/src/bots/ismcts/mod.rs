@@ -326,9 +326,11 @@ impl Level {
     /// | `normal` | 60,000 | 20,000 | 3 s |
     /// | `hard` | 400,000 | 200,000 | 12 s |
     ///
-    /// A turn of one to three decisions (Samurai, Three Kingdoms Redux) gets the turn's
-    /// iterations; a longer one (Sekigahara and 関ヶ原大作戦 average five to seven searched
-    /// decisions a turn) gets its per-decision iterations for each, until the time ends the turn.
+    /// A seat whose turns are short gets the turn's iterations (Samurai, about two searched
+    /// decisions a turn; in Three Kingdoms Redux, about three, `normal` too, while `easy` and
+    /// `hard`, whose floors are half a turn, get three floors); a seat whose turns are long
+    /// (Sekigahara and 関ヶ原大作戦 average five to seven searched decisions a turn) gets its
+    /// per-decision iterations for each, until the time ends the turn.
     /// A settled decision stops early ([`SearchParams::early_stop`]). A turn of many decisions
     /// spends up to `1 / FLOOR_SHARE` more per decision past the expected ones, which the times
     /// leave room for (`easy` within 1 s, `normal` 5 s and `hard` 20 s for a turn of 70

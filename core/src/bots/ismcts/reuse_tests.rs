@@ -69,7 +69,7 @@ fn reusing(iterations: u64, max_nodes: u64) -> IsmctsBot {
 
 fn reusing_on(iterations: u64, max_nodes: u64, threads: u32) -> IsmctsBot {
     let params = SearchParams { max_nodes, threads, ..Level::Normal.params(5) };
-    IsmctsBot::per_turn("t".into(), params, TurnBudget { iterations, per_decision: 0, time: None }).reusing_tree(true)
+    IsmctsBot::per_turn("t".into(), params, TurnBudget::of_iterations(iterations)).reusing_tree(true)
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn a_turns_later_decisions_go_on_from_the_last_tree_of_the_same_seat_only() {
         assert!(s.reused == 0 || s.own_moves_since, "a kept tree served a search after another seat or chance: {s:?}");
     }
     // Without the switch every search starts from scratch.
-    let plain = IsmctsBot::per_turn("t".into(), Level::Normal.params(5), TurnBudget { iterations: 3_000, per_decision: 0, time: None });
+    let plain = IsmctsBot::per_turn("t".into(), Level::Normal.params(5), TurnBudget::of_iterations(3_000));
     let (_, steps) = play("sekigahara", 2, plain, 250);
     assert!(steps.iter().all(|s| s.reused == 0));
 }

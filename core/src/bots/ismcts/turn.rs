@@ -8,13 +8,13 @@
 //! rule, so that for a seed and an iteration budget every decision is the same on every run:
 //!
 //! - a decision with a single legal action takes nothing (no search);
-//! - the turn's iterations are the budget's, or its iterations per decision times the mean
-//!   length of the seat's turns so far (before the first one ends, [`FIRST_GUESS`]) when that
+//! - the seat expects a turn to be `m` decisions: the mean length of its finished turns so far
+//!   (before the first one ends, [`FIRST_GUESS`]);
+//! - the turn's iterations are the budget's, or its iterations per decision times `m` when that
 //!   is more: a turn of many decisions does not spread one turn's worth thin over all of them
 //!   (the time limit still bounds the turn);
-//! - the seat expects `e` more decisions in this turn: the mean length of its finished turns so
-//!   far (before the first one ends, [`FIRST_GUESS`]) less the decisions already searched in
-//!   this one, at least 1;
+//! - the seat expects `e` more decisions in this turn: `m` less the decisions already searched
+//!   in this one, at least 1;
 //! - a decision gets `2 / (e + 1)` of what is left (all of it when `e` is 1, half when 3: the
 //!   first decisions of a turn, which set up the later ones, get more), at least
 //!   `1 / FLOOR_SHARE` of the whole turn's budget, so that the last decisions of a turn longer
@@ -50,6 +50,14 @@ pub struct TurnBudget {
     /// Wall time per turn (`None`: only the iterations; the decisions are then the same on every
     /// machine).
     pub time: Option<Duration>,
+}
+
+impl TurnBudget {
+    /// `n` iterations per turn and nothing else (no per-decision floor, no time limit): the
+    /// decisions are the same on every machine.
+    pub fn of_iterations(n: u64) -> TurnBudget {
+        TurnBudget { iterations: n, per_decision: 0, time: None }
+    }
 }
 
 /// The bookkeeping of a seat's turns: what its current turn has spent, and how long its turns
