@@ -34,20 +34,36 @@ pub fn specs() -> Vec<BotSpec> {
         },
     ];
     for level in Level::ALL {
-        let t = level.turn_budget();
         let name = format!("IS-MCTS {}", level.name());
-        let per_decision = match t.per_decision {
-            0 => String::new(),
-            n => format!(" ({n} per decision in a turn of many)"),
-        };
-        let description = format!(
-            "information-set tree search: up to {} iterations{per_decision} or {:.1} s per whole turn",
-            t.iterations,
-            t.time.map_or(0.0, |t| t.as_secs_f64())
-        );
-        v.push(BotSpec { spec: format!("ismcts:{}", level.name()), name, description });
+        v.push(BotSpec { spec: format!("ismcts:{}", level.name()), name, description: level_description(level.turn_budget()) });
     }
     v
+}
+
+/// What a level's turn budget is, in words (the catalog's description, and the README's).
+fn level_description(t: TurnBudget) -> String {
+    let per_decision = match t.per_decision {
+        0 => String::new(),
+        n => format!(", and at least {} for each decision the seat expects in a turn", thousands(n)),
+    };
+    format!(
+        "information-set tree search: up to {} iterations or {:.1} s per whole turn{per_decision}",
+        thousands(t.iterations),
+        t.time.map_or(0.0, |t| t.as_secs_f64())
+    )
+}
+
+/// `n` with its thousands grouped by commas: 20000 is "20,000".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The bot `spec` names, seeded with `seed`: `"random"`, `"monte_carlo"`, `"monte_carlo:P"`
@@ -180,6 +196,18 @@ mod tests {
         ] {
             assert!(from_spec(bad, 1).is_err(), "{bad:?} was accepted");
         }
+    }
+
+    #[test]
+    fn the_readme_describes_every_bot_as_the_catalog_does() {
+        let readme = include_str!("../../../README.md");
+        for s in specs() {
+            let row = format!("| `{}` | {} |", s.spec, s.description);
+            assert!(readme.contains(&row), "README.md lacks the row {row}");
+        }
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(200_000), "200,000");
+        assert_eq!(thousands(1_000_000_000), "1,000,000,000");
     }
 
     #[test]

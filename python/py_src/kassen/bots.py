@@ -3,9 +3,11 @@
 ``bot_specs()`` lists the choices, weakest first (``spec``, ``name``, ``description``);
 ``make_bot(spec, seed)`` builds one. The specs are the engine's own (the same in C and C++):
 ``"random"``, ``"monte_carlo"`` / ``"monte_carlo:P"`` (flat Monte Carlo with P playouts per
-decision), ``"ismcts:easy"``, ``"ismcts:normal"``, ``"ismcts:hard"`` (information-set tree
-search at the named levels), ``"ismcts:N"`` (N iterations per decision), a search bot
-optionally with ``"@<T>ms"`` (T milliseconds per decision). Every bot has a ``choose(state)``
+decision), ``"ismcts:instant"``, ``"ismcts:easy"``, ``"ismcts:normal"``, ``"ismcts:hard"``
+(information-set tree search at the named levels, each with a budget per whole turn shared
+among the turn's decisions: the README's table), ``"ismcts:N"`` (N iterations per decision),
+``"ismcts:N/turn"`` (N per whole turn), a search bot optionally with ``"+reuse"`` (going on
+from its last tree within a turn) and ``"@<T>ms"`` (T milliseconds per decision). Every bot has a ``choose(state)``
 method (the GIL released while it searches) and is deterministic given its seed (a search with
 a time limit: given the iterations it managed)."""
 
