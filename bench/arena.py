@@ -33,7 +33,11 @@ Elo ratings per game are fitted to every game's scores (Bradley-Terry by maximum
 ``random`` fixed at 0). Results: ``bench-results/arena.json`` with one goal line per goal (PASS
 or FAIL), and a table on stdout.
 
-Usage: ``python bench/arena.py [--minutes 50] [--games 40] [--quick] [--out FILE] [--workers 2] [--ladder]``
+``--ladder`` rates the levels a player picks from (``LADDER``) at their own budgets instead; with
+``--adjacent`` only neighbouring rungs meet (five pairs instead of fifteen, so that ``normal``
+and ``hard`` play one pair each), and each rung's goal reads the gap from its pair's own games.
+
+Usage: ``python bench/arena.py [--minutes 50] [--games 40] [--quick] [--out FILE] [--workers 2] [--ladder [--adjacent]]``
 (``--quick``: one game per pair at 2 ms per move, for the test suite).
 """
 
@@ -225,6 +229,8 @@ def main() -> int:
     ap.add_argument("--ladder", action="store_true",
                     help="rate the ladder of levels (LADDER) at their own budgets instead of the entrants at equal time")
     ap.add_argument("--entrants", help="comma-separated ladder entrants, weakest first (with --ladder; default LADDER)")
+    ap.add_argument("--adjacent", action="store_true",
+                    help="with --ladder: only neighbouring rungs meet, each rung's gap read from its pair's games")
     args = ap.parse_args()
     if args.quick:
         args.games, args.self_games, args.min_ms, args.max_ms = 1, 1, 2.0, 2.0
@@ -238,7 +244,9 @@ def main() -> int:
         entrants = args.entrants.split(",") if args.entrants else LADDER
         args.self_games = 0
     gids = args.game or sorted(kassen.games())
-    pairs = list(itertools.combinations(entrants, 2))
+    if args.adjacent and not args.ladder:
+        ap.error("--adjacent goes with --ladder")
+    pairs = list(zip(entrants, entrants[1:])) if args.adjacent else list(itertools.combinations(entrants, 2))
     share = args.minutes * 60 / len(gids)
     budgets, jobs = {}, []
     for gid in gids:
@@ -281,6 +289,27 @@ def fit_elo_by_seat(results: list[dict], names: list[str], seat: int) -> dict[st
     everyone = names + ["other:" + n for n in names]
     elo = fit_elo(renamed, everyone)
     return {n: elo[n] for n in names}
+
+
+def elo_of_score(score: float, n: int) -> float:
+    """The Elo difference that a score over `n` games implies (a score of 0 or 1 taken as half
+    a game from it, so that a clean sweep reads as a finite gap)."""
+    s = min(max(score, 0.5 / n), 1 - 0.5 / n)
+    return 400 * math.log10(s / (1 - s))
+
+
+def pair_gap_at_seat(results: list[dict], low: str, high: str, seat: int) -> tuple[float, int]:
+    """How far `high` stands above `low` when `high` holds `seat`, from their own games (the
+    ladder's adjacent mode): the Elo its score there implies, and the number of games."""
+    score, n = 0.0, 0
+    for r in results:
+        if {r["a"], r["b"]} != {low, high}:
+            continue
+        holds = seat in r["seats_a"] if r["a"] == high else seat not in r["seats_a"]
+        if holds:
+            score += r["score_a"] if r["a"] == high else 1 - r["score_a"]
+            n += 1
+    return (elo_of_score(score / n, n), n) if n else (0.0, 0)
 
 
 def times(results: list[dict], names: list[str]) -> dict[str, dict]:
@@ -330,8 +359,13 @@ def summarize(gids, entrants, pairs, results, budgets, wall, args):
         if args.ladder:
             for seat, elo in by_seat.items():
                 for low, high in zip(entrants, entrants[1:]):
-                    gap = elo[high] - elo[low]
-                    goal(f"seat {seat}: {high} >= 100 Elo above {low}", gap >= 100, {"elo_gap": round(gap, 1)})
+                    if args.adjacent:
+                        gap, n = pair_gap_at_seat(played, low, high, int(seat))
+                        value = {"elo_gap": round(gap, 1), "games": n}
+                    else:
+                        gap = elo[high] - elo[low]
+                        value = {"elo_gap": round(gap, 1)}
+                    goal(f"seat {seat}: {high} >= 100 Elo above {low}", gap >= 100, value)
             continue
         by = {(x["a"], x["b"]): x for x in rates}
         mc = by[("monte_carlo", "ismcts")]
@@ -349,7 +383,7 @@ def summarize(gids, entrants, pairs, results, budgets, wall, args):
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
                     "kassen": kassen.__version__},
-        "settings": {"games_per_pair": args.games, "self_games": args.self_games, "minutes": args.minutes,
+        "settings": {"ladder": args.ladder, "adjacent": args.adjacent, "games_per_pair": args.games, "self_games": args.self_games, "minutes": args.minutes,
                      "workers": args.workers, "quick": args.quick},
         "wall_seconds": round(wall, 1),
         "games": games,
