@@ -7,9 +7,9 @@ decision), ``"ismcts:instant"``, ``"ismcts:easy"``, ``"ismcts:normal"``, ``"ismc
 (information-set tree search at the named levels, each with a budget per whole turn shared
 among the turn's decisions: the README's table), ``"ismcts:N"`` (N iterations per decision),
 ``"ismcts:N/turn"`` (N per whole turn), a search bot optionally with ``"+reuse"`` (going on
-from its last tree within a turn) and ``"@<T>ms"`` (T milliseconds per decision). Every bot has a ``choose(state)``
-method (the GIL released while it searches) and is deterministic given its seed (a search with
-a time limit: given the iterations it managed)."""
+from its last tree within a turn) and ``"@<T>ms"`` (T milliseconds per decision). Every bot has
+a ``choose(state)`` method (the GIL released while it searches) and is deterministic given its
+seed (a search with a time limit: given the iterations it managed)."""
 
 from __future__ import annotations
 
