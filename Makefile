@@ -8,11 +8,20 @@ export CARGO_TARGET_DIR ?= $(CURDIR)/target
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
 
-# One cargo build of kassen-core and its demo, in the debug profile and target directory the
-# tests use (so `make test` afterwards compiles nothing of it again); then the demo binary runs.
+# The Rust packages every cargo build of `make demo` and `make test` selects, with their tests:
+# cargo resolves a dependency's features from the selected packages (dev-dependencies
+# included when tests are built), so one selection compiles each crate once, where a build of
+# `-p kassen-ffi` or `-p kassen-server` alone would compile kassen-core and most dependencies
+# again (two to nine minutes each on two cores). The Python module is built by maturin (below).
+RUST_PACKAGES := --workspace --exclude kassen-python
+export KASSEN_RUST_PACKAGES := $(RUST_PACKAGES)
+
+# One cargo build of everything Rust (the engine, the C library, the game server, the tests and
+# the demo) in the debug profile and target directory the tests use, so `make test` afterwards
+# compiles none of it again; then the demo binary runs.
 demo: ## build everything (debug profile, like the tests: one compile of each crate) and play every game end to end between the built-in bots
-	@echo "make demo: step 1 of 2: compiling the engine, the C library, the game server and the demo (debug profile, $(CARGO_TARGET_DIR)/debug; several minutes on a first build)"
-	$(CARGO) build --workspace --exclude kassen-python --lib --bins --example demo
+	@echo "make demo: step 1 of 2: compiling the engine, the C library, the game server, their tests and the demo (debug profile, $(CARGO_TARGET_DIR)/debug; several minutes on a first build)"
+	$(CARGO) build $(RUST_PACKAGES) --lib --bins --tests --example demo
 	@echo "make demo: step 2 of 2: playing every game between the built-in bots (under 2 minutes); replays go to demo-output/"
 	$(CARGO_TARGET_DIR)/debug/examples/demo
 
@@ -21,11 +30,10 @@ PREFIX ?= /usr/local
 test: test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-server test-browser-online ## run every test (debug builds): Rust, C ABI (sanitizers, valgrind), C++, C# (Mono), install, Python, browser, game server (SQLite and PostgreSQL) and its browser client
 	@echo "make test: all suites passed"
 
-test-rust: ## Rust unit, rule, conformance, golden and header-drift tests
-	$(CARGO) test --workspace --exclude kassen-python --exclude kassen-server
+test-rust: ## Rust unit, rule, conformance, golden and header-drift tests, and the game server's suite on SQLite
+	$(CARGO) test $(RUST_PACKAGES)
 
-test-server: ## the game server (docs/server.md) against SQLite, then against a throwaway PostgreSQL cluster (installs postgresql if missing)
-	$(CARGO) test -p kassen-server
+test-server: ## the game server's suite (docs/server.md) against a throwaway PostgreSQL cluster (installs postgresql if missing); `make test-rust` runs it on SQLite
 	bash server/tests/postgres.sh
 
 serve: ## run the online game server on 127.0.0.1:8080 with the SQLite file kassen-server.db (docs/server.md)
@@ -35,23 +43,23 @@ load: ## load benchmark of the game server: 1,000 concurrent games, 2,000 WebSoc
 	bash bench/load.sh
 
 test-c: ## C tests against include/kassen.h with ASan/UBSan
-	$(CARGO) build -p kassen-ffi
+	$(CARGO) build $(RUST_PACKAGES) --lib --tests
 	bash tests/c/run.sh $(CARGO_TARGET_DIR)/debug
 
 test-valgrind: ## the C tests under valgrind memcheck (fails on any leak or invalid access)
-	$(CARGO) build -p kassen-ffi
+	$(CARGO) build $(RUST_PACKAGES) --lib --tests
 	bash tests/c/valgrind.sh $(CARGO_TARGET_DIR)/debug
 
 test-cpp: ## C++ tests of include/kassen.hpp and examples/cpp with ASan/UBSan
-	$(CARGO) build -p kassen-ffi
+	$(CARGO) build $(RUST_PACKAGES) --lib --tests
 	bash tests/cpp/run.sh $(CARGO_TARGET_DIR)/debug
 
 test-csharp: ## C# binding (bindings/csharp) tests and examples/csharp under Mono (installs Mono if missing)
-	$(CARGO) build -p kassen-ffi
+	$(CARGO) build $(RUST_PACKAGES) --lib --tests
 	bash tests/csharp/run.sh $(CARGO_TARGET_DIR)/debug
 
 test-install: ## install the C library into a temp prefix; build the C and C++ examples with pkg-config and CMake
-	$(CARGO) build -p kassen-ffi
+	$(CARGO) build $(RUST_PACKAGES) --lib --tests
 	bash tests/install/run.sh $(CARGO_TARGET_DIR)/debug
 
 test-pip: ## pip install ./python, and pip wheel from the sdist, into fresh venvs (CPython 3.12, 3.13); pytest subset (not in make test: minutes of builds)

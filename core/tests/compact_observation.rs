@@ -3,7 +3,7 @@
 //! (the checks of `testing::compact`, also part of the conformance suite, run here on their own).
 
 use kassen_core::testing::compact::{check_apart, check_twin, Complete};
-use kassen_core::testing::random_playout;
+use kassen_core::testing::{on_every_core, random_playout};
 use kassen_core::{covered_configs, games, load_game};
 
 #[test]
@@ -21,38 +21,37 @@ fn compact_observations_are_small() {
 
 #[test]
 fn compact_observations_are_complete_and_secret_along_random_games() {
-    for (id, _) in games() {
-        for cfg in covered_configs(id) {
-            let game = load_game(id, Some(&cfg)).unwrap();
-            let players = game.num_players() as i32;
-            let mut complete = Complete::default();
-            for seed in [11, 12] {
-                let (_, actions) = random_playout(&*game, seed);
-                let mut s = game.new_initial_state(seed);
-                for (step, &a) in actions.iter().enumerate() {
-                    complete.check(&s, players, step).unwrap_or_else(|e| panic!("{id} {cfg} seed {seed}: {e}"));
-                    // Siblings: the states after this step's action and after up to three other
-                    // legal actions (near states, where a missing fact shows).
-                    let child = |b| {
-                        let mut c = s.clone();
-                        c.apply_in_place(b).unwrap();
-                        c
-                    };
-                    let played = child(a);
-                    for b in s.legal_actions().into_iter().filter(|&b| b != a).step_by(5).take(3) {
-                        check_apart(&played, &child(b), players)
-                            .unwrap_or_else(|e| panic!("{id} {cfg} seed {seed} step {step}, {a} or {b}: {e}"));
-                    }
-                    if step % 7 == 3 {
-                        for p in -1..players {
-                            check_twin(&s, p, seed ^ step as u64).unwrap_or_else(|e| panic!("{id} {cfg} seed {seed} step {step}: {e}"));
-                        }
-                    }
-                    s = played;
+    let cases: Vec<_> = games().into_iter().flat_map(|(id, _)| covered_configs(id).into_iter().map(move |cfg| (id, cfg))).collect();
+    on_every_core(&cases, |(id, cfg)| {
+        let game = load_game(id, Some(cfg)).unwrap();
+        let players = game.num_players() as i32;
+        let mut complete = Complete::default();
+        for seed in [11, 12] {
+            let (_, actions) = random_playout(&*game, seed);
+            let mut s = game.new_initial_state(seed);
+            for (step, &a) in actions.iter().enumerate() {
+                complete.check(&s, players, step).unwrap_or_else(|e| panic!("{id} {cfg} seed {seed}: {e}"));
+                // Siblings: the states after this step's action and after up to three other
+                // legal actions (near states, where a missing fact shows).
+                let child = |b| {
+                    let mut c = s.clone();
+                    c.apply_in_place(b).unwrap();
+                    c
+                };
+                let played = child(a);
+                for b in s.legal_actions().into_iter().filter(|&b| b != a).step_by(5).take(3) {
+                    check_apart(&played, &child(b), players)
+                        .unwrap_or_else(|e| panic!("{id} {cfg} seed {seed} step {step}, {a} or {b}: {e}"));
                 }
+                if step % 7 == 3 {
+                    for p in -1..players {
+                        check_twin(&s, p, seed ^ step as u64).unwrap_or_else(|e| panic!("{id} {cfg} seed {seed} step {step}: {e}"));
+                    }
+                }
+                s = played;
             }
         }
-    }
+    });
 }
 
 /// The field table of a game's compact observation, as `docs/observations/<id>.md` shows it.

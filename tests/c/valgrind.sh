@@ -24,23 +24,42 @@ mkdir -p "$out"
 cc="${CC:-cc}"
 export KASSEN_C_SEEDS="${KASSEN_C_SEEDS:-1}"
 export KASSEN_C_FUZZ="${KASSEN_C_FUZZ:-3000}"
-status=0
-passed=0
-failed=0
+# Every program is compiled first, then they run under valgrind on every core at once (each
+# is single-threaded and valgrind slows it down tens of times); the reports come in order.
+names=()
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
     "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -I"$root/include" "-DKASSEN_REPO=\"$root\"" -o "$out/$name" "$src" \
         "$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl
-    echo "== valgrind $name"
-    if valgrind -q --error-exitcode=99 --suppressions="$root/tests/c/valgrind.supp" --leak-check=full --show-leak-kinds=definite,indirect,possible \
+    names+=("$name")
+done
+memcheck() {
+    local name="$1" code=0
+    valgrind -q --error-exitcode=99 --suppressions="$root/tests/c/valgrind.supp" --leak-check=full --show-leak-kinds=definite,indirect,possible \
         --errors-for-leak-kinds=definite,indirect,possible --track-origins=no \
-        "$out/$name" >"$out/$name.log" 2>"$out/$name.valgrind"; then
+        "$out/$name" >"$out/$name.log" 2>"$out/$name.valgrind" || code=$?
+    echo "$code" >"$out/$name.exit"
+}
+cores="$(nproc 2>/dev/null || echo 2)"
+for name in "${names[@]}"; do
+    rm -f "$out/$name.exit"
+    while [ "$(jobs -rp | wc -l)" -ge "$cores" ]; do wait -n || true; done
+    memcheck "$name" &
+done
+wait
+status=0
+passed=0
+failed=0
+for name in "${names[@]}"; do
+    echo "== valgrind $name"
+    code="$(cat "$out/$name.exit" 2>/dev/null || echo "none")"
+    if [ "$code" = 0 ]; then
         passed=$((passed + 1))
         tail -n 1 "$out/$name.log"
     else
         failed=$((failed + 1))
         status=1
-        echo "valgrind: $name failed (exit $?); its report:" >&2
+        echo "valgrind: $name failed (exit $code); its report:" >&2
         grep -v "^[a-z_]*: .* player actions$" "$out/$name.valgrind" | tail -n 60 >&2
     fi
 done

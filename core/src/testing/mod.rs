@@ -32,12 +32,14 @@ pub mod compact;
 mod info_state;
 mod metadata;
 pub mod named;
+mod parallel;
 #[cfg(test)]
 pub(crate) mod positions;
 pub mod schema;
 mod soak;
 mod text;
 mod variants;
+pub use parallel::on_every_core;
 pub use soak::{soak, SoakReport};
 
 /// What the suite exercised.

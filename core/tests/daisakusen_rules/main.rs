@@ -46,15 +46,15 @@ fn conformance_every_covered_config() {
     let configs = kassen_core::covered_configs("sekigahara_daisakusen");
     // The default config (one rules variant, two seats) and its explicit_chance twin.
     assert_eq!(configs.len(), 2);
-    for cfg in configs {
-        let game = kassen_core::load_game("sekigahara_daisakusen", Some(&cfg)).unwrap();
+    kassen_core::testing::on_every_core(&configs, |cfg| {
+        let game = kassen_core::load_game("sekigahara_daisakusen", Some(cfg)).unwrap();
         let report = game.conformance(&[1, 2]).unwrap_or_else(|e| panic!("{cfg}: {e}"));
         assert_eq!(report.games, 2);
         assert!(report.illegal_actions_rejected > 0 && report.legal_actions_applied > 0);
         // No hidden past: determinizations replay the same history (only the future deck
         // order and dice differ under the fresh seed).
         assert_eq!(report.hidden_variants, 0);
-    }
+    });
 }
 
 #[test]

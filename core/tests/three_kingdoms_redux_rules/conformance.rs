@@ -31,11 +31,11 @@ fn conformance_suite_every_covered_config() {
         e.insert("explicit_chance".into(), Value::Bool(true));
         configs.push(Value::Object(e));
     }
-    for cfg in configs {
-        let g = kassen_core::load_game(Tkr::ID, Some(&cfg)).unwrap();
+    kassen_core::testing::on_every_core(&configs, |cfg| {
+        let g = kassen_core::load_game(Tkr::ID, Some(cfg)).unwrap();
         let seeds: &[u64] = if cfg.as_object().is_some_and(|m| m.len() <= 1) { &[1, 2] } else { &[3] };
         let report = g.conformance(seeds).unwrap_or_else(|e| panic!("{cfg}: {e}"));
         assert_eq!(report.games as usize, seeds.len());
         assert!(report.hidden_variants > 0, "{cfg}: determinizations never varied");
-    }
+    });
 }
