@@ -21,15 +21,19 @@ async fn everything(c: &common::Client, id: &str, token: Option<&str>) -> Value 
     ws.next_of("events").await
 }
 
-/// A stream of game `id`; its opening request is tried again while it times out.
+/// A stream of game `id`; its opening request is tried again while it times out (under the
+/// 1 ms request timeout an opening that waits on the database is cut), with a pause between
+/// tries so that a busy moment of the machine passes, for up to a minute.
 async fn connect(c: &common::Client, id: &str, hello: Value) -> Ws {
-    for _ in 0..200 {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
         if let Ok((mut stream, _)) = tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", c.addr)).await {
             stream.send(Message::Text(hello.to_string().into())).await.unwrap();
             return Ws { stream };
         }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
-    panic!("no stream of game {id}");
+    panic!("no stream of game {id} in a minute of tries");
 }
 
 /// Waits on the seat's stream for the position after `step` (which `seen` may be already).
