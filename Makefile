@@ -3,17 +3,18 @@ SHELL := /bin/bash
 CARGO ?= cargo
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 
-.PHONY: help demo arena test test-rust test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-browser-online test-pip test-ray wheel install bench soak train-example header golden lint clean serve test-server load
+.PHONY: help demo arena test test-rust c-library test-c test-valgrind test-cpp test-csharp test-install test-python test-browser test-browser-online test-pip test-ray wheel install bench soak train-example header golden lint clean serve test-server load
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
 
-# The Rust packages every cargo build of `make demo` and `make test` selects, with their tests:
-# cargo resolves a dependency's features from the selected packages (dev-dependencies
-# included when tests are built), so one selection compiles each crate once, where a build of
-# `-p kassen-ffi` or `-p kassen-server` alone would compile kassen-core and most dependencies
-# again (two to nine minutes each on two cores). The Python module is built by maturin (below).
-RUST_PACKAGES := --workspace --exclude kassen-python
+# The Rust packages every cargo build of `make demo` and `make test` selects, with their tests
+# (tests/rust-packages, which the scripts of the server's suites read too): cargo resolves a
+# dependency's features from the selected packages (dev-dependencies included when tests are
+# built), so one selection compiles each crate once, where a build of `-p kassen-ffi` or
+# `-p kassen-server` alone would compile kassen-core and most dependencies again (two to nine
+# minutes each on two cores). The Python module is built by maturin (below).
+RUST_PACKAGES := $(shell cat $(CURDIR)/tests/rust-packages)
 export KASSEN_RUST_PACKAGES := $(RUST_PACKAGES)
 
 # One cargo build of everything Rust (the engine, the C library, the game server, the tests and
@@ -42,24 +43,24 @@ serve: ## run the online game server on 127.0.0.1:8080 with the SQLite file kass
 load: ## load benchmark of the game server: 1,000 concurrent games, 2,000 WebSocket clients, 60 s on SQLite and on PostgreSQL (release); bench-results/load.json
 	bash bench/load.sh
 
-test-c: ## C tests against include/kassen.h with ASan/UBSan
+# The C library (target/debug/libkassen.so and .a) from the same build as the Rust tests: after
+# `make test-rust` or `make demo` nothing compiles again.
+c-library:
 	$(CARGO) build $(RUST_PACKAGES) --lib --tests
+
+test-c: c-library ## C tests against include/kassen.h with ASan/UBSan
 	bash tests/c/run.sh $(CARGO_TARGET_DIR)/debug
 
-test-valgrind: ## the C tests under valgrind memcheck (fails on any leak or invalid access)
-	$(CARGO) build $(RUST_PACKAGES) --lib --tests
+test-valgrind: c-library ## the C tests under valgrind memcheck (fails on any leak or invalid access)
 	bash tests/c/valgrind.sh $(CARGO_TARGET_DIR)/debug
 
-test-cpp: ## C++ tests of include/kassen.hpp and examples/cpp with ASan/UBSan
-	$(CARGO) build $(RUST_PACKAGES) --lib --tests
+test-cpp: c-library ## C++ tests of include/kassen.hpp and examples/cpp with ASan/UBSan
 	bash tests/cpp/run.sh $(CARGO_TARGET_DIR)/debug
 
-test-csharp: ## C# binding (bindings/csharp) tests and examples/csharp under Mono (installs Mono if missing)
-	$(CARGO) build $(RUST_PACKAGES) --lib --tests
+test-csharp: c-library ## C# binding (bindings/csharp) tests and examples/csharp under Mono (installs Mono if missing)
 	bash tests/csharp/run.sh $(CARGO_TARGET_DIR)/debug
 
-test-install: ## install the C library into a temp prefix; build the C and C++ examples with pkg-config and CMake
-	$(CARGO) build $(RUST_PACKAGES) --lib --tests
+test-install: c-library ## install the C library into a temp prefix; build the C and C++ examples with pkg-config and CMake
 	bash tests/install/run.sh $(CARGO_TARGET_DIR)/debug
 
 test-pip: ## pip install ./python, and pip wheel from the sdist, into fresh venvs (CPython 3.12, 3.13); pytest subset (not in make test: minutes of builds)
@@ -82,7 +83,7 @@ install: ## install the C library (release) into PREFIX: headers, libkassen.a/.s
 	bash ffi/install/install.sh $(PREFIX) $(CARGO_TARGET_DIR)/release
 
 test-ray: ## the Ray rollout workers on a local Ray cluster (installs ray, ~80 MB, into the test venv; not in make test)
-	KASSEN_EXTRA_PIP=ray bash python/tests/run.sh test_ray_rollouts.py
+	KASSEN_EXTRA_PIP=ray KASSEN_PYTEST_WORKERS=0 bash python/tests/run.sh test_ray_rollouts.py
 
 bench: ## random-playout benchmarks in Rust, C and Python (release); writes bench-results/
 	bash bench/run.sh

@@ -9,8 +9,9 @@
 # Works from a clean checkout; exits non-zero on any failure, including "no tests ran".
 # KASSEN_VENV overrides the virtualenv, KASSEN_VENV2 the second one (default .venv-py39),
 # KASSEN_PYTHON2 the second interpreter, CARGO_TARGET_DIR the build directory, KASSEN_EXTRA_PIP
-# names more packages to install (`make test-ray`: ray). Arguments go to pytest in both runs;
-# without paths among them pytest collects this directory.
+# names more packages to install (`make test-ray`: ray), KASSEN_PYTEST_WORKERS the number of
+# pytest-xdist workers (default: one per core). Arguments go to pytest in both runs; without
+# paths among them pytest collects this directory.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -32,7 +33,7 @@ PY="$VENV/bin/python"
 # (on an older one those tests are skipped).
 AGENT_PIP=""
 if "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then AGENT_PIP="mcp textarena"; fi
-"$PY" -m pip install -q --disable-pip-version-check maturin pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema open_spiel \
+"$PY" -m pip install -q --disable-pip-version-check maturin pytest pytest-xdist numpy mypy gymnasium pettingzoo hypothesis jsonschema open_spiel \
     resvg-py pillow $AGENT_PIP \
     ${KASSEN_EXTRA_PIP:-}
 
@@ -54,13 +55,18 @@ case "$(basename "$wheel")" in
 esac
 "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 
+# pytest-xdist's worker processes: one per core by default (the suite is a long tail of short
+# tests, most of them on one core: 178 s on one worker, 94 s on two on a 2-core machine);
+# KASSEN_PYTEST_WORKERS=0 runs every test in the pytest process itself.
+WORKERS="${KASSEN_PYTEST_WORKERS:-auto}"
+
 # Runs pytest with interpreter $1 from outside python/, so `import kassen` finds the installed
 # package, not py_src/.
 run_suite() {
     local py="$1"; shift
     echo "run.sh: pytest with $("$py" --version) in $(dirname "$(dirname "$py")")"
     local status=0
-    (cd "$ROOT/python/tests" && "$py" -m pytest -q -p no:cacheprovider "$@") || status=$?
+    (cd "$ROOT/python/tests" && "$py" -m pytest -q -p no:cacheprovider -n "$WORKERS" "$@") || status=$?
     if [ "$status" -eq 5 ]; then
         echo "run.sh: pytest collected no tests" >&2
         return 1
@@ -85,7 +91,7 @@ if [ ! -x "$VENV2/bin/python" ]; then
     echo "run.sh: creating $VENV2 with $("$PY2" --version)"
     "$PY2" -m venv "$VENV2"
 fi
-"$VENV2/bin/python" -m pip install -q --disable-pip-version-check pytest numpy mypy gymnasium pettingzoo hypothesis jsonschema
+"$VENV2/bin/python" -m pip install -q --disable-pip-version-check pytest pytest-xdist numpy mypy gymnasium pettingzoo hypothesis jsonschema
 "$VENV2/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 read -r -a second_tests <<<"${KASSEN_PYTHON2_TESTS:-test_api.py test_errors.py test_state.py test_stubs.py test_envs.py test_readme.py test_golden.py}"
 run_suite "$VENV2/bin/python" "$@" "${second_tests[@]}"

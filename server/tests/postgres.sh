@@ -4,12 +4,12 @@
 # processes on one database) included.
 #
 # The test programs come from a cargo build of the packages `make test` selects
-# (KASSEN_RUST_PACKAGES, default `--workspace --exclude kassen-python`), so after `make
-# test-rust` nothing compiles again; every program of the kassen-server package runs.
+# (KASSEN_RUST_PACKAGES, default: tests/rust-packages), so after `make test-rust` nothing
+# compiles again; every program of the kassen-server package runs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CARGO=${CARGO:-cargo}
-read -r -a packages <<<"${KASSEN_RUST_PACKAGES:---workspace --exclude kassen-python}"
+read -r -a packages <<<"${KASSEN_RUST_PACKAGES:-$(cat tests/rust-packages)}"
 mapfile -t programs < <("$CARGO" test "${packages[@]}" --no-run --message-format=json-render-diagnostics |
     python3 -c '
 import json, sys

@@ -21,10 +21,10 @@ if ! "$VENV/bin/python" -c "import pytest" >/dev/null 2>&1; then
     fi
 fi
 
-# The packages `make test` builds (KASSEN_RUST_PACKAGES), with their tests: after `make
-# test-rust` nothing compiles again.
+# The packages `make test` builds (KASSEN_RUST_PACKAGES, default: tests/rust-packages), with
+# their tests: after `make test-rust` nothing compiles again.
 echo "browser/online.sh: building kassen-server"
-read -r -a packages <<<"${KASSEN_RUST_PACKAGES:---workspace --exclude kassen-python}"
+read -r -a packages <<<"${KASSEN_RUST_PACKAGES:-$(cat "$ROOT/tests/rust-packages")}"
 (cd "$ROOT" && "${CARGO:-cargo}" build -q "${packages[@]}" --bins --tests)
 
 export KASSEN_SERVER_BIN="$TARGET/debug/kassen-server"
