@@ -105,8 +105,11 @@ def browser():
     b.quit()
     if METRICS:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        (ARTIFACTS / "browser-metrics.json").write_text(json.dumps(METRICS, indent=1, sort_keys=True))
-        print(f"metrics in {ARTIFACTS / 'browser-metrics.json'}")
+        # Under pytest-xdist each worker holds the games it played; run.sh merges the parts.
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        path = ARTIFACTS / (f"browser-metrics.{worker}.json" if worker else "browser-metrics.json")
+        path.write_text(json.dumps(METRICS, indent=1, sort_keys=True))
+        print(f"metrics in {path}")
 
 
 def screenshot(browser: Browser, name: str) -> int:
