@@ -81,11 +81,7 @@ fn tokugawa_value(g: &Sekigahara, s: &State) -> f64 {
             }
         }
     }
-    let mut hand = [0.0f64; 2];
-    for (c, &n) in s.hand.iter().enumerate() {
-        hand[d.cards[c].side as usize] += n as f64;
-    }
-    let cards = hand[TOKUGAWA as usize] - hand[ISHIDA as usize];
+    let cards = s.hand_size(g, TOKUGAWA) as f64 - s.hand_size(g, ISHIDA) as f64;
     let x = margin * (0.04 + 0.12 * progress) + 2.0 * strength + 0.4 * danger + CARD_WEIGHT * cards;
     x.tanh()
 }
