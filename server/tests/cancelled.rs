@@ -6,12 +6,10 @@
 mod common;
 
 use common::{fresh_database, Server, Ws};
-use futures_util::SinkExt;
 use kassen_core::rng::Rng;
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
 
 /// The first `events` message of a new connection of the seat with `token` (None: spectator)
 /// from event 0: every event of the seat, the step, the seat to act, its legal moves and the
@@ -27,9 +25,8 @@ async fn everything(c: &common::Client, id: &str, token: Option<&str>) -> Value 
 async fn connect(c: &common::Client, id: &str, hello: Value) -> Ws {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while std::time::Instant::now() < deadline {
-        if let Ok((mut stream, _)) = tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", c.addr)).await {
-            stream.send(Message::Text(hello.to_string().into())).await.unwrap();
-            return Ws { stream };
+        if let Some(ws) = c.try_ws(id, hello.clone()).await {
+            return ws;
         }
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }

@@ -195,10 +195,14 @@ impl Client {
     }
 
     pub async fn ws(&self, id: &str, hello: Value) -> Ws {
-        let (mut stream, _) =
-            tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", self.addr)).await.expect("websocket connect");
+        self.try_ws(id, hello).await.expect("websocket connect")
+    }
+
+    /// A stream of game `id` with `hello` sent, or None when its opening request failed.
+    pub async fn try_ws(&self, id: &str, hello: Value) -> Option<Ws> {
+        let (mut stream, _) = tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", self.addr)).await.ok()?;
         stream.send(Message::Text(hello.to_string().into())).await.unwrap();
-        Ws { stream }
+        Some(Ws { stream })
     }
 }
 
