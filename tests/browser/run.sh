@@ -18,23 +18,7 @@ fi
 
 # One pytest-xdist worker (its own Chromium) per core: the games wait on the page more than
 # they compute (256 s on one worker, 110 s on two on a 2-core machine). The workers' metrics
-# are merged into browser-metrics.json when they are done.
+# are merged into browser-metrics.json when they are done (conftest.py).
 "$VENV/bin/python" -c "import xdist" >/dev/null 2>&1 ||
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check pytest-xdist
-rm -f "$KASSEN_BROWSER_ARTIFACTS"/browser-metrics*.json
-merge_metrics() {
-    "$VENV/bin/python" - "$KASSEN_BROWSER_ARTIFACTS" <<'PY'
-import json, pathlib, sys
-d = pathlib.Path(sys.argv[1])
-parts = sorted(d.glob("browser-metrics.*.json"))
-if parts:
-    merged = {}
-    for p in parts:
-        merged.update(json.loads(p.read_text()))
-        p.unlink()
-    (d / "browser-metrics.json").write_text(json.dumps(merged, indent=1, sort_keys=True))
-    print(f"browser/run.sh: metrics of {len(merged)} games in {d / 'browser-metrics.json'}")
-PY
-}
-trap merge_metrics EXIT
 run_pytest run.sh test_play.py -n "${KASSEN_PYTEST_WORKERS:-auto}" "$@"

@@ -105,7 +105,7 @@ def browser():
     b.quit()
     if METRICS:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        # Under pytest-xdist each worker holds the games it played; run.sh merges the parts.
+        # Under pytest-xdist each worker holds the games it played; conftest.py merges the parts.
         worker = os.environ.get("PYTEST_XDIST_WORKER")
         path = ARTIFACTS / (f"browser-metrics.{worker}.json" if worker else "browser-metrics.json")
         path.write_text(json.dumps(METRICS, indent=1, sort_keys=True))
