@@ -5,12 +5,10 @@ clears old parts before the run and merges the parts into ``browser-metrics.json
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
-ARTIFACTS = Path(os.environ.get("KASSEN_BROWSER_ARTIFACTS", Path(__file__).resolve().parents[2] / "target" / "browser-artifacts"))
+from paths import ARTIFACTS
 
 
 def _controller(session: pytest.Session) -> bool:

@@ -36,10 +36,9 @@ from typing import Any, Optional
 
 import pytest
 
+from paths import ARTIFACTS, ROOT
 from webdriver import Browser, WebDriverError, free_port
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(os.environ.get("KASSEN_BROWSER_ARTIFACTS", ROOT / "target" / "browser-artifacts"))
 SERVER_BIN = Path(os.environ.get("KASSEN_SERVER_BIN", ROOT / "target" / "debug" / "kassen-server"))
 WEB = Path(os.environ.get("KASSEN_WEB", ROOT / "web"))
 SIZES = [(1280, 800), (1024, 768)]

@@ -32,7 +32,6 @@ import random
 import re
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,6 +40,7 @@ import kassen
 from kassen.bots import bot_specs
 from kassen.play import Session, make_server
 from kassen.replay import replay_data
+from paths import ARTIFACTS
 from webdriver import Browser, WebDriverError
 
 #: Configs that end quickly (関ヶ原大作戦 has no end turn of its own).
@@ -50,8 +50,6 @@ MAX_CLICKS = 1500
 BOT = "ismcts:easy@20ms"
 BOT_MS = 20
 DOM_EVERY = 10
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(os.environ.get("KASSEN_BROWSER_ARTIFACTS", ROOT / "target" / "browser-artifacts"))
 WORD = "A-Za-z0-9_"
 #: Replay sizes and open times, written at the end of the module (no timing asserts).
 METRICS: dict[str, Any] = {}
