@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Compiles and runs the C tests (tests/c/test_*.c) and the C example (examples/c/play.c)
-# against include/kassen.h and the static library, with AddressSanitizer and UBSan; then
-# test_search_race.c under ThreadSanitizer (tsan.sh) and refused_threads.c in a process whose
-# thread starts the system refuses.
+# Compiles and runs the C tests (tests/c/test_*.c) against include/kassen.h and the shared
+# library, and the C example (examples/c/play.c) against the static one, with AddressSanitizer
+# and UBSan; then test_search_race.c under ThreadSanitizer (tsan.sh, static) and
+# refused_threads.c in a process whose thread starts the system refuses.
 #
 # Usage: bash tests/c/run.sh [TARGET_DIR]   (default: target/debug; build it first with
 #        `cargo build -p kassen-ffi`). Exits non-zero if anything fails; the last line is
@@ -12,6 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$root/tests/run_program.sh"
 target="$(build_dir "${1:-}" libkassen.a)" || exit 2
+build_dir "$target" libkassen.so >/dev/null || exit 2
 lib="$target/libkassen.a"
 
 cc="${CC:-cc}"
@@ -22,6 +23,12 @@ cflags=(-std=c11 -Wall -Wextra -Werror -pedantic -g
         -I"$root/include" "-DKASSEN_REPO=\"$root\"")
 # What `cargo rustc -- --print native-static-libs` lists for this target (Linux).
 libs=("$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl)
+# The test programs link the shared library (found at run time through their RUNPATH): a
+# program linked with the static one carries the whole library and its line tables, about 33 MB
+# each in a debug build, where the shared one is linked once; the sanitizers instrument the C
+# side and intercept the allocator either way. The static library is linked by the example
+# below, by tsan.sh and by the install tests (pkg-config and CMake, static and shared).
+shared=(-L"$target" -lkassen "-Wl,-rpath,$target")
 
 # Leak detection stays on: the library frees everything it hands out, and its only
 # long-lived allocation (the thread-local last-error string) is reachable from TLS, which
@@ -34,7 +41,7 @@ failed=0
 status=0
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
-    "$cc" "${cflags[@]}" -o "$out/$name" "$src" "${libs[@]}"
+    "$cc" "${cflags[@]}" -o "$out/$name" "$src" "${shared[@]}"
     run_program "$name" "$out" "$out/$name"
 done
 
@@ -46,7 +53,7 @@ run_program "test_search_race under ThreadSanitizer" "$out" bash "$root/tests/c/
 # KASSEN_STATUS_THREADS_UNAVAILABLE and nothing reaches stderr (no panic message, no
 # backtrace). Without sanitizers: they need more address space than the limit.
 "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -I"$root/include" -o "$out/refused_threads" \
-    "$root/tests/c/refused_threads.c" "${libs[@]}"
+    "$root/tests/c/refused_threads.c" "${shared[@]}"
 run_program refused_threads "$out" bash -c 'ulimit -v 16777216 && RUST_MIN_STACK=68719476736 RUST_BACKTRACE=1 exec "$0"' \
     "$out/refused_threads"
 if [[ -s "$out/refused_threads.stderr" ]]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the C test programs (tests/c/test_*.c) under valgrind's memcheck, built without the
-# sanitizers (they do not mix with valgrind), against the static library. Fails on any
+# sanitizers (they do not mix with valgrind), against the shared library (as tests/c/run.sh
+# links them: one copy of the library on disk, not one per program). Fails on any
 # definite, indirect or possible leak and on any invalid read or write.
 #
 # Usage: bash tests/c/valgrind.sh [TARGET_DIR]   (default: target/debug; build it first with
@@ -12,7 +13,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 target="${1:-target/debug}"
 case "$target" in /*) ;; *) target="$root/$target" ;; esac
-lib="$target/libkassen.a"
+lib="$target/libkassen.so"
 [[ -f "$lib" ]] || { echo "valgrind.sh: $lib not found; run 'cargo build -p kassen-ffi' first" >&2; exit 2; }
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "valgrind.sh: installing valgrind"
@@ -30,7 +31,7 @@ names=()
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
     "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -I"$root/include" "-DKASSEN_REPO=\"$root\"" -o "$out/$name" "$src" \
-        "$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl
+        -L"$target" -lkassen "-Wl,-rpath,$target"
     names+=("$name")
 done
 memcheck() {
