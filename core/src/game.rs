@@ -368,6 +368,15 @@ pub trait Game: Send + Sync + Sized + 'static {
         u32::MAX
     }
 
+    /// UCB1's exploration constant for this game's search (rewards scaled to `[0, 1]`), used
+    /// when the search's parameters do not set one (the levels do not). The default suits
+    /// returns and estimates spread over the whole range; a game whose estimates differ little
+    /// from move to move explores less, or its search spreads a larger budget evenly instead
+    /// of deepening the best lines.
+    fn search_exploration(&self) -> f64 {
+        crate::bots::ismcts::DEFAULT_EXPLORATION
+    }
+
     /// Consistency checks on a deserialized state (beyond replaying its history).
     fn validate(&self, _s: &Self::State) -> Result<(), String> {
         Ok(())

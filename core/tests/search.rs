@@ -98,6 +98,26 @@ fn parameters_are_checked() {
 }
 
 #[test]
+fn a_search_that_leaves_exploration_unset_uses_the_games_constant() {
+    use kassen_core::bots::ismcts::DEFAULT_EXPLORATION;
+    let visits = |d: &Decision| d.candidates.iter().map(|c| c.visits).collect::<Vec<_>>();
+    for (id, _) in games() {
+        let s = &decisions(id, 3, 7, 1)[0];
+        let with = |c: Option<f64>| timeless(analyze(s, &SearchParams { exploration: c, ..budget(400, 1, 5) }).unwrap());
+        let unset = with(None);
+        assert_eq!(Level::Normal.params(1).exploration, None, "the levels take the game's constant");
+        assert_eq!(SearchParams::from_json(&serde_json::json!({"exploration": 0.5}), 1).unwrap().exploration, Some(0.5));
+        if id == "sekigahara_daisakusen" {
+            // Its estimates differ by hundredths between moves: it asks for 0.25 (bot::EXPLORATION).
+            assert_eq!(unset, with(Some(0.25)), "{id}");
+            assert_ne!(visits(&unset), visits(&with(Some(DEFAULT_EXPLORATION))), "{id}: the game's constant changes the search");
+        } else {
+            assert_eq!(unset, with(Some(DEFAULT_EXPLORATION)), "{id}");
+        }
+    }
+}
+
+#[test]
 fn a_background_search_is_polled_stopped_and_dropped() {
     let s = &decisions("samurai", 2, 5, 1)[0];
     let params = SearchParams { iterations: None, time: Some(std::time::Duration::from_secs(600)), threads: 2, ..Level::Hard.params(3) };

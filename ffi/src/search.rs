@@ -138,7 +138,8 @@ fn start(state: &kassen_state, params: &str, seed: u64, out: *mut *mut kassen_se
 /// `{"level": "easy" | "normal" | "hard"}` (the level's budget; see `kassen_bots_json`),
 /// overridden by any of `"iterations"` (null: none; at most 1,000,000,000), `"time_ms"`
 /// (null: none; at most 86,400,000, 24 h), `"threads"`, `"determinizations"`,
-/// `"exploration"`, `"max_nodes"` (the most tree nodes over all threads, 1 to 1,000,000,000;
+/// `"exploration"` (UCB1's constant; by default the game's own, 0.7 in most games),
+/// `"max_nodes"` (the most tree nodes over all threads, 1 to 1,000,000,000;
 /// default 1,000,000, about 80 MB), `"explain"` (true or false, default true: each
 /// candidate's line and reason, see `kassen_search_result_json`). A tree at its node budget
 /// stops growing and the search goes on within it; the decision's `"nodes"` and `"tree_full"` say so. A search without an

@@ -252,7 +252,8 @@ fn param_value(key: &str, v: &Bound<'_, PyAny>) -> Result<Value> {
 /// Searches the player to act in `state` with IS-MCTS and returns the decision as a dict
 /// (blocking; the GIL is released). `params`: `{"level": "easy"|"normal"|"hard",
 /// "iterations", "time_ms", "threads", "determinizations", "exploration", "max_nodes",
-/// "explain"}` (default: normal), or the same as JSON text. Each candidate has `line` (the
+/// "explain"}` (default: normal; "exploration", UCB1's constant, by default the game's own,
+/// 0.7 in most games), or the same as JSON text. Each candidate has `line` (the
 /// seat's own moves the search expects after it in the same turn) and `reason` (a short text
 /// from the game's event sentences of the candidate and its line, told on determinizations of
 /// what the seat knows), unless `"explain": False`.

@@ -18,7 +18,8 @@ namespace Kassen
         /// <summary>Starts searching for the player to act in `state`. `paramsJson` (null or
         /// "": the normal level) is {"level": "easy" | "normal" | "hard"} overridden by any of
         /// "iterations", "time_ms" (null: no limit), "threads", "determinizations",
-        /// "exploration", "max_nodes" (the tree's node budget), "explain" (default true: each
+        /// "exploration" (UCB1's constant; by default the game's own, 0.7 in most games),
+        /// "max_nodes" (the tree's node budget), "explain" (default true: each
         /// candidate's line and reason). Bad parameters throw code 101
         /// (KASSEN_STATUS_INVALID_CONFIG), a budget above its cap (10^9 iterations, 24 h,
         /// 10^9 nodes) code 102, a finished game code 203, a thread the system refuses code

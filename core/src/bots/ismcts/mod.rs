@@ -60,6 +60,10 @@ pub const MAX_NODES: u64 = 1_000_000_000;
 /// and then goes on within it.
 pub const DEFAULT_MAX_NODES: u64 = 1_000_000;
 
+/// UCB1's exploration constant of a search whose parameters leave it unset, in a game that
+/// does not ask for another ([`crate::game::Game::search_exploration`]).
+pub const DEFAULT_EXPLORATION: f64 = 0.7;
+
 /// The budgets and knobs of one search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
@@ -73,8 +77,10 @@ pub struct SearchParams {
     /// Determinizations per thread, used in turn (at least 1; games without hidden
     /// information use one).
     pub determinizations: u32,
-    /// UCB1's exploration constant, for rewards scaled to `[0, 1]`.
-    pub exploration: f64,
+    /// UCB1's exploration constant, for rewards scaled to `[0, 1]`. `None` (the levels'):
+    /// the game's own ([`crate::game::Game::search_exploration`], [`DEFAULT_EXPLORATION`]
+    /// unless the game's evaluation asks for another).
+    pub exploration: Option<f64>,
     /// The most tree nodes of the search, over all threads (each thread's tree gets an equal
     /// share, at least its root; from 1 to [`MAX_NODES`], default [`DEFAULT_MAX_NODES`]).
     /// A tree at its share stops growing: later iterations walk the tree as it is and play
@@ -119,7 +125,7 @@ impl SearchParams {
             _ if self.max_nodes > MAX_NODES => over(format!("the node budget {} is above the largest, {MAX_NODES}", self.max_nodes)),
             _ if self.threads == 0 || self.threads > 256 => bad("threads must be from 1 to 256"),
             _ if self.determinizations == 0 || self.determinizations > 4096 => bad("determinizations must be from 1 to 4096"),
-            _ if !(self.exploration.is_finite() && self.exploration >= 0.0) => bad("exploration must be a finite number >= 0"),
+            _ if self.exploration.is_some_and(|c| !(c.is_finite() && c >= 0.0)) => bad("exploration must be a finite number >= 0"),
             _ => Ok(()),
         }
     }
@@ -129,7 +135,8 @@ impl SearchParams {
     /// The parameters a JSON object names, with `seed`: `{"level": "instant" | "easy" | "normal" | "hard"}`
     /// (the level's budget, the default `normal`) overridden by any of `"iterations"` (a
     /// number, or null for none), `"time_ms"` (a number, or null for none), `"threads"`,
-    /// `"determinizations"`, `"exploration"`, `"max_nodes"` and `"explain"` (true or false,
+    /// `"determinizations"`, `"exploration"` (by default the game's,
+    /// [`crate::game::Game::search_exploration`]), `"max_nodes"` and `"explain"` (true or false,
     /// default true: each candidate's line and reason, [`Candidate::reason`]). Unknown keys and values out of
     /// range are errors (an iteration budget, time limit or node budget above its largest is
     /// `ConfigOutOfRange`). `null` or an empty object: the `normal` level.
@@ -187,7 +194,7 @@ impl SearchParams {
             }
         }
         if let Some(x) = obj.get("exploration") {
-            p.exploration = x.as_f64().ok_or_else(|| bad("exploration must be a number".into()))?;
+            p.exploration = Some(x.as_f64().ok_or_else(|| bad("exploration must be a number".into()))?);
         }
         if let Some(x) = obj.get("explain") {
             p.explain = x.as_bool().ok_or_else(|| bad("explain must be true or false".into()))?;
@@ -309,7 +316,7 @@ impl Level {
             time: Some(Duration::from_millis(ms)),
             threads: 1,
             determinizations: 32,
-            exploration: 0.7,
+            exploration: None,
             max_nodes: DEFAULT_MAX_NODES,
             seed,
             early_stop: false,

@@ -276,7 +276,7 @@ fn search_thread<G: Game>(
     let seat = root.current_player();
     let mut rng = Rng::from_seed(seed);
     let walk = Walk {
-        exploration: params.exploration,
+        exploration: params.exploration.unwrap_or_else(|| rules.search_exploration()),
         min: info.utility.min,
         span: (info.utility.max - info.utility.min).max(f64::MIN_POSITIVE),
         max_steps: info.max_game_length.saturating_mul(2).max(1),
@@ -451,7 +451,7 @@ pub(super) fn samurai_tree(iterations: u32, max_nodes: usize) -> Tree<crate::gam
         }
         rules.apply(&mut s, legal[0], &mut Events::off());
     }
-    let walk = Walk { exploration: 0.7, min: 0.0, span: 1.0, max_steps: 10_000 };
+    let walk = Walk { exploration: super::DEFAULT_EXPLORATION, min: 0.0, span: 1.0, max_steps: 10_000 };
     let mut tree: Tree<Samurai> = Tree::new(walk, 2, max_nodes).unwrap();
     let mut rng = Rng::from_seed(1);
     for _ in 0..iterations {

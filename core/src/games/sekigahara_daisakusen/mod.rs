@@ -418,6 +418,10 @@ impl Game for Daisakusen {
         bot::PLAYOUT_DEPTH
     }
 
+    fn search_exploration(&self) -> f64 {
+        bot::EXPLORATION
+    }
+
     /// Every value in bounds and every invariant of the rules (position.rs). Nothing is
     /// hidden, so `sample_position` keeps the default (the position itself).
     fn position_names(&self) -> Option<crate::named::Conv> {
