@@ -24,14 +24,16 @@ use crate::rng::Rng;
 pub const PLAYOUT_DEPTH: u32 = 40;
 
 /// UCB1's exploration constant of this game's search ([`crate::game::Game::search_exploration`];
-/// 0.7 elsewhere). The estimates of [`east_value`] differ by hundredths between the moves of a
-/// decision, so at 0.7 the exploration term outweighed them until tens of thousands of visits:
-/// a larger budget spread evenly instead of deepening the best lines, and more search did not
-/// play better (`ismcts:16000` against `ismcts:2000`, both at 0.7: 5.5 of 16 games; 5 and 5.5
-/// of 12 with two other weightings of the evaluation). Measured with the release `duel`,
-/// seats alternated: 2,000 iterations at 0.25 against 2,000 at 0.7 scored 35 / 58 = 0.60
-/// [0.48, 0.72], at 0.1 10 / 20; `ismcts:normal` against `ismcts:2000`, both at 0.25, 13 / 20
-/// (0.51 over 40 at 0.7).
+/// 0.7 elsewhere). The estimates of [`east_value`] differ by about a hundredth between the
+/// best moves of a decision (the median gap between the best two moves' mean returns was
+/// 0.0096 over 12 decisions of random games at 4,000 iterations, whose visits spread almost
+/// evenly: 1,134 / 1,029 / 963 / 874), so at 0.7 the exploration term outweighed them far past
+/// any decision's budget: a larger budget spread evenly instead of deepening the best lines,
+/// and more search did not play better (`ismcts:16000` against `ismcts:2000`, both at 0.7: 5.5
+/// of 16 games; 5 and 5.5 of 12 with two other weightings of the evaluation). Measured with the
+/// release `duel`, seats alternated: 2,000 iterations at 0.25 against 2,000 at 0.7 scored
+/// 35 / 58 = 0.60 [0.48, 0.72], at 0.1 10 / 20; `ismcts:normal` against `ismcts:2000`, both at
+/// 0.25, 13 / 20 (0.51 over 40 at 0.7).
 pub const EXPLORATION: f64 = 0.25;
 
 /// The evaluation's argument is scaled by this before `tanh`: at 1 the estimate saturated at
