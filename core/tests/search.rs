@@ -100,13 +100,13 @@ fn parameters_are_checked() {
 #[test]
 fn a_search_that_leaves_exploration_unset_uses_the_games_constant() {
     use kassen_core::bots::ismcts::DEFAULT_EXPLORATION;
+    assert_eq!(Level::Normal.params(1).exploration, None, "the levels take the game's constant");
+    assert_eq!(SearchParams::from_json(&serde_json::json!({"exploration": 0.5}), 1).unwrap().exploration, Some(0.5));
     let visits = |d: &Decision| d.candidates.iter().map(|c| c.visits).collect::<Vec<_>>();
     for (id, _) in games() {
         let s = &decisions(id, 3, 7, 1)[0];
         let with = |c: Option<f64>| timeless(analyze(s, &SearchParams { exploration: c, ..budget(400, 1, 5) }).unwrap());
         let unset = with(None);
-        assert_eq!(Level::Normal.params(1).exploration, None, "the levels take the game's constant");
-        assert_eq!(SearchParams::from_json(&serde_json::json!({"exploration": 0.5}), 1).unwrap().exploration, Some(0.5));
         if id == "sekigahara_daisakusen" {
             // Its estimates differ by hundredths between moves: it asks for 0.25 (bot::EXPLORATION).
             assert_eq!(unset, with(Some(0.25)), "{id}");
