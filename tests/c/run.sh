@@ -13,7 +13,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$root/tests/run_program.sh"
 target="$(build_dir "${1:-}" libkassen.a)" || exit 2
 build_dir "$target" libkassen.so >/dev/null || exit 2
-lib="$target/libkassen.a"
+link_flags "$target"
 
 cc="${CC:-cc}"
 out="$target/c-tests"
@@ -21,14 +21,11 @@ mkdir -p "$out"
 cflags=(-std=c11 -Wall -Wextra -Werror -pedantic -g
         -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
         -I"$root/include" "-DKASSEN_REPO=\"$root\"")
-# What `cargo rustc -- --print native-static-libs` lists for this target (Linux).
-libs=("$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl)
 # The test programs link the shared library (found at run time through their RUNPATH): a
 # program linked with the static one carries the whole library and its line tables, about 33 MB
 # each in a debug build, where the shared one is linked once; the sanitizers instrument the C
 # side and intercept the allocator either way. The static library is linked by the example
 # below, by tsan.sh and by the install tests (pkg-config and CMake, static and shared).
-shared=(-L"$target" -lkassen "-Wl,-rpath,$target")
 
 # Leak detection stays on: the library frees everything it hands out, and its only
 # long-lived allocation (the thread-local last-error string) is reachable from TLS, which
@@ -41,7 +38,7 @@ failed=0
 status=0
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
-    "$cc" "${cflags[@]}" -o "$out/$name" "$src" "${shared[@]}"
+    "$cc" "${cflags[@]}" -o "$out/$name" "$src" "${shared_link[@]}"
     run_program "$name" "$out" "$out/$name"
 done
 
@@ -53,7 +50,7 @@ run_program "test_search_race under ThreadSanitizer" "$out" bash "$root/tests/c/
 # KASSEN_STATUS_THREADS_UNAVAILABLE and nothing reaches stderr (no panic message, no
 # backtrace). Without sanitizers: they need more address space than the limit.
 "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -I"$root/include" -o "$out/refused_threads" \
-    "$root/tests/c/refused_threads.c" "${shared[@]}"
+    "$root/tests/c/refused_threads.c" "${shared_link[@]}"
 run_program refused_threads "$out" bash -c 'ulimit -v 16777216 && RUST_MIN_STACK=68719476736 RUST_BACKTRACE=1 exec "$0"' \
     "$out/refused_threads"
 if [[ -s "$out/refused_threads.stderr" ]]; then
@@ -62,7 +59,7 @@ if [[ -s "$out/refused_threads.stderr" ]]; then
     failed=$((failed + 1))
 fi
 
-"$cc" "${cflags[@]}" -o "$out/play" "$root/examples/c/play.c" "${libs[@]}"
+"$cc" "${cflags[@]}" -o "$out/play" "$root/examples/c/play.c" "${static_link[@]}"
 example_ok examples/c/play.c "$out/play"
 
 # The plain shared-library recipe of the README: `-L <target dir> -lkassen`, run with

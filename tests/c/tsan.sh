@@ -12,6 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$root/tests/run_program.sh"
 target="$(build_dir "${1:-}" libkassen.a)" || exit 2
+link_flags "$target"
 
 # A compiler that links -fsanitize=thread: $CC, cc (GCC with libtsan) or clang, installed
 # when none is there.
@@ -29,6 +30,6 @@ out="$target/c-tests"
 mkdir -p "$out"
 "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -fsanitize=thread -fno-omit-frame-pointer \
     -I"$root/include" -o "$out/test_search_race-tsan" "$root/tests/c/test_search_race.c" \
-    "$target/libkassen.a" -lgcc_s -lutil -lrt -lpthread -lm -ldl
+    "${static_link[@]}"
 # halt_on_error: the first report fails the run (exit code 66).
 TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$root/tests/c/tsan.supp}" "$out/test_search_race-tsan"

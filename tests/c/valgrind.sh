@@ -11,10 +11,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-target="${1:-target/debug}"
-case "$target" in /*) ;; *) target="$root/$target" ;; esac
-lib="$target/libkassen.so"
-[[ -f "$lib" ]] || { echo "valgrind.sh: $lib not found; run 'cargo build -p kassen-ffi' first" >&2; exit 2; }
+source "$root/tests/run_program.sh"
+target="$(build_dir "${1:-}" libkassen.so)" || exit 2
+link_flags "$target"
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "valgrind.sh: installing valgrind"
     (apt-get update -qq && apt-get install -y -qq valgrind) >/dev/null
@@ -31,7 +30,7 @@ names=()
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
     "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -g -O1 -I"$root/include" "-DKASSEN_REPO=\"$root\"" -o "$out/$name" "$src" \
-        -L"$target" -lkassen "-Wl,-rpath,$target"
+        "${shared_link[@]}"
     names+=("$name")
 done
 memcheck() {

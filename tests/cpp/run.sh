@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$root/tests/run_program.sh"
 target="$(build_dir "${1:-}" libkassen.a)" || exit 2
-lib="$target/libkassen.a"
+link_flags "$target"
 
 cxx="${CXX:-c++}"
 out="$target/cpp-tests"
@@ -19,7 +19,6 @@ mkdir -p "$out"
 cxxflags=(-std=c++17 -Wall -Wextra -Werror -pedantic -g
           -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
           -I"$root/include" "-DKASSEN_REPO=\"$root\"")
-libs=("$lib" -lgcc_s -lutil -lrt -lpthread -lm -ldl)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
@@ -32,11 +31,11 @@ failed=0
 status=0
 for src in "$root"/tests/cpp/test_*.cpp; do
     name="$(basename "$src" .cpp)"
-    "$cxx" "${cxxflags[@]}" -o "$out/$name" "$src" "${libs[@]}"
+    "$cxx" "${cxxflags[@]}" -o "$out/$name" "$src" "${static_link[@]}"
     run_program "$name" "$out" "$out/$name" "$golden"
 done
 
-"$cxx" "${cxxflags[@]}" -o "$out/play" "$root/examples/cpp/play.cpp" "${libs[@]}"
+"$cxx" "${cxxflags[@]}" -o "$out/play" "$root/examples/cpp/play.cpp" "${static_link[@]}"
 example_ok examples/cpp/play.cpp "$out/play"
 
 # Every C++ file of the repository compiles with -Wall -Wextra -Werror -pedantic (C++17).
