@@ -21,12 +21,6 @@ mkdir -p "$out"
 cflags=(-std=c11 -Wall -Wextra -Werror -pedantic -g
         -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
         -I"$root/include" "-DKASSEN_REPO=\"$root\"")
-# The test programs link the shared library (found at run time through their RUNPATH): a
-# program linked with the static one carries the whole library and its line tables, about 33 MB
-# each in a debug build, where the shared one is linked once; the sanitizers instrument the C
-# side and intercept the allocator either way. The static library is linked by the example
-# below, by tsan.sh and by the install tests (pkg-config and CMake, static and shared).
-
 # Leak detection stays on: the library frees everything it hands out, and its only
 # long-lived allocation (the thread-local last-error string) is reachable from TLS, which
 # LeakSanitizer scans. Any reported leak is a real one.
@@ -36,6 +30,12 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 passed=0
 failed=0
 status=0
+
+# The test programs link the shared library (found at run time through their RUNPATH): a
+# program linked with the static one carries the whole library and its line tables, about 33 MB
+# each in a debug build, where the shared one is linked once; the sanitizers instrument the C
+# side and intercept the allocator either way. The static library is linked by the example
+# below, by tsan.sh and by the install tests (pkg-config and CMake, static and shared).
 for src in "$root"/tests/c/test_*.c; do
     name="$(basename "$src" .c)"
     "$cc" "${cflags[@]}" -o "$out/$name" "$src" "${shared_link[@]}"

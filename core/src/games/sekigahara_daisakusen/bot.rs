@@ -33,8 +33,7 @@ pub const PLAYOUT_DEPTH: u32 = 40;
 /// of 16 games; 5 and 5.5 of 12 with two other weightings of the evaluation). Measured with the
 /// release `duel`, seats alternated: 2,000 iterations at 0.25 against 2,000 at 0.7 scored
 /// 35 / 58 = 0.60 [0.48, 0.72], at 0.1 10 / 20; `ismcts:normal` against `ismcts:2000`, both at
-/// 0.25, 34.5 / 60 = 0.575 [0.45, 0.69] (0.51 over 40 at 0.7). In Sekigahara the same change
-/// did not gain (2,000 iterations at 0.25 against 2,000 at 0.7: 15 / 40), which keeps 0.7.
+/// 0.25, 34.5 / 60 = 0.575 [0.45, 0.69] (0.51 over 40 at 0.7).
 pub const EXPLORATION: f64 = 0.25;
 
 /// The evaluation's argument is scaled by this before `tanh`: at 1 the estimate saturated at
