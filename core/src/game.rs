@@ -377,6 +377,16 @@ pub trait Game: Send + Sync + Sized + 'static {
         crate::bots::ismcts::DEFAULT_EXPLORATION
     }
 
+    /// The most iterations a level with a budget per turn (`ismcts:easy`, `normal`, `hard`,
+    /// `ismcts:N/turn`) spends on one decision of this game; `None` (the default): its share of
+    /// the turn, however large. For a game whose search, measured in duels, stops gaining
+    /// strength and starts losing it past some budget per decision: the decision stops there
+    /// and the time it would have spent is saved (its turn ends sooner). Searches with their
+    /// own parameters (`analyze`, `ismcts:N`) are not capped.
+    fn search_decision_cap(&self) -> Option<u64> {
+        None
+    }
+
     /// Consistency checks on a deserialized state (beyond replaying its history).
     fn validate(&self, _s: &Self::State) -> Result<(), String> {
         Ok(())

@@ -68,9 +68,11 @@ fn thousands(n: u64) -> String {
 
 /// The bot `spec` names, seeded with `seed`: `"random"`, `"monte_carlo"`, `"monte_carlo:P"`
 /// (P playouts per decision), `"ismcts:<level>"` (`easy`, `normal`, `hard`: the level's
-/// budget per whole turn, [`Level::turn_budget`]), `"ismcts:<level>-v1"` and `"ismcts:<level>-v2"`
-/// (the level's earlier budgets, kept for comparisons: per decision, [`Level::params`], and the
-/// first per whole turn, [`Level::turn_budget_v2`]), `"ismcts:<N>"` (N
+/// budget per whole turn, [`Level::turn_budget`]), `"ismcts:<level>-v1"`, `"ismcts:<level>-v2"`
+/// and `"ismcts:<level>-v3"` (the level's earlier budgets, kept for comparisons: per decision,
+/// [`Level::params`]; the first per whole turn, [`Level::turn_budget_v2`]; and today's per
+/// whole turn without the game's cap per decision, [`IsmctsBot::without_decision_cap`]),
+/// `"ismcts:<N>"` (N
 /// iterations per decision, no time limit: deterministic) or `"ismcts:<N>/turn"` (N
 /// iterations per whole turn, no time limit: deterministic). A suffix
 /// `"@<T>ms"` gives a search bot T milliseconds per decision instead of its own budget (for
@@ -83,7 +85,7 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
     let unknown = || {
         SetupError::InvalidConfig(format!(
             "unknown bot {} (known: \"random\", \"monte_carlo\", \"monte_carlo:P\", \"ismcts:easy\", \"ismcts:normal\", \
-             \"ismcts:hard\", \"ismcts:<level>-v1\", \"ismcts:<level>-v2\", \"ismcts:N\", \"ismcts:N/turn\", each optionally with \"@<T>ms\")",
+             \"ismcts:hard\", \"ismcts:<level>-v1\", \"ismcts:<level>-v2\", \"ismcts:<level>-v3\", \"ismcts:N\", \"ismcts:N/turn\", each optionally with \"@<T>ms\")",
             crate::input::quote(spec)
         ))
     };
@@ -131,11 +133,15 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
         None if base == "ismcts" && time.is_some() => search(ismcts(Level::Normal.params(seed), "ismcts".into())),
         Some(("ismcts", arg)) => {
             let earlier = |version: &str| arg.strip_suffix(version).and_then(Level::parse);
-            let per_turn =
-                |level: Level, budget: TurnBudget| search(IsmctsBot::per_turn(format!("ismcts-{arg}{suffix}"), level.params(seed), budget));
+            let bot = |level: Level, budget: TurnBudget| IsmctsBot::per_turn(format!("ismcts-{arg}{suffix}"), level.params(seed), budget);
+            let per_turn = |level: Level, budget: TurnBudget| search(bot(level, budget));
             match (Level::parse(arg), earlier("-v1"), earlier("-v2"), arg.strip_suffix("/turn")) {
                 (Some(level), _, _, _) if time.is_none() => per_turn(level, level.turn_budget()),
                 (_, _, Some(level), _) if time.is_none() => per_turn(level, level.turn_budget_v2()),
+                _ if time.is_none() && earlier("-v3").is_some() => {
+                    let level = earlier("-v3").expect("a level");
+                    search(bot(level, level.turn_budget()).without_decision_cap())
+                }
                 (Some(level), _, _, _) | (_, Some(level), _, _) => search(ismcts(level.params(seed), format!("ismcts-{arg}"))),
                 (_, _, _, Some(n)) if time.is_none() => {
                     let n = capped(n, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
@@ -172,6 +178,7 @@ mod tests {
         assert_eq!(from_spec("ismcts:hard@20ms", 1).unwrap().name(), "ismcts-hard@20ms");
         assert_eq!(from_spec("ismcts:normal-v1", 1).unwrap().name(), "ismcts-normal-v1");
         assert_eq!(from_spec("ismcts:normal-v2", 1).unwrap().name(), "ismcts-normal-v2");
+        assert_eq!(from_spec("ismcts:normal-v3", 1).unwrap().name(), "ismcts-normal-v3");
         assert_eq!(from_spec("ismcts:5000/turn", 1).unwrap().name(), "ismcts-5000/turn");
         assert_eq!(from_spec("ismcts:5000/turn+reuse", 1).unwrap().name(), "ismcts-5000/turn+reuse");
         assert_eq!(from_spec("ismcts:easy+reuse", 1).unwrap().name(), "ismcts-easy+reuse");
@@ -188,8 +195,9 @@ mod tests {
             "alphazero",
             "ismcts:0/turn",
             "ismcts:5/turn@5ms",
-            "ismcts:hard-v3",
+            "ismcts:hard-v4",
             "ismcts:hard-v2@20ms",
+            "ismcts:hard-v3@20ms",
             "random+reuse",
             "monte_carlo+reuse",
             "ismcts:easy@20ms+reuse",

@@ -163,3 +163,28 @@ fn a_search_run_by_the_caller_spends_the_bots_turn_budget() {
     assert!(turns >= 2 && longest >= 3, "{turns} turns, the longest of {longest} searched decisions");
     assert!(RandomBot::new(1).next_search(&s).is_none(), "a bot that does not search names no search");
 }
+
+#[test]
+fn a_decision_searches_no_more_than_its_games_cap() {
+    // Sekigahara's search stops gaining strength past a few thousand iterations a decision
+    // (`Game::search_decision_cap`): a turn far larger than that still searches each decision
+    // up to the cap only; an uncapped game, and a bot without the cap (`-v3`), take the whole share.
+    for (id, config) in [("sekigahara", json!({})), ("samurai", json!({"players": 2}))] {
+        let game = load_game(id, Some(&config)).unwrap();
+        let cap = game.search_decision_cap();
+        assert_eq!(cap.is_some(), id == "sekigahara", "{id}'s cap: {cap:?}");
+        let budget = TurnBudget::of_iterations(40_000);
+        let mut bot = IsmctsBot::per_turn("t".into(), Level::Normal.params(3), budget);
+        let mut s = game.new_initial_state(2);
+        while s.current_player() < 0 || s.legal_actions().len() < 2 {
+            let first = s.legal_actions()[0];
+            s.apply_in_place(first).unwrap();
+        }
+        let share = bot.next_params(&s).iterations.unwrap();
+        // The first decision of a turn expected to be four gets 2 / 5 of the turn.
+        let whole = 40_000 * 2 / (FIRST_GUESS + 1);
+        assert_eq!(share, cap.map_or(whole, |cap| cap.min(whole)), "{id}: the first decision's iterations");
+        let mut v3 = IsmctsBot::per_turn("t".into(), Level::Normal.params(3), budget).without_decision_cap();
+        assert_eq!(v3.next_params(&s).iterations, Some(whole), "{id}: the level without the cap takes its whole share");
+    }
+}

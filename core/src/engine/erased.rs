@@ -96,6 +96,10 @@ impl<G: Game> DynGame for Instance<G> {
         self.rules.rules_primer()
     }
 
+    fn search_decision_cap(&self) -> Option<u64> {
+        self.rules.search_decision_cap()
+    }
+
     fn name(&self) -> &'static str {
         super::REGISTRY.iter().find(|e| e.id == G::ID).map_or(G::ID, |e| e.name)
     }

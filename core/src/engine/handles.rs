@@ -58,6 +58,8 @@ pub trait DynGame: Send + Sync + fmt::Debug {
     fn event_text(&self, body: &crate::events::Body, observer: Player) -> Option<String>;
     /// The game's rules primer for a language model's system prompt ([`Game::rules_primer`](crate::game::Game::rules_primer)).
     fn rules_primer(&self) -> &'static str;
+    /// The most iterations a per-turn level spends on one decision ([`Game::search_decision_cap`](crate::game::Game::search_decision_cap)).
+    fn search_decision_cap(&self) -> Option<u64>;
     /// The game's full name, as the registry lists it.
     fn name(&self) -> &'static str;
     /// Runs the shared conformance suite (crate::testing) on this game from the given seeds.

@@ -338,7 +338,9 @@ impl Level {
     /// `hard`, whose floors are half a turn, get three floors); a seat whose turns are long
     /// (Sekigahara and 関ヶ原大作戦 average five to seven searched decisions a turn) gets its
     /// per-decision iterations for each, until the time ends the turn.
-    /// A settled decision stops early ([`SearchParams::early_stop`]). A turn of many decisions
+    /// A settled decision stops early ([`SearchParams::early_stop`]), and a decision stops at its
+    /// game's cap ([`crate::game::Game::search_decision_cap`]: 2,000 iterations in Sekigahara,
+    /// whose search loses strength past it; `ismcts:<level>-v3` has no cap). A turn of many decisions
     /// spends up to `1 / FLOOR_SHARE` more per decision past the expected ones, which the times
     /// leave room for (`easy` within 1 s, `normal` 5 s and `hard` 20 s for a turn of 70
     /// decisions).
@@ -501,6 +503,9 @@ pub struct IsmctsBot {
     /// turn ([`IsmctsBot::reusing_tree`]).
     reuse: bool,
     kept: Option<std::sync::Arc<Kept>>,
+    /// Whether a decision with a budget per turn stops at its game's cap
+    /// ([`crate::game::Game::search_decision_cap`]); `ismcts:<level>-v3` does not.
+    decision_cap: bool,
     /// Where the bot's background search ([`Bot::start_search`]) leaves the tree it keeps,
     /// taken back at [`Bot::record_search`] (or at the bot's next decision).
     background: Option<KeptSlot>,
@@ -519,7 +524,17 @@ impl IsmctsBot {
 
     /// A bot that searches every decision with `params` (`params.seed` seeds it).
     pub fn with_params(name: String, params: SearchParams) -> Self {
-        IsmctsBot { rng: Rng::from_seed(params.seed), params, name, last: None, turn: None, reuse: false, kept: None, background: None }
+        IsmctsBot {
+            rng: Rng::from_seed(params.seed),
+            params,
+            name,
+            last: None,
+            turn: None,
+            reuse: false,
+            kept: None,
+            decision_cap: true,
+            background: None,
+        }
     }
 
     /// The bot, going on at each decision from the subtree its last search grew under the
@@ -531,6 +546,13 @@ impl IsmctsBot {
     /// Python's `Bot.start_search` do).
     pub fn reusing_tree(self, reuse: bool) -> Self {
         IsmctsBot { reuse, kept: None, background: None, ..self }
+    }
+
+    /// The bot with a budget per turn that searches a decision up to its share of the turn even
+    /// past its game's cap ([`crate::game::Game::search_decision_cap`]): the levels before the
+    /// cap (`ismcts:<level>-v3`), kept for comparisons.
+    pub fn without_decision_cap(self) -> Self {
+        IsmctsBot { decision_cap: false, ..self }
     }
 
     /// Whether the bot goes on from its last search's tree ([`IsmctsBot::reusing_tree`]).
@@ -561,7 +583,10 @@ impl IsmctsBot {
         if let Some(turn) = &mut self.turn {
             if state.current_player() >= 0 && state.legal_actions().len() > 1 {
                 let (iterations, time) = turn.share(state);
-                params.iterations = Some(iterations);
+                // Past its game's cap a decision gains nothing: the rest stays with the turn.
+                let cap = if self.decision_cap { state.game().search_decision_cap() } else { None };
+                let cap = cap.unwrap_or(u64::MAX);
+                params.iterations = Some(iterations.min(cap));
                 params.time = time;
                 params.early_stop = true;
             }

@@ -19,6 +19,9 @@
 //!   first decisions of a turn, which set up the later ones, get more), at least
 //!   `1 / FLOOR_SHARE` of the whole turn's budget, so that the last decisions of a turn longer
 //!   than expected still search;
+//! - a decision searches no more than its game's cap, where the game has one
+//!   ([`crate::game::Game::search_decision_cap`]: Sekigahara, whose search loses strength past
+//!   it); the rest stays with the turn, and the turn ends sooner;
 //! - the search of a decision stops as soon as its chosen action cannot change
 //!   ([`super::SearchParams::early_stop`]: the most visited action leads the second by more
 //!   than the iterations left), and what it did not spend stays with the turn.

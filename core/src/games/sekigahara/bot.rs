@@ -21,6 +21,16 @@ use crate::rng::Rng;
 /// 40 scored 0.475, depth 20 0.60; depth 80 with more weight on strength 0.20 on games 0-19).
 pub const PLAYOUT_DEPTH: u32 = 20;
 
+/// The most iterations a level with a budget per turn searches for one decision
+/// (`Game::search_decision_cap`). Sekigahara's search stops gaining strength after a few
+/// hundred iterations a decision and loses it past a few thousand (release `duel`, seats
+/// alternated: 2,000 against 200 scored 11 / 20; 16,000 against 2,000 6 / 18; `ismcts:normal`,
+/// about 12,700 a decision, against 2,000 7 / 20), so the levels stop there: `normal` capped at
+/// 2,000 against `normal` uncapped won 29 / 40 = 0.725 [0.57, 0.84] (14 / 20 as Tokugawa, 15 / 20
+/// as Ishida), with a median turn of 40 ms against 508 ms (worst 2.5 s against 3.8 s); against
+/// 2,000 iterations a decision it scored 10 / 20 (uncapped 7 / 20).
+pub const DECISION_CAP: u64 = 2_000;
+
 // The search keeps UCB1's default exploration constant here (`Game::search_exploration`, 0.7):
 // 2,000 iterations at 0.25 against 2,000 at 0.7 scored 15 / 40 (release `duel`, seats
 // alternated), where 関ヶ原大作戦's flat estimates gained from 0.25.

@@ -405,6 +405,10 @@ impl Game for Sekigahara {
         bot::PLAYOUT_DEPTH
     }
 
+    fn search_decision_cap(&self) -> Option<u64> {
+        Some(bot::DECISION_CAP)
+    }
+
     /// Every value in bounds and every invariant of the rules (position.rs).
     fn validate_position(&self, s: &State) -> Result<(), String> {
         self.validate(s)?;
