@@ -136,13 +136,15 @@ def _bot_first(game_id: str, seed: int) -> tuple[int, int]:
 
 def test_bots_think_in_the_background_and_a_new_game_cancels_them(tmp_path):
     first, person = _bot_first("sekigahara", 2)
-    players = ["ismcts:hard"] * 2
+    # `hard` without Sekigahara's cap per decision (`-v3`): a turn of seconds, still thinking
+    # when the checks below run (the capped level may answer within milliseconds).
+    players = ["ismcts:hard-v3"] * 2
     players[person] = "human"
     session = Session("sekigahara", {}, seed=2, players=players, save_dir=tmp_path)
     try:
         # The constructor returned while the bot thinks; every call is answered meanwhile.
         snap = session.snapshot()
-        assert snap["thinking"]["seat"] == first and snap["thinking"]["player"] == "ismcts:hard"
+        assert snap["thinking"]["seat"] == first and snap["thinking"]["player"] == "ismcts:hard-v3"
         assert snap["legal"] == [] and snap["seat"] == person
         assert session.save("thinking")["saved"] == "thinking"
         # A new game cancels the bot's turn: nothing of the old game's bot reaches the new one.
