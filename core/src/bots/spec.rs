@@ -135,15 +135,12 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SetupErro
             let earlier = |version: &str| arg.strip_suffix(version).and_then(Level::parse);
             let bot = |level: Level, budget: TurnBudget| IsmctsBot::per_turn(format!("ismcts-{arg}{suffix}"), level.params(seed), budget);
             let per_turn = |level: Level, budget: TurnBudget| search(bot(level, budget));
-            match (Level::parse(arg), earlier("-v1"), earlier("-v2"), arg.strip_suffix("/turn")) {
-                (Some(level), _, _, _) if time.is_none() => per_turn(level, level.turn_budget()),
-                (_, _, Some(level), _) if time.is_none() => per_turn(level, level.turn_budget_v2()),
-                _ if time.is_none() && earlier("-v3").is_some() => {
-                    let level = earlier("-v3").expect("a level");
-                    search(bot(level, level.turn_budget()).without_decision_cap())
-                }
-                (Some(level), _, _, _) | (_, Some(level), _, _) => search(ismcts(level.params(seed), format!("ismcts-{arg}"))),
-                (_, _, _, Some(n)) if time.is_none() => {
+            match (Level::parse(arg), earlier("-v1"), earlier("-v2"), earlier("-v3"), arg.strip_suffix("/turn")) {
+                (Some(level), _, _, _, _) if time.is_none() => per_turn(level, level.turn_budget()),
+                (_, _, Some(level), _, _) if time.is_none() => per_turn(level, level.turn_budget_v2()),
+                (_, _, _, Some(level), _) if time.is_none() => search(bot(level, level.turn_budget()).without_decision_cap()),
+                (Some(level), _, _, _, _) | (_, Some(level), _, _, _) => search(ismcts(level.params(seed), format!("ismcts-{arg}"))),
+                (_, _, _, _, Some(n)) if time.is_none() => {
                     let n = capped(n, MAX_ITERATIONS, "the iteration budget")?.ok_or_else(unknown)?;
                     per_turn(Level::Normal, TurnBudget::of_iterations(n))
                 }
